@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Makes sure the services Kairos needs answer, starting what is missing (idempotent, fast when up):
+#   Redis at REDIS_URL: the running one; else redis-server on 127.0.0.1 (installed with apt-get if missing).
+#   A MongoDB-wire server at MONGO_URL: the running one; else mongod if on PATH; else FerretDB 1.24.2,
+#   built from its Go module (tools/ferretdb) into .cache/, storing in SQLite under .data/ (both git-ignored).
+#   FERRETDB_HANDLER=postgresql uses the local PostgreSQL instead (FERRETDB_POSTGRESQL_URL).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
+MONGO_URL=${MONGO_URL:-mongodb://127.0.0.1:27017/kairos}
+
+[ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error
+
+# host and port of a URL like scheme://[user:pass@]host[:port][/...]
+hostport() {
+  local rest=${1#*://}; rest=${rest##*@}; rest=${rest%%/*}; rest=${rest%%\?*}
+  local host=${rest%%:*} port=${rest##*:}
+  [ "$port" = "$rest" ] && port=$2
+  echo "$host $port"
+}
+is_local() { [[ "$1" == 127.* || "$1" == localhost || "$1" == ::1 ]]; }
+wait_for() { # kind url seconds
+  for _ in $(seq 1 $(( $3 * 4 ))); do node scripts/ping.mjs "$1" "$2" && return 0; sleep 0.25; done
+  return 1
+}
+
+# --- Redis ---
+if node scripts/ping.mjs redis "$REDIS_URL"; then
+  echo "redis: using the running server at $REDIS_URL"
+else
+  read -r rhost rport < <(hostport "$REDIS_URL" 6379)
+  is_local "$rhost" || { echo "redis: $REDIS_URL does not answer and is not local; start it yourself" >&2; exit 1; }
+  if ! command -v redis-server >/dev/null; then
+    echo "redis: installing redis-server with apt-get"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server) >/dev/null
+  fi
+  mkdir -p .data/redis
+  redis-server --daemonize yes --bind 127.0.0.1 --port "$rport" --save "" --appendonly no \
+    --dir "$ROOT/.data/redis" --logfile "$ROOT/.data/redis/redis.log"
+  wait_for redis "$REDIS_URL" 10 || { echo "redis: started but does not answer; see .data/redis/redis.log" >&2; exit 1; }
+  echo "redis: started redis-server on $rhost:$rport"
+fi
+
+# --- MongoDB-wire server ---
+if node scripts/ping.mjs mongo "$MONGO_URL"; then
+  echo "mongo: using the running server at ${MONGO_URL%%\?*}"
+  exit 0
+fi
+read -r mhost mport < <(hostport "$MONGO_URL" 27017)
+is_local "$mhost" || { echo "mongo: $MONGO_URL does not answer and is not local; start it yourself" >&2; exit 1; }
+mkdir -p .data
+if command -v mongod >/dev/null; then
+  mkdir -p .data/mongod
+  mongod --bind_ip "$mhost" --port "$mport" --dbpath .data/mongod --fork --logpath .data/mongod.log >/dev/null
+  wait_for mongo "$MONGO_URL" 30 || { echo "mongo: mongod does not answer; see .data/mongod.log" >&2; exit 1; }
+  echo "mongo: started mongod on $mhost:$mport"
+  exit 0
+fi
+
+FERRET=.cache/ferretdb/ferretdb
+STAMP=.cache/ferretdb/source.sha
+SOURCE_SHA=$(cat tools/ferretdb/go.mod tools/ferretdb/go.sum tools/ferretdb/main.go | sha256sum | cut -c1-16)
+if [ ! -x "$FERRET" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$SOURCE_SHA" ]; then
+  GO=$(command -v go || echo /usr/local/go/bin/go)
+  [ -x "$GO" ] || { echo "mongo: no MongoDB-wire server, no mongod and no Go toolchain to build FerretDB" >&2; exit 1; }
+  echo "mongo: building FerretDB 1.24.2 from its Go module (first time only, about a minute)"
+  mkdir -p .cache/ferretdb
+  (cd tools/ferretdb && "$GO" build -o "$ROOT/$FERRET" .)
+  echo "$SOURCE_SHA" > "$STAMP"
+fi
+HANDLER=${FERRETDB_HANDLER:-sqlite}
+if [ "$HANDLER" = postgresql ]; then
+  BACKEND=(--handler=postgresql "--postgresql-url=${FERRETDB_POSTGRESQL_URL:-postgres://postgres@127.0.0.1:5432/postgres}")
+else
+  mkdir -p .data/ferretdb
+  BACKEND=(--handler=sqlite "--sqlite-url=file:$ROOT/.data/ferretdb/")
+fi
+setsid nohup "$FERRET" --listen-addr="$mhost:$mport" "${BACKEND[@]}" >>.data/ferretdb.log 2>&1 </dev/null &
+wait_for mongo "$MONGO_URL" 30 || { echo "mongo: FerretDB does not answer; see .data/ferretdb.log" >&2; exit 1; }
+echo "mongo: started FerretDB 1.24.2 ($HANDLER) on $mhost:$mport"

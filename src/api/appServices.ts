@@ -1,0 +1,21 @@
+import type { Db } from 'mongodb';
+import type { Clock } from '../clock.js';
+import type { JwtOptions } from '../auth/verifyToken.js';
+import type { ExecutionEventBus } from '../events/executionEventBus.js';
+import type { Logger } from '../logger.js';
+import type { MaterialiseDeps } from '../scheduler/materialise.js';
+import type { TenantStore } from '../store/tenantStore.js';
+
+/** Process-wide services the api role hands to resolvers through the context (built once by the composition root). */
+export interface AppServices {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  jwt: JwtOptions;
+  tenants: TenantStore;
+  events: ExecutionEventBus;
+  materialise: MaterialiseDeps;
+  handlerNames: ReadonlySet<string>;
+  lookAheadMs: number;
+  development: boolean;
+}

@@ -1,0 +1,23 @@
+import type DataLoader from 'dataloader';
+import type { Identity } from '../auth/identity.js';
+import type { KairosError } from '../errors/index.js';
+import type { JobDoc } from '../domain/job.js';
+import type { JobStore } from '../store/jobStore.js';
+import type { ExecutionStore } from '../store/executionStore.js';
+import type { AppServices } from './appServices.js';
+
+/** Stores and loaders bound to the caller's tenant; built per request (or per subscription). */
+export interface TenantScope {
+  identity: Identity;
+  jobs: JobStore;
+  executions: ExecutionStore;
+  /** Batches Execution.job lookups of one request into one query. */
+  jobLoader: DataLoader<string, JobDoc | null>;
+}
+
+/** The GraphQL context. `scope` is null when the token is missing or invalid (`authError` says why). */
+export interface Context {
+  app: AppServices;
+  scope: TenantScope | null;
+  authError: KairosError | null;
+}

@@ -1,0 +1,145 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { ApolloServer, HeaderMap } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import type { GraphQLSchema } from 'graphql';
+import { WebSocketServer } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
+import type { AppServices } from './appServices.js';
+import type { Context } from './context.type.js';
+import { createContext } from './createContext.js';
+import { makeFormatError } from './formatError.js';
+import { CloseCode } from 'graphql-ws';
+
+/** Request bodies above this are refused before parsing. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface ApiServerOptions {
+  port: number;
+  host?: string;
+  /** `/readyz`: true when MongoDB and Redis answer. */
+  ready: () => Promise<boolean>;
+}
+
+/**
+ * The api role's HTTP server: POST /graphql through Apollo Server, graphql-ws subscriptions on the
+ * same port and path, `/healthz` and `/readyz`. Owns the HTTP and WebSocket servers; `stop()` closes them.
+ */
+export class ApiServer {
+  private readonly httpServer: http.Server;
+  private readonly apollo: ApolloServer<Context>;
+  private readonly wsServer: WebSocketServer;
+  private wsCleanup: { dispose: () => void | Promise<void> } | null = null;
+
+  constructor(private readonly schema: GraphQLSchema, private readonly app: AppServices, private readonly options: ApiServerOptions) {
+    this.apollo = new ApolloServer<Context>({
+      schema,
+      formatError: makeFormatError(app.logger),
+      introspection: app.development,
+      includeStacktraceInErrorResponses: false,
+      plugins: app.development ? [] : [ApolloServerPluginLandingPageDisabled()],
+    });
+    this.httpServer = http.createServer((req, res) => void this.handle(req, res));
+    this.wsServer = new WebSocketServer({ server: this.httpServer, path: '/graphql' });
+  }
+
+  get port(): number {
+    const address = this.httpServer.address();
+    return typeof address === 'object' && address ? address.port : this.options.port;
+  }
+
+  async start(): Promise<void> {
+    await this.apollo.start();
+    this.wsCleanup = useServer<Record<string, unknown>, { context?: Context }>(
+      {
+        schema: this.schema,
+        context: (ctx) => ctx.extra.context!,
+        // The token is checked at connection time; a bad one closes the socket with 4401 (Unauthorized) before any subscription runs.
+        onConnect: (ctx) => {
+          const raw = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
+          const context = createContext(this.app, typeof raw === 'string' ? raw : null);
+          if (!context.scope) {
+            ctx.extra.socket.close(CloseCode.Unauthorized, context.authError?.message ?? 'Unauthorized');
+            return false;
+          }
+          (ctx.extra as { context?: Context }).context = context;
+          return true;
+        },
+      },
+      this.wsServer,
+    );
+    await new Promise<void>((resolve, reject) => {
+      this.httpServer.once('error', reject);
+      this.httpServer.listen(this.options.port, this.options.host ?? '0.0.0.0', () => resolve());
+    });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    try {
+      if (url.pathname === '/healthz') return send(res, 200, { status: 'ok' });
+      if (url.pathname === '/readyz') {
+        const ready = await this.options.ready().catch(() => false);
+        return send(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable' });
+      }
+      if (url.pathname !== '/graphql') return send(res, 404, { error: 'Not found; the API is at /graphql' });
+      const body = await readBody(req);
+      if (body === null) return send(res, 413, { errors: [{ message: `Request body over ${MAX_BODY_BYTES} bytes`, extensions: { code: 'BAD_USER_INPUT' } }] });
+      const headers = new HeaderMap();
+      for (const [key, value] of Object.entries(req.headers)) {
+        if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+      }
+      let parsed: unknown = undefined;
+      if (body.length > 0) {
+        try {
+          parsed = JSON.parse(body);
+        } catch {
+          return send(res, 400, { errors: [{ message: 'The request body is not valid JSON', extensions: { code: 'BAD_USER_INPUT' } }] });
+        }
+      }
+      const response = await this.apollo.executeHTTPGraphQLRequest({
+        httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: url.search, body: parsed },
+        context: async () => createContext(this.app, req.headers.authorization),
+      });
+      for (const [key, value] of response.headers) res.setHeader(key, value);
+      res.statusCode = response.status ?? 200;
+      if (response.body.kind === 'complete') {
+        res.end(response.body.string);
+      } else {
+        for await (const chunk of response.body.asyncIterator) res.write(chunk);
+        res.end();
+      }
+    } catch (error) {
+      this.app.logger.error('http request failed', { error: error instanceof Error ? error.message : String(error) });
+      if (!res.headersSent) send(res, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+      else res.end();
+    }
+  }
+
+  /** Stops accepting, closes subscriptions with a normal close, then the HTTP server. */
+  async stop(): Promise<void> {
+    await this.wsCleanup?.dispose();
+    for (const client of this.wsServer.clients) client.close(1001, 'Server shutting down');
+    await new Promise<void>((resolve) => this.wsServer.close(() => resolve()));
+    this.httpServer.closeAllConnections();
+    await new Promise<void>((resolve) => this.httpServer.close(() => resolve()));
+    await this.apollo.stop();
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.statusCode = status;
+  res.setHeader('content-type', 'application/json');
+  res.end(JSON.stringify(body));
+}
+
+/** The body as text, or null when it exceeds MAX_BODY_BYTES. */
+async function readBody(req: IncomingMessage): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,15 @@
+export type RoleName = 'ADMIN' | 'MEMBER' | 'VIEWER';
+
+/** Who the token says the caller is. The tenant always comes from here, never from an argument. */
+export interface Identity {
+  tenantId: string;
+  subject: string;
+  role: RoleName;
+}
+
+const RANK: Record<RoleName, number> = { VIEWER: 0, MEMBER: 1, ADMIN: 2 };
+
+/** True when `role` is at least `required` (VIEWER < MEMBER < ADMIN). */
+export function hasRole(role: RoleName, required: RoleName): boolean {
+  return RANK[role] >= RANK[required];
+}

@@ -1,0 +1,104 @@
+import os from 'node:os';
+
+export type Role = 'api' | 'scheduler' | 'worker';
+const ALL_ROLES: readonly Role[] = ['api', 'scheduler', 'worker'];
+
+/** Everything Kairos reads from the environment, validated once at start (DESIGN.md, "Configuration"). */
+export interface KairosConfig {
+  mongoUrl: string;
+  redisUrl: string;
+  port: number;
+  roles: Role[];
+  jwt: { secret?: string; publicKey?: string; issuer?: string; audience?: string };
+  allowPrivateTargets: boolean;
+  workerIoConcurrency: number;
+  workerCpuConcurrency: number;
+  defaultQuota: { maxJobs: number; maxConcurrentExecutions: number; maxExecutionsPerMinute: number };
+  /** Prefix of every Redis key and queue name, so several deployments (or tests) can share a Redis. Default `kairos`. */
+  redisPrefix: string;
+  /** How far ahead the scheduler materialises occurrences. Default 30 s. */
+  lookAheadMs: number;
+  /** Leader lease TTL. Default 5 s. */
+  leaseTtlMs: number;
+  /** `development` enables introspection and detailed logs; anything else is production. */
+  mode: 'development' | 'production';
+}
+
+/** Raised for invalid configuration; the message names the variable. */
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function url(env: Env, name: string, fallback: string, schemes: string[]): string {
+  const raw = env[name] || fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL`);
+  }
+  if (!schemes.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must start with ${schemes.join(' or ')}`);
+  }
+  return raw;
+}
+
+/** Reads and validates the environment. The only place in Kairos that looks at `process.env`. */
+export function loadConfig(env: Env = process.env): KairosConfig {
+  const roles = (env.ROLES || ALL_ROLES.join(','))
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean);
+  for (const role of roles) {
+    if (!ALL_ROLES.includes(role as Role)) {
+      throw new ConfigError(`ROLES may contain only ${ALL_ROLES.join(', ')}; got "${role}"`);
+    }
+  }
+  const secret = env.JWT_SECRET || undefined;
+  const publicKey = env.JWT_PUBLIC_KEY || undefined;
+  if (!secret && !publicKey) throw new ConfigError('JWT_SECRET or JWT_PUBLIC_KEY is required');
+  if (secret && secret.length < 16) throw new ConfigError('JWT_SECRET must be at least 16 characters');
+  const mode = env.KAIROS_MODE || (env.NODE_ENV === 'production' ? 'production' : 'development');
+  if (mode !== 'development' && mode !== 'production') {
+    throw new ConfigError(`KAIROS_MODE must be development or production, got "${mode}"`);
+  }
+  const prefix = env.REDIS_PREFIX || 'kairos';
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(prefix)) throw new ConfigError('REDIS_PREFIX may contain only letters, digits, _ and -');
+  return {
+    mongoUrl: url(env, 'MONGO_URL', 'mongodb://127.0.0.1:27017/kairos', ['mongodb:', 'mongodb+srv:']),
+    redisUrl: url(env, 'REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+    port: int(env, 'PORT', 4000, 0, 65535),
+    roles: [...new Set(roles as Role[])],
+    jwt: { secret, publicKey, issuer: env.JWT_ISSUER || undefined, audience: env.JWT_AUDIENCE || undefined },
+    allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', false),
+    workerIoConcurrency: int(env, 'WORKER_IO_CONCURRENCY', 64, 1, 10000),
+    workerCpuConcurrency: int(env, 'WORKER_CPU_CONCURRENCY', os.availableParallelism(), 1, 1024),
+    defaultQuota: {
+      maxJobs: int(env, 'DEFAULT_MAX_JOBS', 1000, 0),
+      maxConcurrentExecutions: int(env, 'DEFAULT_MAX_CONCURRENT_EXECUTIONS', 100, 1),
+      maxExecutionsPerMinute: int(env, 'DEFAULT_MAX_EXECUTIONS_PER_MINUTE', 600, 1),
+    },
+    redisPrefix: prefix,
+    lookAheadMs: int(env, 'LOOK_AHEAD_MS', 30_000, 1000, 3_600_000),
+    leaseTtlMs: int(env, 'LEASE_TTL_MS', 5_000, 1000, 600_000),
+    mode,
+  };
+}

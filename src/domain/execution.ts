@@ -1,0 +1,87 @@
+import { ObjectId } from 'mongodb';
+import type { Workload } from './job.js';
+
+export type ExecutionStatus =
+  | 'SCHEDULED'
+  | 'QUEUED'
+  | 'RUNNING'
+  | 'RETRYING'
+  | 'SUCCEEDED'
+  | 'FAILED'
+  | 'CANCELLED'
+  | 'SKIPPED';
+
+export const FINAL_STATUSES: readonly ExecutionStatus[] = ['SUCCEEDED', 'FAILED', 'CANCELLED', 'SKIPPED'];
+/** Statuses a worker may start an execution from (the compare-and-set of DESIGN.md step 4). */
+export const STARTABLE_STATUSES: readonly ExecutionStatus[] = ['SCHEDULED', 'QUEUED', 'RETRYING'];
+
+export type ExecutionTrigger = 'SCHEDULE' | 'MANUAL' | 'CATCH_UP';
+export type AttemptOutcome = 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'CRASHED' | 'CANCELLED';
+
+export interface AttemptDoc {
+  number: number;
+  startedAt: Date;
+  finishedAt: Date | null;
+  outcome: AttemptOutcome | null;
+  error: string | null;
+  httpStatus: number | null;
+  workerId: string;
+}
+
+/** The `executions` collection's document: one per occurrence, in every state. */
+export interface ExecutionDoc {
+  _id: ObjectId;
+  tenantId: string;
+  jobId: ObjectId;
+  /** Unique per tenant: `<jobId>@<nominal ISO instant>` for schedule occurrences, `manual:<id>` otherwise. */
+  occurrenceKey: string;
+  trigger: ExecutionTrigger;
+  status: ExecutionStatus;
+  workload: Workload;
+  /** The nominal occurrence plus its jitter: when it is due. */
+  scheduledFor: Date;
+  queuedAt: Date | null;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  /** Attempts started so far. */
+  attempt: number;
+  maxAttempts: number;
+  nextAttemptAt: Date | null;
+  attempts: AttemptDoc[];
+  error: string | null;
+  reason: string | null;
+  /** The handler's result as JSON text. */
+  resultJson: string | null;
+  /** A manual trigger's payload override, as JSON text; null = use the job's payload. */
+  payloadJson: string | null;
+  /** The scheduler leader's fencing token when it materialised this execution. */
+  fencingToken: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A fresh execution in SCHEDULED, before any attempt. */
+export function newExecution(
+  fields: Pick<ExecutionDoc, 'tenantId' | 'jobId' | 'occurrenceKey' | 'trigger' | 'workload' | 'scheduledFor' | 'maxAttempts'> &
+    Partial<Pick<ExecutionDoc, '_id' | 'payloadJson' | 'fencingToken'>>,
+  now: Date,
+): ExecutionDoc {
+  return {
+    ...fields,
+    _id: fields._id ?? new ObjectId(),
+    status: 'SCHEDULED',
+    queuedAt: null,
+    startedAt: null,
+    finishedAt: null,
+    attempt: 0,
+    nextAttemptAt: null,
+    attempts: [],
+    error: null,
+    reason: null,
+    resultJson: null,
+    payloadJson: fields.payloadJson ?? null,
+    fencingToken: fields.fencingToken ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}

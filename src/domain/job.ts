@@ -1,0 +1,75 @@
+import type { ObjectId } from 'mongodb';
+
+export type ScheduleKind = 'CRON' | 'INTERVAL' | 'ONCE';
+
+/** A job's schedule as stored (inline in the job document) and as validated from ScheduleInput. */
+export interface Schedule {
+  kind: ScheduleKind;
+  /** 5 fields (minute first) or 6 fields (second first); set when kind is CRON. */
+  cron?: string;
+  /** IANA zone the cron is evaluated in; 'UTC' by default. */
+  timezone: string;
+  /** Set when kind is INTERVAL; at least 1. */
+  intervalSeconds?: number;
+  /** Set when kind is ONCE. */
+  runAt?: Date;
+  startAt?: Date;
+  endAt?: Date;
+  /** Upper bound of the uniformly random delay added to each occurrence; 0 = none. */
+  jitterSeconds: number;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface HttpHeader {
+  name: string;
+  value: string;
+}
+
+export type JobTarget =
+  | { kind: 'HTTP'; url: string; method: HttpMethod; headers: HttpHeader[] }
+  | { kind: 'HANDLER'; handler: string };
+
+export type Workload = 'IO_BOUND' | 'CPU_BOUND';
+export type OverlapPolicy = 'ALLOW' | 'SKIP' | 'BUFFER_ONE' | 'CANCEL_PREVIOUS';
+export type MisfirePolicy = 'RUN_ONCE' | 'RUN_ALL' | 'SKIP';
+export type JobStatus = 'ACTIVE' | 'PAUSED' | 'COMPLETED';
+
+export interface RetryPolicy {
+  /** Total attempts, the first included. */
+  maxAttempts: number;
+  initialBackoffSeconds: number;
+  maxBackoffSeconds: number;
+  backoffMultiplier: number;
+}
+
+/** The `jobs` collection's document. */
+export interface JobDoc {
+  _id: ObjectId;
+  tenantId: string;
+  name: string;
+  /** Lower-cased name, for the case-insensitive prefix filter without a regex option. */
+  nameLower: string;
+  description: string | null;
+  schedule: Schedule;
+  target: JobTarget;
+  /** The payload as JSON text: stored inertly, so keys like `$where` or `a.b` are never interpreted. */
+  payloadJson: string | null;
+  workload: Workload;
+  timeoutSeconds: number;
+  retryPolicy: RetryPolicy;
+  overlapPolicy: OverlapPolicy;
+  misfirePolicy: MisfirePolicy;
+  status: JobStatus;
+  /** The next nominal (un-jittered) occurrence, or null when there is none. */
+  nextRunAt: Date | null;
+  lastRunAt: Date | null;
+  /** The caller's key, or `auto:<_id>` when none was given (keeps the unique index free of nulls). */
+  idempotencyKey: string;
+  createdAt: Date;
+  updatedAt: Date;
+  /** Fencing token of the scheduler leader that last advanced `nextRunAt`. */
+  fencingToken?: number;
+  /** Incremented on every change of the definition. */
+  version: number;
+}

@@ -1,0 +1,10 @@
+/** The `tenants` collection's document; `_id` is the tenant id from the token. Created on first use. */
+export interface TenantDoc {
+  _id: string;
+  maxJobs: number;
+  maxConcurrentExecutions: number;
+  maxExecutionsPerMinute: number;
+  /** HMAC-SHA256 key for X-Kairos-Signature; returned to the tenant only when rotated. */
+  webhookSecret: string;
+  createdAt: Date;
+}

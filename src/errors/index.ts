@@ -1,0 +1,56 @@
+import { KairosError, type ErrorCode } from './kairosError.js';
+
+export { KairosError, type ErrorCode } from './kairosError.js';
+
+/** The token is missing, malformed, badly signed, expired or lacks a tenant. */
+export class UnauthenticatedError extends KairosError {
+  readonly code: ErrorCode = 'UNAUTHENTICATED';
+  constructor(message = 'A valid bearer token is required') {
+    super(message);
+  }
+}
+
+/** The caller's role does not allow the operation. */
+export class ForbiddenError extends KairosError {
+  readonly code: ErrorCode = 'FORBIDDEN';
+}
+
+/** No such object in the caller's tenant (another tenant's objects look exactly like this). */
+export class NotFoundError extends KairosError {
+  readonly code: ErrorCode = 'NOT_FOUND';
+  constructor(what: string, id: string) {
+    super(`${what} ${id} was not found`);
+  }
+}
+
+/** Invalid input; the message says what to fix and `field` names the offending input when known. */
+export class BadUserInputError extends KairosError {
+  readonly code: ErrorCode = 'BAD_USER_INPUT';
+  constructor(message: string, field?: string) {
+    super(message, field ? { field } : {});
+  }
+}
+
+export class QuotaExceededError extends KairosError {
+  readonly code: ErrorCode = 'QUOTA_EXCEEDED';
+}
+
+export class RateLimitedError extends KairosError {
+  readonly code: ErrorCode = 'RATE_LIMITED';
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message, { retryAfterSeconds });
+  }
+}
+
+/** The object is not in a state that allows the operation. */
+export class ConflictError extends KairosError {
+  readonly code: ErrorCode = 'CONFLICT';
+}
+
+/** A contract element that exists in the schema but is not built yet. */
+export class NotImplementedError extends KairosError {
+  readonly code: ErrorCode = 'NOT_IMPLEMENTED';
+  constructor(feature: string) {
+    super(`${feature} is not implemented yet`);
+  }
+}

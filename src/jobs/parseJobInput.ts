@@ -1,0 +1,156 @@
+import type { HttpHeader, HttpMethod, JobTarget, RetryPolicy, Schedule, Workload, OverlapPolicy, MisfirePolicy } from '../domain/job.js';
+import { parseSchedule, type ScheduleInputFields } from '../domain/schedule/parseSchedule.js';
+import { DEFAULT_RETRY_POLICY, parseRetryPolicy } from '../domain/backoff.js';
+import { BadUserInputError } from '../errors/index.js';
+
+export const LIMITS = {
+  nameLength: 200,
+  descriptionLength: 2000,
+  payloadBytes: 256 * 1024,
+  urlLength: 2048,
+  headerCount: 32,
+  headerValueLength: 4096,
+  timeoutSeconds: 24 * 3600,
+  idempotencyKeyLength: 200,
+};
+
+/** Headers Kairos sets itself on every request; a job may not override them. */
+const RESERVED_HEADERS = /^(idempotency-key|x-kairos-.*|content-type|content-length|host|transfer-encoding|connection)$/i;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$/;
+
+export interface TargetInputFields {
+  http?: { url: string; method?: HttpMethod | null; headers?: HttpHeader[] | null } | null;
+  handler?: string | null;
+}
+
+export interface JobInputFields {
+  name?: string | null;
+  description?: string | null;
+  schedule?: ScheduleInputFields | null;
+  target?: TargetInputFields | null;
+  payload?: unknown;
+  workload?: Workload | null;
+  timeoutSeconds?: number | null;
+  retryPolicy?: Partial<Record<keyof RetryPolicy, number | null>> | null;
+  overlapPolicy?: OverlapPolicy | null;
+  misfirePolicy?: MisfirePolicy | null;
+}
+
+export function parseName(name: string | null | undefined): string {
+  const trimmed = (name ?? '').trim();
+  if (!trimmed) throw new BadUserInputError('name must not be empty', 'name');
+  if (trimmed.length > LIMITS.nameLength) throw new BadUserInputError(`name must be at most ${LIMITS.nameLength} characters`, 'name');
+  return trimmed;
+}
+
+export function parseDescription(description: string | null | undefined): string | null {
+  if (description === null || description === undefined) return null;
+  if (description.length > LIMITS.descriptionLength) {
+    throw new BadUserInputError(`description must be at most ${LIMITS.descriptionLength} characters`, 'description');
+  }
+  return description;
+}
+
+/** Serialises a payload to JSON text within the size limit; undefined/null means none. */
+export function parsePayload(payload: unknown, field = 'payload'): string | null {
+  if (payload === undefined || payload === null) return null;
+  const text = JSON.stringify(payload);
+  if (Buffer.byteLength(text) > LIMITS.payloadBytes) {
+    throw new BadUserInputError(`${field} must be at most ${LIMITS.payloadBytes / 1024} KiB of JSON`, field);
+  }
+  return text;
+}
+
+export function parseTarget(input: TargetInputFields | null | undefined, handlers: ReadonlySet<string>): JobTarget {
+  const http = input?.http ?? null;
+  const handler = input?.handler ?? null;
+  if ((http === null) === (handler === null)) {
+    throw new BadUserInputError('target needs exactly one of http or handler', 'target');
+  }
+  if (handler !== null) {
+    if (!handlers.has(handler)) {
+      throw new BadUserInputError(`target.handler "${handler.slice(0, 100)}" is not registered; known handlers: ${[...handlers].join(', ')}`, 'target.handler');
+    }
+    return { kind: 'HANDLER', handler };
+  }
+  return { kind: 'HTTP', url: parseUrl(http!.url), method: http!.method ?? 'POST', headers: parseHeaders(http!.headers ?? []) };
+}
+
+function parseUrl(raw: string): string {
+  if (raw.length > LIMITS.urlLength) throw new BadUserInputError(`target.http.url must be at most ${LIMITS.urlLength} characters`, 'target.http.url');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new BadUserInputError('target.http.url is not a valid absolute URL', 'target.http.url');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new BadUserInputError('target.http.url must use http or https', 'target.http.url');
+  }
+  if (url.username || url.password) {
+    throw new BadUserInputError('target.http.url must not contain credentials; use a header instead', 'target.http.url');
+  }
+  return url.toString();
+}
+
+function parseHeaders(headers: HttpHeader[]): HttpHeader[] {
+  if (headers.length > LIMITS.headerCount) {
+    throw new BadUserInputError(`target.http.headers may have at most ${LIMITS.headerCount} entries`, 'target.http.headers');
+  }
+  return headers.map(({ name, value }) => {
+    if (!HEADER_NAME.test(name)) throw new BadUserInputError(`header name "${name.slice(0, 50)}" is not a valid HTTP header name`, 'target.http.headers');
+    if (RESERVED_HEADERS.test(name)) throw new BadUserInputError(`header ${name} is set by Kairos and cannot be overridden`, 'target.http.headers');
+    if (value.length > LIMITS.headerValueLength || /[\r\n\0]/.test(value)) {
+      throw new BadUserInputError(`header ${name} has an invalid value (no line breaks, at most ${LIMITS.headerValueLength} characters)`, 'target.http.headers');
+    }
+    return { name, value };
+  });
+}
+
+export function parseTimeout(timeoutSeconds: number | null | undefined): number {
+  const value = timeoutSeconds ?? 60;
+  if (!Number.isInteger(value) || value < 1 || value > LIMITS.timeoutSeconds) {
+    throw new BadUserInputError(`timeoutSeconds must be an integer between 1 and ${LIMITS.timeoutSeconds}`, 'timeoutSeconds');
+  }
+  return value;
+}
+
+export function parseIdempotencyKey(key: string | null | undefined): string | null {
+  if (key === null || key === undefined) return null;
+  if (key.length === 0 || key.length > LIMITS.idempotencyKeyLength) {
+    throw new BadUserInputError(`idempotencyKey must be 1 to ${LIMITS.idempotencyKeyLength} characters`, 'idempotencyKey');
+  }
+  return key;
+}
+
+/** The validated definition of a new job; throws BadUserInputError naming the first field to fix. */
+export function parseNewJob(
+  input: JobInputFields,
+  now: Date,
+  handlers: ReadonlySet<string>,
+): {
+  name: string;
+  description: string | null;
+  schedule: Schedule;
+  target: JobTarget;
+  payloadJson: string | null;
+  workload: Workload;
+  timeoutSeconds: number;
+  retryPolicy: RetryPolicy;
+  overlapPolicy: OverlapPolicy;
+  misfirePolicy: MisfirePolicy;
+} {
+  if (!input.schedule) throw new BadUserInputError('schedule is required', 'schedule');
+  return {
+    name: parseName(input.name),
+    description: parseDescription(input.description),
+    schedule: parseSchedule(input.schedule, now),
+    target: parseTarget(input.target, handlers),
+    payloadJson: parsePayload(input.payload),
+    workload: input.workload ?? 'IO_BOUND',
+    timeoutSeconds: parseTimeout(input.timeoutSeconds),
+    retryPolicy: parseRetryPolicy(input.retryPolicy, DEFAULT_RETRY_POLICY),
+    overlapPolicy: input.overlapPolicy ?? 'ALLOW',
+    misfirePolicy: input.misfirePolicy ?? 'RUN_ONCE',
+  };
+}

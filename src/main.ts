@@ -1,0 +1,39 @@
+import 'reflect-metadata';
+import { ConfigError, loadConfig } from './config.js';
+import { startKairos } from './kairos.js';
+import { createLogger, errorMessage } from './logger.js';
+
+/** Entry point of every role: `ROLES=api,scheduler,worker node dist/main.js`. */
+const logger = createLogger({ service: 'kairos' });
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`kairos: invalid configuration: ${error.message}\n`);
+    process.exit(2);
+  }
+  throw error;
+}
+
+try {
+  const kairos = await startKairos({ config, logger });
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('stopping', { signal });
+    kairos.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error('stop failed', { error: errorMessage(error) });
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+} catch (error) {
+  logger.error('kairos could not start', { error: errorMessage(error) });
+  process.exit(1);
+}

@@ -1,0 +1,73 @@
+import { Queue, type ConnectionOptions } from 'bullmq';
+import type { Workload } from '../domain/job.js';
+
+/** Queue names per workload: IO_BOUND and CPU_BOUND executions are consumed by different pools. */
+export const QUEUE_NAMES: Record<Workload, string> = { IO_BOUND: 'executions-io', CPU_BOUND: 'executions-cpu' };
+
+/** What a queue entry carries: only ids; the worker reads the rest from MongoDB. */
+export interface ExecutionMessage {
+  executionId: string;
+  tenantId: string;
+}
+
+export interface EnqueueRequest {
+  executionId: string;
+  tenantId: string;
+  workload: Workload;
+  /** When it is due; the entry is delayed until then (exact delay, not the next scan). */
+  dueAt: Date;
+  /** Distinguishes a retry round from the first delivery, since a queue id deduplicates adds. */
+  round?: number;
+}
+
+/**
+ * Producer side of the execution queues. The queue entry id is the execution id (plus a round for
+ * retries), so enqueueing the same execution twice is a no-op while the first entry exists.
+ * Owns its BullMQ Queue objects (each with its own Redis connection) and closes them in `close()`.
+ */
+export class ExecutionQueues {
+  private readonly queues: Record<Workload, Queue<ExecutionMessage>>;
+
+  constructor(connection: ConnectionOptions, prefix: string, onError: (error: Error) => void) {
+    const make = (name: string) => {
+      const queue = new Queue<ExecutionMessage>(name, { connection, prefix });
+      // BullMQ emits 'error' when Redis goes away; an unhandled 'error' event would crash the process.
+      queue.on('error', onError);
+      return queue;
+    };
+    this.queues = { IO_BOUND: make(QUEUE_NAMES.IO_BOUND), CPU_BOUND: make(QUEUE_NAMES.CPU_BOUND) };
+  }
+
+  static entryId(executionId: string, round = 0): string {
+    // BullMQ ids may not contain ':'.
+    return round === 0 ? executionId : `${executionId}-r${round}`;
+  }
+
+  async enqueue(requests: EnqueueRequest[], now: Date): Promise<void> {
+    for (const workload of ['IO_BOUND', 'CPU_BOUND'] as const) {
+      const batch = requests.filter((r) => r.workload === workload);
+      if (batch.length === 0) continue;
+      await this.queues[workload].addBulk(
+        batch.map((r) => ({
+          name: 'run',
+          data: { executionId: r.executionId, tenantId: r.tenantId },
+          opts: {
+            jobId: ExecutionQueues.entryId(r.executionId, r.round),
+            delay: Math.max(0, r.dueAt.getTime() - now.getTime()),
+            removeOnComplete: true,
+            removeOnFail: true,
+          },
+        })),
+      );
+    }
+  }
+
+  /** Removes a not-yet-started entry (cancellation); a running or missing one is left alone. */
+  async remove(executionId: string, workload: Workload, round = 0): Promise<void> {
+    await this.queues[workload].remove(ExecutionQueues.entryId(executionId, round));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(Object.values(this.queues).map((q) => q.close()));
+  }
+}

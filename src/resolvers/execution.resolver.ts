@@ -1,0 +1,57 @@
+import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { Context } from '../api/context.type.js';
+import { scopeOf } from '../auth/auth-checker.js';
+import { fromGlobalId } from '../ids/globalId.js';
+import { ExecutionsArgs } from '../schema/connection.args.js';
+import { Execution, ExecutionConnection, ExecutionStats } from '../schema/execution.type.js';
+import { Job } from '../schema/job.type.js';
+import { ExecutionPayload } from '../schema/payload.type.js';
+import { DateTimeScalar } from '../schema/scalars.js';
+import { listExecutions } from './listExecutions.js';
+import { toExecutionNode, toJobNode, type ExecutionNode, type JobNode } from './mappers.js';
+import { notImplemented } from './notImplemented.js';
+
+@Resolver(() => Execution)
+@Authorized()
+export class ExecutionResolver {
+  @Query(() => Execution, { nullable: true })
+  async execution(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<ExecutionNode | null> {
+    const parsed = fromGlobalId(id, 'Execution');
+    const doc = parsed && (await scopeOf(ctx).executions.findById(parsed.id));
+    return doc ? toExecutionNode(doc) : null;
+  }
+
+  @Query(() => ExecutionConnection, {
+    description: 'Newest first (scheduledFor descending). Reads the executions collection; first/last at most 100; default first 20.',
+  })
+  async executions(@Args(() => ExecutionsArgs) args: ExecutionsArgs, @Ctx() ctx: Context): Promise<ExecutionConnection> {
+    return listExecutions(ctx, args);
+  }
+
+  @Query(() => ExecutionStats, { description: 'Counts over executions scheduled in [since, until).' })
+  executionStats(
+    @Arg('since', () => DateTimeScalar) _since: Date,
+    @Arg('until', () => DateTimeScalar, { nullable: true }) _until: Date | null,
+    @Arg('jobId', () => ID, { nullable: true }) _jobId: string | null,
+  ): ExecutionStats {
+    return notImplemented('executionStats');
+  }
+
+  @FieldResolver(() => Job, { nullable: true, description: 'Null when the job has been deleted since.' })
+  async job(@Root() execution: ExecutionNode, @Ctx() ctx: Context): Promise<JobNode | null> {
+    const doc = await scopeOf(ctx).jobLoader.load(execution.doc.jobId.toHexString());
+    return doc ? toJobNode(doc) : null;
+  }
+
+  @Authorized('MEMBER')
+  @Mutation(() => ExecutionPayload, { description: "A running attempt is aborted (HTTP request aborted, handler's AbortSignal fired)." })
+  cancelExecution(@Arg('id', () => ID) _id: string): ExecutionPayload {
+    return notImplemented('cancelExecution');
+  }
+
+  @Authorized('MEMBER')
+  @Mutation(() => ExecutionPayload, { description: 'A FAILED or CANCELLED execution is queued again for a fresh round of attempts.' })
+  retryExecution(@Arg('id', () => ID) _id: string): ExecutionPayload {
+    return notImplemented('retryExecution');
+  }
+}

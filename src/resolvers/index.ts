@@ -1,0 +1,17 @@
+import { ApiKeyResolver } from './apiKey.resolver.js';
+import { ExecutionResolver } from './execution.resolver.js';
+import { JobResolver } from './job.resolver.js';
+import { NodeResolver } from './node.resolver.js';
+import { ScheduleResolver } from './schedule.resolver.js';
+import { SubscriptionResolver } from './subscription.resolver.js';
+import { ViewerResolver } from './viewer.resolver.js';
+
+export const resolvers = [
+  ViewerResolver,
+  NodeResolver,
+  JobResolver,
+  ExecutionResolver,
+  ScheduleResolver,
+  ApiKeyResolver,
+  SubscriptionResolver,
+] as const;

@@ -1,0 +1,63 @@
+import type { ExecutionDoc } from '../domain/execution.js';
+import type { JobDoc } from '../domain/job.js';
+import { toGlobalId } from '../ids/globalId.js';
+import type { Execution } from '../schema/execution.type.js';
+import type { Job } from '../schema/job.type.js';
+
+/** A Job as GraphQL sees it, keeping its document for field resolvers (`doc` is not a GraphQL field). */
+export type JobNode = Job & { doc: JobDoc };
+export type ExecutionNode = Execution & { doc: ExecutionDoc };
+
+export function toJobNode(doc: JobDoc): JobNode {
+  const target =
+    doc.target.kind === 'HTTP'
+      ? { __typename: 'HttpTarget' as const, url: doc.target.url, method: doc.target.method, headers: doc.target.headers }
+      : { __typename: 'HandlerTarget' as const, handler: doc.target.handler };
+  return {
+    __typename: 'Job',
+    doc,
+    id: toGlobalId('Job', doc._id),
+    name: doc.name,
+    description: doc.description,
+    schedule: doc.schedule,
+    target: target as Job['target'],
+    payload: doc.payloadJson === null ? null : JSON.parse(doc.payloadJson),
+    workload: doc.workload,
+    timeoutSeconds: doc.timeoutSeconds,
+    retryPolicy: doc.retryPolicy,
+    overlapPolicy: doc.overlapPolicy,
+    misfirePolicy: doc.misfirePolicy,
+    status: doc.status,
+    nextRunAt: doc.nextRunAt,
+    lastRunAt: doc.lastRunAt,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  };
+}
+
+export function toExecutionNode(doc: ExecutionDoc): ExecutionNode {
+  const firstStart = doc.attempts[0]?.startedAt ?? doc.startedAt;
+  return {
+    __typename: 'Execution',
+    doc,
+    id: toGlobalId('Execution', doc._id),
+    jobId: toGlobalId('Job', doc.jobId),
+    status: doc.status,
+    trigger: doc.trigger,
+    scheduledFor: doc.scheduledFor,
+    queuedAt: doc.queuedAt,
+    startedAt: doc.startedAt,
+    finishedAt: doc.finishedAt,
+    durationMs: doc.finishedAt && doc.startedAt ? doc.finishedAt.getTime() - doc.startedAt.getTime() : null,
+    startLagMs: firstStart ? firstStart.getTime() - doc.scheduledFor.getTime() : null,
+    attempt: doc.attempt,
+    maxAttempts: doc.maxAttempts,
+    nextAttemptAt: doc.nextAttemptAt,
+    attempts: doc.attempts,
+    error: doc.error,
+    reason: doc.reason,
+    result: doc.resultJson === null ? null : JSON.parse(doc.resultJson),
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  };
+}

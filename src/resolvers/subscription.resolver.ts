@@ -1,0 +1,58 @@
+import { Arg, Authorized, ID, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
+import { ObjectId } from 'mongodb';
+import type { Context } from '../api/context.type.js';
+import { scopeOf } from '../auth/auth-checker.js';
+import type { ExecutionStatus as ExecutionStatusValue } from '../domain/execution.js';
+import { eventStream } from '../events/eventStream.js';
+import { fromGlobalId } from '../ids/globalId.js';
+import { ExecutionStatus } from '../schema/enums.js';
+import { ExecutionEvent } from '../schema/execution.type.js';
+import { toExecutionNode } from './mappers.js';
+
+interface ExecutionUpdatedArgs {
+  jobId?: string | null;
+  statuses?: ExecutionStatusValue[] | null;
+}
+
+/**
+ * Relays the Redis event bus to this connection's subscribers: only the token's tenant, narrowed
+ * by jobId and statuses. Each event carries the execution as stored when the event is relayed.
+ */
+async function* executionUpdates({ args, context }: SubscribeResolverData<unknown, ExecutionUpdatedArgs, Context>): AsyncGenerator<ExecutionEvent> {
+  const scope = scopeOf(context);
+  const { jobId, statuses } = args;
+  const job = jobId ? fromGlobalId(jobId, 'Job') : null;
+  // A malformed or foreign job id matches nothing, exactly like an id that does not exist.
+  const jobHex = jobId ? (job?.id.toHexString() ?? 'none') : null;
+  const wanted = statuses?.length ? new Set(statuses) : null;
+  const stream = eventStream(
+    context.app.events,
+    (e) => e.tenantId === scope.identity.tenantId && (!jobHex || e.jobId === jobHex) && (!wanted || wanted.has(e.status)),
+  );
+  for await (const event of stream) {
+    const doc = await scope.executions.findById(new ObjectId(event.executionId));
+    if (!doc) continue;
+    yield {
+      execution: toExecutionNode(doc),
+      previousStatus: event.previousStatus,
+      status: event.status,
+      occurredAt: new Date(event.occurredAt),
+    };
+  }
+}
+
+@Resolver(() => ExecutionEvent)
+export class SubscriptionResolver {
+  @Authorized()
+  @Subscription(() => ExecutionEvent, {
+    description: "Every status change of the caller's tenant's executions, optionally narrowed. Events of one execution arrive in order.",
+    subscribe: (data: SubscribeResolverData<unknown, ExecutionUpdatedArgs, Context>) => executionUpdates(data),
+  })
+  executionUpdated(
+    @Root() event: ExecutionEvent,
+    @Arg('jobId', () => ID, { nullable: true }) _jobId: string | null,
+    @Arg('statuses', () => [ExecutionStatus], { nullable: true }) _statuses: ExecutionStatusValue[] | null,
+  ): ExecutionEvent {
+    return event;
+  }
+}

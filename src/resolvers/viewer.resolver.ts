@@ -1,0 +1,25 @@
+import { Authorized, Ctx, Query, Resolver } from 'type-graphql';
+import type { Context } from '../api/context.type.js';
+import { scopeOf } from '../auth/auth-checker.js';
+import { Viewer } from '../schema/viewer.type.js';
+
+@Resolver(() => Viewer)
+export class ViewerResolver {
+  @Authorized()
+  @Query(() => Viewer)
+  async viewer(@Ctx() ctx: Context): Promise<Viewer> {
+    const { identity, jobs } = scopeOf(ctx);
+    const [tenant, jobCount] = await Promise.all([ctx.app.tenants.ensure(identity.tenantId, ctx.app.clock()), jobs.count()]);
+    return {
+      tenantId: identity.tenantId,
+      subject: identity.subject,
+      role: identity.role,
+      quota: {
+        maxJobs: tenant.maxJobs,
+        jobCount,
+        maxConcurrentExecutions: tenant.maxConcurrentExecutions,
+        maxExecutionsPerMinute: tenant.maxExecutionsPerMinute,
+      },
+    };
+  }
+}

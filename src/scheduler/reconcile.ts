@@ -1,0 +1,34 @@
+import type { ExecutionQueues } from '../queue/executionQueues.js';
+import type { SchedulerStore } from '../store/schedulerStore.js';
+
+export interface ReconcileOptions {
+  /** How long past its time an execution may wait before it counts as lost by the queue. Default 60 s. */
+  graceMs?: number;
+  /** Executions handled per pass. Default 1000. */
+  limit?: number;
+}
+
+/**
+ * The leader's `reconcile` system job (DESIGN.md step 7): re-enqueues executions stuck in
+ * SCHEDULED, QUEUED or RETRYING past their time plus a grace period. Enqueueing is idempotent by
+ * queue entry id, so an entry that is still there is left as it is; one that is gone (Redis lost
+ * it, or a crash came between the MongoDB write and the enqueue) is added again.
+ */
+export async function reconcile(
+  deps: { store: SchedulerStore; queues: ExecutionQueues },
+  now: Date,
+  options: ReconcileOptions = {},
+): Promise<{ requeued: number }> {
+  const stranded = await deps.store.findStranded(new Date(now.getTime() - (options.graceMs ?? 60_000)), options.limit ?? 1000);
+  await deps.queues.enqueue(
+    stranded.map((e) => ({
+      executionId: e._id.toHexString(),
+      tenantId: e.tenantId,
+      workload: e.workload,
+      dueAt: now,
+      round: e.status === 'RETRYING' ? e.attempt : 0,
+    })),
+    now,
+  );
+  return { requeued: stranded.length };
+}

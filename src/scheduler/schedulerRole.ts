@@ -1,0 +1,136 @@
+import { Agenda } from 'agenda';
+import { MongoBackend } from '@agendajs/mongo-backend';
+import type { Db } from 'mongodb';
+import type { Redis } from 'ioredis';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import { errorMessage } from '../logger.js';
+import { LeaderLease } from './leaderLease.js';
+import type { MaterialiseDeps } from './materialise.js';
+import { reconcile } from './reconcile.js';
+import { sweepDueJobs } from './sweepDueJobs.js';
+
+export interface SchedulerRoleOptions {
+  candidateId: string;
+  redisPrefix: string;
+  leaseTtlMs: number;
+  lookAheadMs: number;
+  /** Pause between sweeps. Default 1000 ms. */
+  sweepEveryMs?: number;
+  /** Period of Agenda's `reconcile` system job. Default '30 seconds'. */
+  reconcileEvery?: string;
+  /** How often Agenda polls for its system jobs. Default 5000 ms. */
+  agendaProcessEveryMs?: number;
+  /**
+   * Agenda's lock lifetime for system jobs. Default 30000 ms. Agenda keeps a timer of
+   * max(processEvery, lockLifetime)/2 alive after each run, which delays exit that long.
+   */
+  agendaLockLifetimeMs?: number;
+}
+
+/**
+ * The scheduler role: competes for the leader lease; the leader sweeps due jobs every second (a
+ * loop beside Agenda, since Agenda polls too coarsely for a one-second tick) and runs Agenda for the
+ * coarser system jobs. Standbys only keep trying the lease. Uses connections owned by the caller.
+ */
+export class SchedulerRole {
+  private readonly lease: LeaderLease;
+  private agenda: Agenda | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private sweeping: Promise<void> | null = null;
+  private leading = false;
+  private starting: Promise<void> = Promise.resolve();
+  private standingDown: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    redis: Redis,
+    private readonly deps: MaterialiseDeps,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly options: SchedulerRoleOptions,
+  ) {
+    this.lease = new LeaderLease(redis, {
+      candidateId: options.candidateId,
+      prefix: options.redisPrefix,
+      ttlMs: options.leaseTtlMs,
+      onAcquired: (token) => {
+        this.starting = this.lead(token);
+      },
+      onLost: () => {
+        this.standingDown = this.standDown();
+      },
+      onError: (error) => logger.warn('leader lease check failed', { error: errorMessage(error) }),
+    });
+  }
+
+  get isLeader(): boolean {
+    return this.lease.isLeader;
+  }
+
+  start(): void {
+    this.lease.start();
+  }
+
+  private async lead(token: number): Promise<void> {
+    this.logger.info('became scheduler leader', { fencingToken: token });
+    this.leading = true;
+    this.scheduleSweep(0);
+    try {
+      const agenda = new Agenda({
+        backend: new MongoBackend({ mongo: this.db, collection: 'agendaJobs' }),
+        processEvery: this.options.agendaProcessEveryMs ?? 5000,
+        defaultLockLifetime: this.options.agendaLockLifetimeMs ?? 30_000,
+      });
+      agenda.on('error', (error: unknown) => this.logger.warn('agenda error', { error: errorMessage(error) }));
+      agenda.define('reconcile', async () => {
+        const result = await reconcile(this.deps, this.clock());
+        if (result.requeued > 0) this.logger.warn('reconcile re-enqueued stranded executions', result);
+      });
+      this.agenda = agenda;
+      await agenda.start();
+      await agenda.every(this.options.reconcileEvery ?? '30 seconds', 'reconcile');
+    } catch (error) {
+      this.logger.error('could not start agenda', { error: errorMessage(error) });
+    }
+  }
+
+  private scheduleSweep(delayMs: number): void {
+    if (!this.leading) return;
+    this.sweepTimer = setTimeout(() => {
+      this.sweeping = this.sweepOnce().finally(() => {
+        this.sweeping = null;
+        this.scheduleSweep(this.options.sweepEveryMs ?? 1000);
+      });
+    }, delayMs);
+  }
+
+  private async sweepOnce(): Promise<void> {
+    const token = this.lease.fencingToken;
+    if (token === 0) return;
+    try {
+      await sweepDueJobs(this.deps, this.clock(), token, { lookAheadMs: this.options.lookAheadMs });
+    } catch (error) {
+      this.logger.warn('sweep failed; retrying next tick', { error: errorMessage(error) });
+    }
+  }
+
+  private async standDown(): Promise<void> {
+    if (!this.leading) return;
+    this.leading = false;
+    this.logger.info('no longer scheduler leader');
+    await this.starting;
+    if (this.sweepTimer) clearTimeout(this.sweepTimer);
+    this.sweepTimer = null;
+    await this.sweeping;
+    const agenda = this.agenda;
+    this.agenda = null;
+    await agenda?.stop().catch((error: unknown) => this.logger.warn('agenda stop failed', { error: errorMessage(error) }));
+  }
+
+  /** Releases the lease at once (a standby takes over without waiting for the TTL) and stops leading. */
+  async stop(): Promise<void> {
+    await this.lease.stop();
+    await this.standingDown;
+  }
+}

@@ -1,0 +1,36 @@
+import type { MaterialiseDeps } from './materialise.js';
+import { materialise } from './materialise.js';
+
+export interface SweepOptions {
+  /** How far ahead occurrences are materialised (DESIGN.md: 30 s). */
+  lookAheadMs: number;
+  /** Jobs read per query. Default 500. */
+  batchSize?: number;
+  /** Batches per sweep at most, so one sweep cannot run unbounded; the rest waits a second. Default 20. */
+  maxBatches?: number;
+}
+
+/**
+ * One pass of the leader's `sweep-due-jobs`: asks MongoDB which jobs are due before
+ * now + look-ahead on the `{status, nextRunAt}` index, in batches, and materialises them.
+ */
+export async function sweepDueJobs(
+  deps: MaterialiseDeps,
+  now: Date,
+  fencingToken: number,
+  options: SweepOptions,
+): Promise<{ jobs: number; executions: number }> {
+  const batchSize = options.batchSize ?? 500;
+  const horizon = new Date(now.getTime() + options.lookAheadMs);
+  let jobs = 0;
+  let executions = 0;
+  for (let batch = 0; batch < (options.maxBatches ?? 20); batch++) {
+    const due = await deps.store.findDueJobs(horizon, batchSize);
+    if (due.length === 0) break;
+    const result = await materialise(deps, due, now, horizon, fencingToken);
+    jobs += due.length;
+    executions += result.executions;
+    if (due.length < batchSize) break;
+  }
+  return { jobs, executions };
+}

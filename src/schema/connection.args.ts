@@ -1,0 +1,34 @@
+import 'reflect-metadata';
+import { ArgsType, Field, Int } from 'type-graphql';
+import { ExecutionFilter } from './execution.input.js';
+import { JobFilter } from './job.input.js';
+
+/** Relay connection arguments: `first`/`after` page forwards, `last`/`before` backwards. */
+@ArgsType()
+export class ConnectionArgs {
+  @Field(() => Int, { nullable: true })
+  first?: number | null;
+
+  @Field(() => String, { nullable: true })
+  after?: string | null;
+
+  @Field(() => Int, { nullable: true })
+  last?: number | null;
+
+  @Field(() => String, { nullable: true })
+  before?: string | null;
+}
+
+/** Arguments of Query.jobs. */
+@ArgsType()
+export class JobsArgs extends ConnectionArgs {
+  @Field(() => JobFilter, { nullable: true })
+  filter?: JobFilter | null;
+}
+
+/** Arguments of Query.executions and Job.executions. */
+@ArgsType()
+export class ExecutionsArgs extends ConnectionArgs {
+  @Field(() => ExecutionFilter, { nullable: true })
+  filter?: ExecutionFilter | null;
+}

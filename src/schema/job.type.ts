@@ -1,0 +1,94 @@
+import 'reflect-metadata';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import type {
+  JobStatus as JobStatusValue,
+  MisfirePolicy as MisfirePolicyValue,
+  OverlapPolicy as OverlapPolicyValue,
+  Workload as WorkloadValue,
+} from '../domain/job.js';
+import { JobStatus, MisfirePolicy, OverlapPolicy, Workload } from './enums.js';
+import { Node } from './node.type.js';
+import { PageInfo } from './pageInfo.type.js';
+import { RetryPolicy } from './retryPolicy.type.js';
+import { DateTimeScalar, JSONScalar } from './scalars.js';
+import { Schedule } from './schedule.type.js';
+import { JobTarget } from './target.type.js';
+
+/**
+ * A job. `executions(...)` is not declared here: the Job resolver adds it with @FieldResolver.
+ * Set `__typename: 'Job'` on values returned where a Node is expected.
+ */
+@ObjectType('Job', { implements: Node })
+export class Job implements Node {
+  /** Not a GraphQL field: lets Node.resolveType pick this type. */
+  declare __typename?: 'Job';
+
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => String, { nullable: true })
+  description?: string | null;
+
+  @Field(() => Schedule)
+  schedule!: Schedule;
+
+  @Field(() => JobTarget)
+  target!: JobTarget;
+
+  @Field(() => JSONScalar, { nullable: true })
+  payload?: unknown;
+
+  @Field(() => Workload)
+  workload!: WorkloadValue;
+
+  @Field(() => Int, { description: 'Per-attempt timeout. Default 60.' })
+  timeoutSeconds!: number;
+
+  @Field(() => RetryPolicy)
+  retryPolicy!: RetryPolicy;
+
+  @Field(() => OverlapPolicy, { description: 'Default ALLOW.' })
+  overlapPolicy!: OverlapPolicyValue;
+
+  @Field(() => MisfirePolicy, { description: 'Default RUN_ONCE.' })
+  misfirePolicy!: MisfirePolicyValue;
+
+  @Field(() => JobStatus)
+  status!: JobStatusValue;
+
+  @Field(() => DateTimeScalar, { nullable: true })
+  nextRunAt?: Date | null;
+
+  @Field(() => DateTimeScalar, { nullable: true })
+  lastRunAt?: Date | null;
+
+  @Field(() => DateTimeScalar)
+  createdAt!: Date;
+
+  @Field(() => DateTimeScalar)
+  updatedAt!: Date;
+}
+
+@ObjectType('JobEdge')
+export class JobEdge {
+  @Field(() => String)
+  cursor!: string;
+
+  @Field(() => Job)
+  node!: Job;
+}
+
+@ObjectType('JobConnection')
+export class JobConnection {
+  @Field(() => [JobEdge])
+  edges!: JobEdge[];
+
+  @Field(() => PageInfo)
+  pageInfo!: PageInfo;
+
+  @Field(() => Int)
+  totalCount!: number;
+}

@@ -1,0 +1,19 @@
+import type { Collection, Db } from 'mongodb';
+import type { JobDoc } from '../domain/job.js';
+import type { ExecutionDoc } from '../domain/execution.js';
+import type { TenantDoc } from '../domain/tenant.js';
+
+/** Typed handles on Kairos' collections. Only the store layer uses them. */
+export interface Collections {
+  jobs: Collection<JobDoc>;
+  executions: Collection<ExecutionDoc>;
+  tenants: Collection<TenantDoc>;
+}
+
+export function collections(db: Db): Collections {
+  return {
+    jobs: db.collection<JobDoc>('jobs'),
+    executions: db.collection<ExecutionDoc>('executions'),
+    tenants: db.collection<TenantDoc>('tenants'),
+  };
+}

@@ -1,0 +1,26 @@
+import type { Db } from 'mongodb';
+import { collections } from './collections.js';
+
+/**
+ * Creates every index Kairos relies on (idempotent). Tenant-owned indexes start with `tenantId`;
+ * the scheduler's due-time index is the one exception, since the sweep looks across tenants.
+ * No partial or sparse indexes (FerretDB 1.24 lacks them): a job created without an idempotency key
+ * gets `auto:<its id>` so the unique key index still holds.
+ */
+export async function ensureIndexes(db: Db): Promise<void> {
+  const c = collections(db);
+  await Promise.all([
+    c.jobs.createIndexes([
+      { key: { status: 1, nextRunAt: 1 }, name: 'due' },
+      { key: { tenantId: 1, createdAt: -1, _id: -1 }, name: 'tenant_created' },
+      { key: { tenantId: 1, nameLower: 1 }, name: 'tenant_name' },
+      { key: { tenantId: 1, idempotencyKey: 1 }, name: 'tenant_idempotency', unique: true },
+    ]),
+    c.executions.createIndexes([
+      { key: { tenantId: 1, occurrenceKey: 1 }, name: 'occurrence', unique: true },
+      { key: { tenantId: 1, scheduledFor: -1, _id: -1 }, name: 'tenant_scheduled' },
+      { key: { tenantId: 1, jobId: 1, scheduledFor: -1, _id: -1 }, name: 'tenant_job_scheduled' },
+      { key: { status: 1, scheduledFor: 1 }, name: 'reconcile' },
+    ]),
+  ]);
+}

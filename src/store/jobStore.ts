@@ -1,0 +1,74 @@
+import type { Db, Filter, ObjectId } from 'mongodb';
+import type { JobDoc, JobStatus } from '../domain/job.js';
+import type { PageRequest } from '../pagination/pageRequest.js';
+import { collections, type Collections } from './collections.js';
+import { isDuplicateKey } from './mongo.js';
+import { keysetFilter } from './keyset.js';
+
+export interface JobListFilter {
+  statuses?: JobStatus[] | null;
+  namePrefix?: string | null;
+}
+
+/**
+ * A tenant's jobs. Built per request with the tenant from the token; every query and insert
+ * carries that tenant, so no caller can read or write another tenant's jobs.
+ */
+export class JobStore {
+  private readonly c: Collections;
+
+  constructor(db: Db, readonly tenantId: string) {
+    this.c = collections(db);
+  }
+
+  private scoped(filter: Filter<JobDoc> = {}): Filter<JobDoc> {
+    return { ...filter, tenantId: this.tenantId };
+  }
+
+  /** Inserts a job; when its idempotency key was used before, returns the job created first instead. */
+  async insert(job: Omit<JobDoc, 'tenantId'>): Promise<{ job: JobDoc; created: boolean }> {
+    const doc: JobDoc = { ...job, tenantId: this.tenantId };
+    try {
+      await this.c.jobs.insertOne(doc);
+      return { job: doc, created: true };
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      const first = await this.c.jobs.findOne(this.scoped({ idempotencyKey: job.idempotencyKey }));
+      if (!first) throw error;
+      return { job: first, created: false };
+    }
+  }
+
+  async findById(id: ObjectId): Promise<JobDoc | null> {
+    return this.c.jobs.findOne(this.scoped({ _id: id }));
+  }
+
+  async findByIds(ids: readonly ObjectId[]): Promise<JobDoc[]> {
+    return this.c.jobs.find(this.scoped({ _id: { $in: [...ids] } })).toArray();
+  }
+
+  async count(filter: JobListFilter = {}): Promise<number> {
+    return this.c.jobs.countDocuments(this.listFilter(filter));
+  }
+
+  /** Newest first (createdAt, then _id); fetches `limit + 1` rows so the caller knows whether there is more. */
+  async list(filter: JobListFilter, page: PageRequest): Promise<JobDoc[]> {
+    const base = this.listFilter(filter);
+    const direction = page.forward ? -1 : 1;
+    return this.c.jobs
+      .find({ $and: [base, ...keysetFilter<JobDoc>('createdAt', page)] } as Filter<JobDoc>)
+      .sort({ createdAt: direction, _id: direction })
+      .limit(page.limit + 1)
+      .toArray();
+  }
+
+  private listFilter(filter: JobListFilter): Filter<JobDoc> {
+    const f: Filter<JobDoc> = {};
+    if (filter.statuses?.length) f.status = { $in: filter.statuses };
+    if (filter.namePrefix) {
+      const prefix = filter.namePrefix.toLowerCase();
+      f.nameLower = { $gte: prefix, $lt: prefix + '\uffff' };
+    }
+    return this.scoped(f);
+  }
+}

@@ -1,0 +1,16 @@
+import { MongoClient, type Db } from 'mongodb';
+
+/**
+ * Connects to MongoDB (or a MongoDB-wire server such as FerretDB). The caller owns the client and
+ * closes it. `dbName` overrides the database named in the URL (tests use one database each).
+ */
+export async function connectMongo(url: string, dbName?: string): Promise<{ client: MongoClient; db: Db }> {
+  const client = new MongoClient(url, { serverSelectionTimeoutMS: 5000, connectTimeoutMS: 5000, appName: 'kairos' });
+  await client.connect();
+  return { client, db: client.db(dbName) };
+}
+
+/** True for a duplicate-key write error, the signal that an idempotent insert already happened. */
+export function isDuplicateKey(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
+}

@@ -1,0 +1,69 @@
+import type { Db, ObjectId } from 'mongodb';
+import { STARTABLE_STATUSES, type AttemptDoc, type ExecutionDoc } from '../domain/execution.js';
+import type { JobDoc } from '../domain/job.js';
+import { collections, type Collections } from './collections.js';
+
+/** Fields a worker writes when an attempt ends. */
+export type AttemptEnd = Partial<
+  Pick<ExecutionDoc, 'status' | 'finishedAt' | 'nextAttemptAt' | 'error' | 'reason' | 'resultJson' | 'attempts'>
+>;
+
+/**
+ * The worker's queries on one execution, by id from the queue entry (the tenant is the
+ * execution's own). Every state change is a compare-and-set, so a cancelled or finished
+ * execution is never overwritten and a late duplicate delivery runs nothing.
+ */
+export class RunStore {
+  private readonly c: Collections;
+
+  constructor(db: Db) {
+    this.c = collections(db);
+  }
+
+  /**
+   * SCHEDULED/QUEUED/RETRYING → RUNNING with a new attempt, or null when the execution is not
+   * startable (finished, cancelled, or already running elsewhere).
+   */
+  async claim(id: ObjectId, workerId: string, now: Date): Promise<{ execution: ExecutionDoc; previous: ExecutionDoc } | null> {
+    const current = await this.c.executions.findOne({ _id: id });
+    if (!current || !STARTABLE_STATUSES.includes(current.status)) return null;
+    const attempt: AttemptDoc = {
+      number: current.attempt + 1,
+      startedAt: now,
+      finishedAt: null,
+      outcome: null,
+      error: null,
+      httpStatus: null,
+      workerId,
+    };
+    const execution = await this.c.executions.findOneAndUpdate(
+      { _id: id, status: current.status, attempt: current.attempt },
+      {
+        $set: {
+          status: 'RUNNING',
+          startedAt: current.startedAt ?? now,
+          attempt: attempt.number,
+          nextAttemptAt: null,
+          attempts: [...current.attempts, attempt],
+          updatedAt: now,
+        },
+      },
+      { returnDocument: 'after' },
+    );
+    return execution ? { execution, previous: current } : null;
+  }
+
+  /** Ends the running attempt `attempt`; false when the execution changed meanwhile (e.g. cancelled). */
+  async endAttempt(id: ObjectId, attempt: number, end: AttemptEnd, now: Date): Promise<boolean> {
+    const result = await this.c.executions.updateOne({ _id: id, status: 'RUNNING', attempt }, { $set: { ...end, updatedAt: now } });
+    return result.matchedCount === 1;
+  }
+
+  async findJob(tenantId: string, jobId: ObjectId): Promise<JobDoc | null> {
+    return this.c.jobs.findOne({ _id: jobId, tenantId });
+  }
+
+  async recordJobRun(tenantId: string, jobId: ObjectId, at: Date): Promise<void> {
+    await this.c.jobs.updateOne({ _id: jobId, tenantId }, { $max: { lastRunAt: at } });
+  }
+}

@@ -1,0 +1,92 @@
+import type { AnyBulkWriteOperation, Db, Filter, ObjectId } from 'mongodb';
+import type { ExecutionDoc, ExecutionStatus } from '../domain/execution.js';
+import type { JobDoc, JobStatus } from '../domain/job.js';
+import { collections, type Collections } from './collections.js';
+
+/** A compare-and-set advance of a job's schedule: applied only if `nextRunAt` still equals `expected`. */
+export interface JobAdvance {
+  jobId: ObjectId;
+  expected: Date | null;
+  nextRunAt: Date | null;
+  status: JobStatus;
+  fencingToken: number;
+}
+
+/**
+ * The scheduler's cross-tenant queries (the one place that reads across tenants, on the due-time
+ * index). Writes are batched: one round trip per batch, never one per occurrence.
+ */
+export class SchedulerStore {
+  private readonly c: Collections;
+
+  constructor(db: Db) {
+    this.c = collections(db);
+  }
+
+  /** Active jobs with an occurrence at or before `horizon`, earliest first. */
+  async findDueJobs(horizon: Date, limit: number): Promise<JobDoc[]> {
+    return this.c.jobs
+      .find({ status: 'ACTIVE', nextRunAt: { $lte: horizon } })
+      .sort({ nextRunAt: 1 })
+      .limit(limit)
+      .toArray();
+  }
+
+  /**
+   * Inserts executions, skipping occurrences that already exist (unique occurrence key), and returns
+   * the ones now waiting in SCHEDULED: the inserted ones plus earlier ones a crash left behind.
+   */
+  async insertExecutions(docs: ExecutionDoc[]): Promise<ExecutionDoc[]> {
+    if (docs.length === 0) return [];
+    const failed = new Set<number>();
+    try {
+      await this.c.executions.insertMany(docs, { ordered: false });
+    } catch (error) {
+      const writeErrors = (error as { writeErrors?: { index: number; code: number }[] | { index: number; code: number } }).writeErrors;
+      const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
+      if (list.length === 0 || list.some((e) => e.code !== 11000)) throw error;
+      for (const e of list) failed.add(e.index);
+    }
+    const inserted = docs.filter((_, i) => !failed.has(i));
+    if (failed.size === 0) return inserted;
+    const duplicates = docs.filter((_, i) => failed.has(i));
+    const leftBehind = await this.c.executions
+      .find({ $or: duplicates.map((d) => ({ tenantId: d.tenantId, occurrenceKey: d.occurrenceKey, status: 'SCHEDULED' as const })) })
+      .toArray();
+    return [...inserted, ...leftBehind];
+  }
+
+  /** SCHEDULED → QUEUED for the given executions (a compare-and-set on the status). */
+  async markQueued(ids: ObjectId[], now: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await this.c.executions.updateMany(
+      { _id: { $in: ids }, status: 'SCHEDULED' },
+      { $set: { status: 'QUEUED', queuedAt: now, updatedAt: now } },
+    );
+  }
+
+  async advanceJobs(advances: JobAdvance[], now: Date): Promise<void> {
+    if (advances.length === 0) return;
+    const ops: AnyBulkWriteOperation<JobDoc>[] = advances.map((a) => ({
+      updateOne: {
+        filter: { _id: a.jobId, nextRunAt: a.expected } as Filter<JobDoc>,
+        update: { $set: { nextRunAt: a.nextRunAt, status: a.status, updatedAt: now, fencingToken: a.fencingToken } },
+      },
+    }));
+    await this.c.jobs.bulkWrite(ops, { ordered: false });
+  }
+
+  /** Executions that should be in the queue but may not be (Redis lost them, or a crash came between steps). */
+  async findStranded(olderThan: Date, limit: number): Promise<ExecutionDoc[]> {
+    const waiting: ExecutionStatus[] = ['SCHEDULED', 'QUEUED'];
+    return this.c.executions
+      .find({
+        $or: [
+          { status: { $in: waiting }, scheduledFor: { $lt: olderThan } },
+          { status: 'RETRYING', nextAttemptAt: { $lt: olderThan } },
+        ],
+      })
+      .limit(limit)
+      .toArray();
+  }
+}

@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from 'mongodb';
+import type { TenantDoc } from '../domain/tenant.js';
+import { collections, type Collections } from './collections.js';
+import { isDuplicateKey } from './mongo.js';
+
+export interface DefaultQuota {
+  maxJobs: number;
+  maxConcurrentExecutions: number;
+  maxExecutionsPerMinute: number;
+}
+
+/** Tenant records: created on first use with the default plan and a fresh webhook signing secret. */
+export class TenantStore {
+  private readonly c: Collections;
+
+  constructor(db: Db, private readonly defaults: DefaultQuota) {
+    this.c = collections(db);
+  }
+
+  /** Returns the tenant, creating it on first use; concurrent first uses converge on one record. */
+  async ensure(tenantId: string, now: Date): Promise<TenantDoc> {
+    const existing = await this.c.tenants.findOne({ _id: tenantId });
+    if (existing) return existing;
+    const fresh: Omit<TenantDoc, '_id'> = {
+      ...this.defaults,
+      webhookSecret: randomBytes(32).toString('base64url'),
+      createdAt: now,
+    };
+    try {
+      await this.c.tenants.updateOne({ _id: tenantId }, { $setOnInsert: fresh }, { upsert: true });
+    } catch (error) {
+      // Two concurrent upserts can both try the insert; the loser gets a duplicate key and reads the winner's.
+      if (!isDuplicateKey(error)) throw error;
+    }
+    const created = await this.c.tenants.findOne({ _id: tenantId });
+    if (!created) throw new Error(`tenant ${tenantId} vanished right after its creation`);
+    return created;
+  }
+}

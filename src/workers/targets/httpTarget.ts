@@ -1,0 +1,81 @@
+import { createHmac } from 'node:crypto';
+import type { HttpHeader, HttpMethod } from '../../domain/job.js';
+
+/** Bodies kept in an execution's result are cut here. */
+export const RESULT_BODY_LIMIT = 64 * 1024;
+
+export interface HttpCall {
+  url: string;
+  method: HttpMethod;
+  headers: HttpHeader[];
+  /** The payload as JSON text, sent as the body of methods that have one. */
+  payloadJson: string | null;
+  executionId: string;
+  jobId: string;
+  attempt: number;
+  scheduledFor: Date;
+  /** The tenant's webhook signing secret. */
+  secret: string;
+  signal: AbortSignal;
+  now: Date;
+}
+
+export interface HttpOutcome {
+  ok: boolean;
+  status: number;
+  result: { status: number; headers: Record<string, string>; body: string };
+}
+
+/** X-Kairos-Signature: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` (DESIGN.md, "HTTP targets"). */
+export function signature(secret: string, body: string, now: Date): string {
+  const t = Math.floor(now.getTime() / 1000);
+  const v1 = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
+  return `t=${t},v1=${v1}`;
+}
+
+/**
+ * Calls an HTTP target once. 2xx is success; any other status is a failed attempt; a network
+ * error or abort (timeout, cancellation) throws. Redirects are not followed.
+ */
+export async function callHttpTarget(call: HttpCall): Promise<HttpOutcome> {
+  const hasBody = call.method !== 'GET' && call.method !== 'DELETE';
+  const body = hasBody ? (call.payloadJson ?? 'null') : '';
+  const headers = new Headers();
+  for (const h of call.headers) headers.append(h.name, h.value);
+  if (hasBody) headers.set('Content-Type', 'application/json');
+  headers.set('Idempotency-Key', call.executionId);
+  headers.set('X-Kairos-Execution-Id', call.executionId);
+  headers.set('X-Kairos-Job-Id', call.jobId);
+  headers.set('X-Kairos-Attempt', String(call.attempt));
+  headers.set('X-Kairos-Scheduled-For', call.scheduledFor.toISOString());
+  headers.set('X-Kairos-Signature', signature(call.secret, body, call.now));
+  const response = await fetch(call.url, {
+    method: call.method,
+    headers,
+    body: hasBody ? body : undefined,
+    redirect: 'manual',
+    signal: call.signal,
+  });
+  const text = await readCapped(response, RESULT_BODY_LIMIT);
+  return {
+    ok: response.status >= 200 && response.status < 300,
+    status: response.status,
+    result: { status: response.status, headers: Object.fromEntries(response.headers), body: text },
+  };
+}
+
+/** Reads at most `limit` bytes of the body and drops the rest, so a huge response cannot fill memory. */
+async function readCapped(response: Response, limit: number): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size < limit) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  await reader.cancel().catch(() => undefined);
+  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+}

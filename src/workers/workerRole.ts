@@ -1,0 +1,53 @@
+import { Worker, type ConnectionOptions } from 'bullmq';
+import type { Workload } from '../domain/job.js';
+import { errorMessage, type Logger } from '../logger.js';
+import { QUEUE_NAMES, type ExecutionMessage } from '../queue/executionQueues.js';
+import { runExecution, type RunDeps } from './runExecution.js';
+
+export interface WorkerRoleOptions {
+  redisPrefix: string;
+  /** IO_BOUND executions at once per process (DESIGN.md default 64). */
+  ioConcurrency: number;
+  /** CPU_BOUND executions at once per process (default: one per core). */
+  cpuConcurrency: number;
+  /** The queue lock, our visibility timeout; BullMQ renews it every half while the worker is alive. Default 30 s. */
+  lockDurationMs?: number;
+}
+
+/**
+ * The worker role: one BullMQ consumer per workload queue. Each consumer opens its own Redis
+ * connections from `connection` and closes them in `stop()`.
+ */
+export class WorkerRole {
+  private readonly workers: Worker<ExecutionMessage>[];
+
+  constructor(connection: ConnectionOptions, deps: RunDeps, private readonly logger: Logger, options: WorkerRoleOptions) {
+    const consume = (workload: Workload, concurrency: number) => {
+      const worker = new Worker<ExecutionMessage>(QUEUE_NAMES[workload], async (entry) => runExecution(deps, entry.data.executionId), {
+        connection,
+        prefix: options.redisPrefix,
+        concurrency,
+        lockDuration: options.lockDurationMs ?? 30_000,
+        autorun: false,
+      });
+      worker.on('error', (error) => logger.warn('queue consumer error', { workload, error: errorMessage(error) }));
+      worker.on('failed', (entry, error) =>
+        // The execution stays in MongoDB in its last state; reconcile re-enqueues it.
+        logger.warn('execution delivery failed', { workload, executionId: entry?.data.executionId, error: errorMessage(error) }),
+      );
+      return worker;
+    };
+    this.workers = [consume('IO_BOUND', options.ioConcurrency), consume('CPU_BOUND', options.cpuConcurrency)];
+  }
+
+  start(): void {
+    for (const worker of this.workers) {
+      worker.run().catch((error: unknown) => this.logger.error('queue consumer stopped', { error: errorMessage(error) }));
+    }
+  }
+
+  /** Stops taking work and waits for running attempts to end. */
+  async stop(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.close()));
+  }
+}

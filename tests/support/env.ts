@@ -1,0 +1,5 @@
+/** Service addresses for tests: the same variables Kairos reads, with the same defaults. */
+export const MONGO_URL = process.env.MONGO_URL || 'mongodb://127.0.0.1:27017/kairos';
+export const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+/** A fixed secret for tokens minted by tests; never used outside them. */
+export const TEST_JWT_SECRET = 'kairos-test-secret-not-for-production';

@@ -1,0 +1,66 @@
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+
+/** An official graphql-ws client connected to a test server with a bearer token. */
+export function wsClient(httpUrl: string, token: string | null): Client {
+  return createClient({
+    url: httpUrl.replace(/^http/, 'ws'),
+    webSocketImpl: WebSocket,
+    connectionParams: token ? { authorization: `Bearer ${token}` } : {},
+    retryAttempts: 0,
+    lazy: true,
+  });
+}
+
+/** Collects a subscription's payloads; tests wait on it for a condition with a timeout, never a sleep. */
+export class EventCollector<T> {
+  readonly items: T[] = [];
+  private failure: Error | null = null;
+  private waiters: (() => void)[] = [];
+  private readonly unsubscribe: () => void;
+
+  constructor(client: Client, query: string, variables: Record<string, unknown> = {}) {
+    this.unsubscribe = client.subscribe<T>(
+      { query, variables },
+      {
+        next: (value) => {
+          if (value.errors) this.failure = new Error(JSON.stringify(value.errors));
+          else this.items.push(value.data as T);
+          this.notify();
+        },
+        error: (error) => {
+          this.failure = error instanceof Error ? error : new Error(`subscription closed: ${JSON.stringify(error, ['code', 'reason'])}`);
+          this.notify();
+        },
+        complete: () => this.notify(),
+      },
+    );
+  }
+
+  private notify(): void {
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  /** Resolves when `predicate(items)` holds; rejects on a subscription error or after `timeoutMs`. */
+  async waitFor(predicate: (items: T[]) => boolean, timeoutMs: number): Promise<T[]> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (this.failure) throw this.failure;
+      if (predicate(this.items)) return this.items;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out after ${timeoutMs} ms with ${this.items.length} events: ${JSON.stringify(this.items).slice(0, 1500)}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  stop(): void {
+    this.unsubscribe();
+    this.notify();
+  }
+}

@@ -1,0 +1,173 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { Redis } from 'ioredis';
+import { MongoClient, ObjectId, type Db } from 'mongodb';
+import { LeaderLease } from '../../src/scheduler/leaderLease.js';
+import { materialise, type MaterialiseDeps } from '../../src/scheduler/materialise.js';
+import { SchedulerStore } from '../../src/store/schedulerStore.js';
+import { ensureIndexes } from '../../src/store/indexes.js';
+import { ExecutionQueues } from '../../src/queue/executionQueues.js';
+import { ExecutionEventBus } from '../../src/events/executionEventBus.js';
+import { createLogger } from '../../src/logger.js';
+import type { JobDoc } from '../../src/domain/job.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/domain/backoff.js';
+import { dropTestState, startTestKairos, tokenFor, uniqueName } from '../support/harness.js';
+import { gqlOk } from '../support/graphqlClient.js';
+import { EventCollector, wsClient } from '../support/subscriptions.js';
+import { MONGO_URL, REDIS_URL } from '../support/env.js';
+
+/** Resolves when `check()` holds, polling Redis-side state that has no event to wait on. */
+async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('leader lease', () => {
+  const prefix = uniqueName('lease');
+  const redis = new Redis(REDIS_URL);
+  const leases: LeaderLease[] = [];
+  afterAll(async () => {
+    await Promise.all(leases.map((l) => l.stop()));
+    await dropTestState(prefix, prefix);
+    await redis.quit();
+  });
+
+  it('has one holder at a time, hands over at once on release, and fences each holder with a larger token', async () => {
+    const events: string[] = [];
+    const make = (id: string) => {
+      const lease = new LeaderLease(redis, {
+        candidateId: id,
+        prefix,
+        ttlMs: 1000,
+        renewEveryMs: 50,
+        onAcquired: (token) => events.push(`${id}+${token}`),
+        onLost: () => events.push(`${id}-`),
+      });
+      leases.push(lease);
+      return lease;
+    };
+    const a = make('a');
+    a.start();
+    await until(() => a.isLeader, 2000, 'a to lead');
+    const b = make('b');
+    b.start();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(b.isLeader).toBe(false);
+    const first = a.fencingToken;
+    const released = Date.now();
+    await a.stop();
+    await until(() => b.isLeader, 2000, 'b to lead');
+    // Released, not expired: the standby takes over well before the 1 s TTL.
+    expect(Date.now() - released).toBeLessThan(800);
+    expect(b.fencingToken).toBeGreaterThan(first);
+    expect(events).toEqual([`a+${first}`, 'a-', `b+${b.fencingToken}`]);
+  });
+});
+
+describe('materialise', () => {
+  const name = uniqueName('mat');
+  let mongo: MongoClient;
+  let db: Db;
+  let redis: Redis;
+  let deps: MaterialiseDeps;
+  beforeAll(async () => {
+    mongo = await new MongoClient(MONGO_URL).connect();
+    db = mongo.db(name);
+    await ensureIndexes(db);
+    redis = new Redis(REDIS_URL);
+    deps = {
+      store: new SchedulerStore(db),
+      queues: new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, name, () => undefined),
+      events: new ExecutionEventBus(redis, name),
+      logger: createLogger({}, 'silent'),
+      random: () => 0,
+    };
+  });
+  afterAll(async () => {
+    await deps.queues.close();
+    await redis.quit();
+    await mongo.close();
+    await dropTestState(name, name);
+  });
+
+  function job(nextRunAt: Date): JobDoc {
+    return {
+      _id: new ObjectId(),
+      tenantId: 't1',
+      name: 'j',
+      nameLower: 'j',
+      description: null,
+      schedule: { kind: 'INTERVAL', intervalSeconds: 10, timezone: 'UTC', jitterSeconds: 0 },
+      target: { kind: 'HANDLER', handler: 'noop' },
+      payloadJson: null,
+      workload: 'IO_BOUND',
+      timeoutSeconds: 60,
+      retryPolicy: DEFAULT_RETRY_POLICY,
+      overlapPolicy: 'ALLOW',
+      misfirePolicy: 'RUN_ONCE',
+      status: 'ACTIVE',
+      nextRunAt,
+      lastRunAt: null,
+      idempotencyKey: new ObjectId().toHexString(),
+      createdAt: nextRunAt,
+      updatedAt: nextRunAt,
+      version: 1,
+    };
+  }
+
+  it('never doubles an occurrence when two leaders materialise the same job at once, and advances nextRunAt once', async () => {
+    const now = new Date(Date.UTC(2030, 0, 1, 0, 0, 0));
+    const doc = job(now);
+    await db.collection<JobDoc>('jobs').insertOne(doc);
+    const horizon = new Date(now.getTime() + 30_000);
+    // Two "leaders" with stale views of the same job: both try every step.
+    await Promise.all([materialise(deps, [doc], now, horizon, 1), materialise(deps, [doc], now, horizon, 2)]);
+    const executions = await db.collection('executions').find({ jobId: doc._id }).sort({ scheduledFor: 1 }).toArray();
+    expect(executions.map((e) => e.scheduledFor.toISOString())).toEqual([
+      '2030-01-01T00:00:00.000Z',
+      '2030-01-01T00:00:10.000Z',
+      '2030-01-01T00:00:20.000Z',
+      '2030-01-01T00:00:30.000Z',
+    ]);
+    expect(executions.every((e) => e.status === 'QUEUED')).toBe(true);
+    const stored = await db.collection<JobDoc>('jobs').findOne({ _id: doc._id });
+    expect(stored?.nextRunAt?.toISOString()).toBe('2030-01-01T00:00:40.000Z');
+    // Each execution is in the queue once, delayed until its time (queue entry id = execution id).
+    const io = await redis.keys(`${name}:executions-io:*`);
+    const entries = io.filter((key) => /:[0-9a-f]{24}$/.test(key));
+    expect(entries.sort()).toEqual(executions.map((e) => `${name}:executions-io:${e._id.toHexString()}`).sort());
+
+    // A later pass from the stale view changes nothing: the occurrences exist and the CAS on nextRunAt fails.
+    await materialise(deps, [doc], now, horizon, 1);
+    expect(await db.collection('executions').countDocuments({ jobId: doc._id })).toBe(4);
+    expect((await db.collection<JobDoc>('jobs').findOne({ _id: doc._id }))?.nextRunAt?.toISOString()).toBe('2030-01-01T00:00:40.000Z');
+  });
+});
+
+describe('the sweep', () => {
+  it('materialises an occurrence beyond the create-time window once it comes within the look-ahead', async () => {
+    const k = await startTestKairos('sweep', { env: { LOOK_AHEAD_MS: '1000' } });
+    const tenant = uniqueName('sweep');
+    const token = tokenFor(tenant, 'member');
+    const client = wsClient(k.url, token);
+    try {
+      const events = new EventCollector<any>(client, `subscription { executionUpdated { status execution { scheduledFor startLagMs } } }`);
+      const runAt = new Date(Date.now() + 3000);
+      const created = await gqlOk(k.url, token, `mutation($i: CreateJobInput!) { createJob(input: $i) { job { id status nextRunAt } } }`, {
+        i: { name: 'later', schedule: { runAt: runAt.toISOString() }, target: { handler: 'noop' } },
+      });
+      // Outside the 1 s window at creation: nothing materialised yet.
+      expect(created.createJob.job).toMatchObject({ status: 'ACTIVE', nextRunAt: runAt.toISOString() });
+      const done = await events.waitFor((items) => items.some((e) => e.executionUpdated.status === 'SUCCEEDED'), 10_000);
+      const success = done.find((e) => e.executionUpdated.status === 'SUCCEEDED');
+      expect(success.executionUpdated.execution.scheduledFor).toBe(runAt.toISOString());
+      expect(success.executionUpdated.execution.startLagMs).toBeLessThan(1000);
+      events.stop();
+    } finally {
+      await client.dispose();
+      await k.stop();
+    }
+  });
+});

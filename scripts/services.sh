@@ -2,8 +2,9 @@
 # Makes sure the services Kairos needs answer, starting what is missing (idempotent, fast when up):
 #   Redis at REDIS_URL: the running one; else redis-server on 127.0.0.1 (installed with apt-get if missing).
 #   A MongoDB-wire server at MONGO_URL: the running one; else mongod if on PATH; else FerretDB 1.24.2,
-#   built from its Go module (tools/ferretdb) into .cache/, storing in SQLite under .data/ (both git-ignored).
-#   FERRETDB_HANDLER=postgresql uses the local PostgreSQL instead (FERRETDB_POSTGRESQL_URL).
+#   built from its Go module (tools/ferretdb) into .cache/ (git-ignored), storing in the local PostgreSQL
+#   (FERRETDB_POSTGRESQL_URL, database created if missing) or, without one, in SQLite under .data/.
+#   FERRETDB_HANDLER=sqlite|postgresql forces a backend.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -21,12 +22,12 @@ hostport() {
 }
 is_local() { [[ "$1" == 127.* || "$1" == localhost || "$1" == ::1 ]]; }
 wait_for() { # kind url seconds
-  for _ in $(seq 1 $(( $3 * 4 ))); do node scripts/ping.mjs "$1" "$2" && return 0; sleep 0.25; done
+  for _ in $(seq 1 $(( $3 * 4 ))); do node scripts/service.mjs ping "$1" "$2" && return 0; sleep 0.25; done
   return 1
 }
 
 # --- Redis ---
-if node scripts/ping.mjs redis "$REDIS_URL"; then
+if node scripts/service.mjs ping redis "$REDIS_URL"; then
   echo "redis: using the running server at $REDIS_URL"
 else
   read -r rhost rport < <(hostport "$REDIS_URL" 6379)
@@ -36,14 +37,20 @@ else
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server) >/dev/null
   fi
   mkdir -p .data/redis
-  redis-server --daemonize yes --bind 127.0.0.1 --port "$rport" --save "" --appendonly no \
+  redis-server --daemonize yes --bind 127.0.0.1 --port "$rport" --save "" --appendonly no --hz 100 \
     --dir "$ROOT/.data/redis" --logfile "$ROOT/.data/redis/redis.log"
   wait_for redis "$REDIS_URL" 10 || { echo "redis: started but does not answer; see .data/redis/redis.log" >&2; exit 1; }
   echo "redis: started redis-server on $rhost:$rport"
 fi
+# BullMQ wakes for a delayed entry through a blocking-command timeout, which Redis checks `hz` times
+# a second: at the default 10 a due execution can start up to 100 ms late. A local Redis is tuned to 100.
+read -r rhost _ < <(hostport "$REDIS_URL" 6379)
+if is_local "$rhost" && node scripts/service.mjs redis-hz "$REDIS_URL" 100; then
+  echo "redis: hz is at least 100 (start precision of delayed executions about 10 ms)"
+fi
 
 # --- MongoDB-wire server ---
-if node scripts/ping.mjs mongo "$MONGO_URL"; then
+if node scripts/service.mjs ping mongo "$MONGO_URL"; then
   echo "mongo: using the running server at ${MONGO_URL%%\?*}"
   exit 0
 fi
@@ -69,9 +76,23 @@ if [ ! -x "$FERRET" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$SOURCE_SHA" ]; the
   (cd tools/ferretdb && "$GO" build -o "$ROOT/$FERRET" .)
   echo "$SOURCE_SHA" > "$STAMP"
 fi
-HANDLER=${FERRETDB_HANDLER:-sqlite}
+# The PostgreSQL backend is preferred: FerretDB's SQLite backend serialises writers and answers
+# SQLITE_BUSY under the concurrent updates of a worker pool. SQLite is the fallback without PostgreSQL.
+PG_URL=${FERRETDB_POSTGRESQL_URL:-postgres://postgres@127.0.0.1:5432/kairos_ferretdb}
+pg_up() { command -v pg_isready >/dev/null && pg_isready -q -d "${PG_URL%/*}/postgres"; }
+HANDLER=${FERRETDB_HANDLER:-}
+if [ -z "$HANDLER" ]; then
+  if ! pg_up && command -v pg_ctlcluster >/dev/null; then
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | tail -1)" main start >/dev/null 2>&1 || true
+  fi
+  if pg_up; then HANDLER=postgresql; else HANDLER=sqlite; fi
+fi
 if [ "$HANDLER" = postgresql ]; then
-  BACKEND=(--handler=postgresql "--postgresql-url=${FERRETDB_POSTGRESQL_URL:-postgres://postgres@127.0.0.1:5432/postgres}")
+  PG_DB=${PG_URL##*/}; PG_DB=${PG_DB%%\?*}
+  if [ -z "$(psql "${PG_URL%/*}/postgres" -tAc "select 1 from pg_database where datname = '$PG_DB'")" ]; then
+    psql "${PG_URL%/*}/postgres" -qc "create database \"$PG_DB\"" >/dev/null
+  fi
+  BACKEND=(--handler=postgresql "--postgresql-url=$PG_URL")
 else
   mkdir -p .data/ferretdb
   BACKEND=(--handler=sqlite "--sqlite-url=file:$ROOT/.data/ferretdb/")

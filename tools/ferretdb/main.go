@@ -23,7 +23,7 @@ func main() {
 	pgURL := flag.String("postgresql-url", "", "PostgreSQL URL (postgresql handler)")
 	flag.Parse()
 
-	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	f, err := ferretdb.New(&ferretdb.Config{
 		Listener:      ferretdb.ListenerConfig{TCP: *listen},
 		Logger:        logger,

@@ -1,0 +1,191 @@
+import { describe, expect, it } from '@jest/globals';
+import os from 'node:os';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+const SECRET = 'a-secret-of-32-characters-length';
+const PEM = '-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----\n';
+
+function configError(env: Record<string, string | undefined>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`loadConfig(${JSON.stringify(env)}) did not throw`);
+}
+
+describe('loadConfig defaults (DESIGN.md "Configuration")', () => {
+  const config = loadConfig({ JWT_SECRET: SECRET });
+
+  it('connects to the local MongoDB and Redis', () => {
+    expect(config.mongoUrl).toBe('mongodb://127.0.0.1:27017/kairos');
+    expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
+  });
+
+  it('listens on port 4000 and runs every role', () => {
+    expect(config.port).toBe(4000);
+    expect(config.roles).toEqual(['api', 'scheduler', 'worker']);
+  });
+
+  it('keeps the JWT secret and leaves issuer, audience and public key unset', () => {
+    expect(config.jwt).toEqual({ secret: SECRET, publicKey: undefined, issuer: undefined, audience: undefined });
+  });
+
+  it('refuses private targets and sizes workers at 64 IO slots and one CPU slot per core', () => {
+    expect(config.allowPrivateTargets).toBe(false);
+    expect(config.workerIoConcurrency).toBe(64);
+    expect(config.workerCpuConcurrency).toBe(os.availableParallelism());
+  });
+
+  it('gives a new tenant 1000 jobs, 100 running executions and 600 executions per minute', () => {
+    expect(config.defaultQuota).toEqual({ maxJobs: 1000, maxConcurrentExecutions: 100, maxExecutionsPerMinute: 600 });
+  });
+
+  it('uses the documented internal defaults', () => {
+    expect(config.redisPrefix).toBe('kairos');
+    expect(config.lookAheadMs).toBe(30_000);
+    expect(config.leaseTtlMs).toBe(5_000);
+    expect(config.mode).toBe('development');
+  });
+
+  it('treats empty strings as unset', () => {
+    const empty = loadConfig({
+      JWT_SECRET: SECRET,
+      MONGO_URL: '',
+      REDIS_URL: '',
+      PORT: '',
+      ROLES: '',
+      ALLOW_PRIVATE_TARGETS: '',
+      WORKER_IO_CONCURRENCY: '',
+      JWT_ISSUER: '',
+    });
+    expect(empty.mongoUrl).toBe('mongodb://127.0.0.1:27017/kairos');
+    expect(empty.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(empty.port).toBe(4000);
+    expect(empty.roles).toEqual(['api', 'scheduler', 'worker']);
+    expect(empty.allowPrivateTargets).toBe(false);
+    expect(empty.workerIoConcurrency).toBe(64);
+    expect(empty.jwt.issuer).toBeUndefined();
+  });
+});
+
+describe('loadConfig with explicit values', () => {
+  it('reads every variable', () => {
+    const config = loadConfig({
+      MONGO_URL: 'mongodb+srv://user:pw@cluster0.example.net/jobs',
+      REDIS_URL: 'rediss://cache.example.net:6380/2',
+      PORT: '8080',
+      ROLES: ' worker , api,worker',
+      JWT_PUBLIC_KEY: PEM,
+      JWT_ISSUER: 'https://issuer.example',
+      JWT_AUDIENCE: 'kairos',
+      ALLOW_PRIVATE_TARGETS: 'true',
+      WORKER_IO_CONCURRENCY: '8',
+      WORKER_CPU_CONCURRENCY: '3',
+      DEFAULT_MAX_JOBS: '0',
+      DEFAULT_MAX_CONCURRENT_EXECUTIONS: '7',
+      DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '9',
+      NODE_ENV: 'production',
+    });
+    expect(config).toEqual({
+      mongoUrl: 'mongodb+srv://user:pw@cluster0.example.net/jobs',
+      redisUrl: 'rediss://cache.example.net:6380/2',
+      port: 8080,
+      roles: ['worker', 'api'],
+      jwt: { secret: undefined, publicKey: PEM, issuer: 'https://issuer.example', audience: 'kairos' },
+      allowPrivateTargets: true,
+      workerIoConcurrency: 8,
+      workerCpuConcurrency: 3,
+      defaultQuota: { maxJobs: 0, maxConcurrentExecutions: 7, maxExecutionsPerMinute: 9 },
+      redisPrefix: 'kairos',
+      lookAheadMs: 30_000,
+      leaseTtlMs: 5_000,
+      mode: 'production',
+    });
+  });
+
+  it('accepts 1/0 and false for ALLOW_PRIVATE_TARGETS', () => {
+    expect(loadConfig({ JWT_SECRET: SECRET, ALLOW_PRIVATE_TARGETS: '1' }).allowPrivateTargets).toBe(true);
+    expect(loadConfig({ JWT_SECRET: SECRET, ALLOW_PRIVATE_TARGETS: '0' }).allowPrivateTargets).toBe(false);
+    expect(loadConfig({ JWT_SECRET: SECRET, ALLOW_PRIVATE_TARGETS: 'false' }).allowPrivateTargets).toBe(false);
+  });
+
+  it('accepts the PORT bounds 0 and 65535', () => {
+    expect(loadConfig({ JWT_SECRET: SECRET, PORT: '0' }).port).toBe(0);
+    expect(loadConfig({ JWT_SECRET: SECRET, PORT: '65535' }).port).toBe(65535);
+  });
+
+  it('accepts a JWT_SECRET of exactly 16 characters', () => {
+    expect(loadConfig({ JWT_SECRET: '0123456789abcdef' }).jwt.secret).toBe('0123456789abcdef');
+  });
+});
+
+describe('loadConfig rejects invalid values with a ConfigError naming the variable', () => {
+  it.each([
+    ['ROLES', { ROLES: 'api,admin' }],
+    ['ROLES', { ROLES: 'API' }],
+    ['ROLES', { ROLES: 'api;worker' }],
+    ['PORT', { PORT: '65536' }],
+    ['PORT', { PORT: '-1' }],
+    ['PORT', { PORT: '80.5' }],
+    ['PORT', { PORT: 'http' }],
+    ['MONGO_URL', { MONGO_URL: 'not a url' }],
+    ['MONGO_URL', { MONGO_URL: '127.0.0.1:27017' }],
+    ['MONGO_URL', { MONGO_URL: 'http://127.0.0.1:27017/kairos' }],
+    ['REDIS_URL', { REDIS_URL: 'http://127.0.0.1:6379' }],
+    ['REDIS_URL', { REDIS_URL: 'mongodb://127.0.0.1:6379' }],
+    ['REDIS_URL', { REDIS_URL: '::nope::' }],
+    ['ALLOW_PRIVATE_TARGETS', { ALLOW_PRIVATE_TARGETS: 'maybe' }],
+    ['ALLOW_PRIVATE_TARGETS', { ALLOW_PRIVATE_TARGETS: 'yes' }],
+    ['WORKER_IO_CONCURRENCY', { WORKER_IO_CONCURRENCY: '0' }],
+    ['WORKER_IO_CONCURRENCY', { WORKER_IO_CONCURRENCY: 'many' }],
+    ['WORKER_CPU_CONCURRENCY', { WORKER_CPU_CONCURRENCY: '0' }],
+    ['DEFAULT_MAX_JOBS', { DEFAULT_MAX_JOBS: '-1' }],
+    ['DEFAULT_MAX_CONCURRENT_EXECUTIONS', { DEFAULT_MAX_CONCURRENT_EXECUTIONS: '0' }],
+    ['DEFAULT_MAX_EXECUTIONS_PER_MINUTE', { DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '1.5' }],
+  ])('%s: %j', (variable, overrides) => {
+    const error = configError({ JWT_SECRET: SECRET, ...overrides });
+    expect(error.message).toContain(variable);
+  });
+
+  it('says which roles are allowed and which entry is wrong', () => {
+    const error = configError({ JWT_SECRET: SECRET, ROLES: 'api,admin' });
+    expect(error.message).toContain('"admin"');
+    expect(error.message).toMatch(/api, scheduler, worker/);
+  });
+
+  it('gives the PORT range', () => {
+    expect(configError({ JWT_SECRET: SECRET, PORT: '70000' }).message).toBe(
+      'PORT must be an integer between 0 and 65535, got "70000"',
+    );
+  });
+
+  it('gives the allowed schemes of REDIS_URL', () => {
+    expect(configError({ JWT_SECRET: SECRET, REDIS_URL: 'http://127.0.0.1:6379' }).message).toBe(
+      'REDIS_URL must start with redis: or rediss:',
+    );
+  });
+
+  it('does not echo a MONGO_URL it cannot parse (it may hold a password)', () => {
+    const error = configError({ JWT_SECRET: SECRET, MONGO_URL: 'mongodb://user:hunter2@[bad' });
+    expect(error.message).toContain('MONGO_URL');
+    expect(error.message).not.toContain('hunter2');
+  });
+
+  it('requires JWT_SECRET or JWT_PUBLIC_KEY', () => {
+    for (const env of [{}, { JWT_SECRET: '', JWT_PUBLIC_KEY: '' }]) {
+      const error = configError(env);
+      expect(error.message).toContain('JWT_SECRET');
+      expect(error.message).toContain('JWT_PUBLIC_KEY');
+    }
+  });
+
+  it('rejects a JWT_SECRET shorter than 16 characters without echoing it', () => {
+    const error = configError({ JWT_SECRET: 'short-secret-15' });
+    expect('short-secret-15'.length).toBe(15);
+    expect(error.message).toContain('JWT_SECRET');
+    expect(error.message).toContain('16');
+    expect(error.message).not.toContain('short-secret-15');
+  });
+});

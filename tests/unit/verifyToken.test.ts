@@ -1,0 +1,247 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { createHmac, generateKeyPairSync } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { bearerToken, signDevToken, verifyJwt, type JwtOptions } from '../../src/auth/verifyToken.js';
+import { UnauthenticatedError } from '../../src/errors/index.js';
+
+const SECRET = 'test-secret-0123456789abcdef';
+/** Fixed "now" for every token and every verification: 2025-03-01T12:00:00Z = 1740830400 s. */
+const NOW = new Date('2025-03-01T12:00:00.000Z');
+const NOW_S = 1740830400;
+
+const HS: JwtOptions = { secret: SECRET };
+
+function hs256(claims: Record<string, unknown>, secret = SECRET): string {
+  return jwt.sign(claims, secret, { algorithm: 'HS256' });
+}
+
+/** Claims of a valid token: one hour left. */
+const valid = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  tid: 'acme',
+  sub: 'user-42',
+  role: 'member',
+  iat: NOW_S,
+  exp: NOW_S + 3600,
+  ...extra,
+});
+
+function unauthenticated(token: string, options: JwtOptions = HS): UnauthenticatedError {
+  let caught: unknown;
+  try {
+    verifyJwt(token, options);
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(UnauthenticatedError);
+  const error = caught as UnauthenticatedError;
+  expect(error.code).toBe('UNAUTHENTICATED');
+  if (token.length > 0) {
+    expect(error.message).not.toContain(token);
+    // not even the signature or the payload segment
+    for (const part of token.split('.').filter((p) => p.length > 8)) expect(error.message).not.toContain(part);
+  }
+  return error;
+}
+
+beforeAll(() => {
+  jest.useFakeTimers({ now: NOW });
+});
+
+afterAll(() => {
+  jest.useRealTimers();
+});
+
+describe('verifyJwt with an HS256 secret', () => {
+  it('uses the fixed clock', () => {
+    expect(Math.floor(Date.now() / 1000)).toBe(NOW_S);
+  });
+
+  it('returns the identity of a valid token', () => {
+    expect(verifyJwt(hs256(valid()), HS)).toEqual({ tenantId: 'acme', subject: 'user-42', role: 'MEMBER' });
+  });
+
+  it.each([
+    ['admin', 'ADMIN'],
+    ['Admin', 'ADMIN'],
+    ['MEMBER', 'MEMBER'],
+    ['viewer', 'VIEWER'],
+    ['vIeWeR', 'VIEWER'],
+  ])('upper-cases role %s to %s', (role, expected) => {
+    expect(verifyJwt(hs256(valid({ role })), HS).role).toBe(expected);
+  });
+
+  it('accepts tenant ids of letters, digits, _ . - up to 128 characters', () => {
+    expect(verifyJwt(hs256(valid({ tid: 'Acme_corp.eu-1' })), HS).tenantId).toBe('Acme_corp.eu-1');
+    const long = 't'.repeat(128);
+    expect(verifyJwt(hs256(valid({ tid: long })), HS).tenantId).toBe(long);
+  });
+
+  it('gives an empty subject when sub is absent', () => {
+    const claims = valid();
+    delete claims.sub;
+    expect(verifyJwt(hs256(claims), HS)).toEqual({ tenantId: 'acme', subject: '', role: 'MEMBER' });
+  });
+
+  it('accepts a token that expired less than 5 seconds ago (clock tolerance)', () => {
+    expect(verifyJwt(hs256(valid({ exp: NOW_S - 4 })), HS).tenantId).toBe('acme');
+  });
+
+  it('rejects a token that expired more than 5 seconds ago, saying it expired', () => {
+    const error = unauthenticated(hs256(valid({ exp: NOW_S - 6 })));
+    expect(error.message).toBe('The token has expired');
+    expect(unauthenticated(hs256(valid({ iat: NOW_S - 7200, exp: NOW_S - 3600 }))).message).toBe('The token has expired');
+  });
+
+  it('rejects a token without exp', () => {
+    const claims = valid();
+    delete claims.exp;
+    expect(unauthenticated(hs256(claims)).message).toBe('The token has no expiry (exp)');
+  });
+
+  it('rejects a token not valid before a later time (nbf beyond the tolerance)', () => {
+    unauthenticated(hs256(valid({ nbf: NOW_S + 60 })));
+  });
+
+  it('rejects a token signed with another secret', () => {
+    expect(unauthenticated(hs256(valid(), 'another-secret-0123456789')).message).toBe('The token is invalid');
+  });
+
+  it('rejects a token whose payload was altered after signing', () => {
+    const [header, , signature] = hs256(valid()).split('.');
+    const forged = Buffer.from(JSON.stringify(valid({ role: 'admin' }))).toString('base64url');
+    unauthenticated(`${header}.${forged}.${signature}`);
+  });
+
+  it('rejects an unsigned token (alg none)', () => {
+    const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+    const payload = Buffer.from(JSON.stringify(valid())).toString('base64url');
+    expect(unauthenticated(`${header}.${payload}.`).message).toBe('The token is invalid');
+    unauthenticated(`${header}.${payload}`);
+  });
+
+  it('rejects an RS256 token when an HS256 secret is configured', () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    unauthenticated(jwt.sign(valid(), privateKey.export({ type: 'pkcs8', format: 'pem' }), { algorithm: 'RS256' }));
+  });
+
+  it('rejects a token without tid', () => {
+    const claims = valid();
+    delete claims.tid;
+    expect(unauthenticated(hs256(claims)).message).toBe('The token has no valid tenant (tid)');
+  });
+
+  it.each([
+    ['a space', 'acme corp'],
+    ['a slash', 'acme/other'],
+    ['a colon', 'acme:jobs'],
+    ['a Redis glob', 'acme*'],
+    ['a newline', 'acme\nINFO forged'],
+    ['a non-ASCII letter', 'acmé'],
+    ['the empty string', ''],
+    ['129 characters', 't'.repeat(129)],
+    ['a number', 42],
+    ['an object', { $ne: null }],
+  ])('rejects a tid with %s', (_label, tid) => {
+    expect(unauthenticated(hs256(valid({ tid }))).message).toBe('The token has no valid tenant (tid)');
+  });
+
+  it.each([['owner'], ['superadmin'], [''], [1], [['admin']]])('rejects the role %j', (role) => {
+    expect(unauthenticated(hs256(valid({ role }))).message).toBe('The token has no valid role (admin, member or viewer)');
+  });
+
+  it('rejects a token without role', () => {
+    const claims = valid();
+    delete claims.role;
+    unauthenticated(hs256(claims));
+  });
+
+  it.each([
+    ['empty', ''],
+    ['not a JWT', 'not-a-jwt'],
+    ['two garbage segments', 'abc.def'],
+    ['three garbage segments', 'abc.def.ghi'],
+    ['a JSON string payload', `${Buffer.from('{"alg":"HS256"}').toString('base64url')}.${Buffer.from('"x"').toString('base64url')}.sig`],
+  ])('rejects a malformed token (%s)', (_label, token) => {
+    expect(unauthenticated(token).message).toBe('The token is invalid');
+  });
+
+  it('checks issuer and audience when configured', () => {
+    const options: JwtOptions = { secret: SECRET, issuer: 'https://idp.example', audience: 'kairos' };
+    const good = hs256(valid({ iss: 'https://idp.example', aud: 'kairos' }));
+    expect(verifyJwt(good, options).tenantId).toBe('acme');
+    unauthenticated(hs256(valid({ iss: 'https://evil.example', aud: 'kairos' })), options);
+    unauthenticated(hs256(valid({ iss: 'https://idp.example', aud: 'other' })), options);
+    unauthenticated(hs256(valid({ aud: 'kairos' })), options);
+  });
+
+  it('refuses every token when no key is configured', () => {
+    expect(unauthenticated(hs256(valid()), {}).message).toBe('Token verification is not configured');
+  });
+});
+
+describe('verifyJwt with a public key', () => {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const publicPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+  const privatePem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const options: JwtOptions = { publicKey: publicPem };
+
+  it('accepts an RS256 token signed with the matching private key', () => {
+    const token = jwt.sign(valid({ role: 'viewer' }), privatePem, { algorithm: 'RS256' });
+    expect(verifyJwt(token, options)).toEqual({ tenantId: 'acme', subject: 'user-42', role: 'VIEWER' });
+  });
+
+  it('rejects an HS256 token using the public key text as its secret (algorithm confusion)', () => {
+    const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+    const payload = Buffer.from(JSON.stringify(valid({ role: 'admin' }))).toString('base64url');
+    const sig = createHmac('sha256', publicPem).update(`${header}.${payload}`).digest('base64url');
+    unauthenticated(`${header}.${payload}.${sig}`, options);
+  });
+
+  it('rejects an RS256 token signed with another key', () => {
+    const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' });
+    unauthenticated(jwt.sign(valid(), other, { algorithm: 'RS256' }), options);
+  });
+});
+
+describe('signDevToken', () => {
+  it('mints a token verifyJwt accepts, expiring in 24 hours by default', () => {
+    const token = signDevToken(SECRET, { tenantId: 'dev-tenant', role: 'admin' });
+    expect(verifyJwt(token, HS)).toEqual({ tenantId: 'dev-tenant', subject: 'dev:dev-tenant', role: 'ADMIN' });
+    const claims = jwt.decode(token) as jwt.JwtPayload;
+    expect(claims.exp).toBe(NOW_S + 86_400);
+    expect(claims.iat).toBe(NOW_S);
+  });
+
+  it('honours subject and expiresInSeconds', () => {
+    const token = signDevToken(SECRET, { tenantId: 't1', role: 'viewer', subject: 'ci', expiresInSeconds: 60 });
+    expect(verifyJwt(token, HS)).toEqual({ tenantId: 't1', subject: 'ci', role: 'VIEWER' });
+    expect((jwt.decode(token) as jwt.JwtPayload).exp).toBe(NOW_S + 60);
+  });
+});
+
+describe('bearerToken', () => {
+  it.each([
+    ['Bearer abc.def.ghi', 'abc.def.ghi'],
+    ['bearer abc', 'abc'],
+    ['BEARER abc', 'abc'],
+    ['Bearer    abc   ', 'abc'],
+    ['Bearer\tabc', 'abc'],
+  ])('reads the token from %j', (header, expected) => {
+    expect(bearerToken(header)).toBe(expected);
+  });
+
+  it.each([
+    [undefined],
+    [null],
+    [''],
+    ['abc.def.ghi'],
+    ['Bearer'],
+    ['Bearer '],
+    ['Basic dXNlcjpwYXNz'],
+    ['Bearer abc def'],
+    [' Bearer abc'],
+    ['Bearerabc'],
+  ])('returns null for %j', (header) => {
+    expect(bearerToken(header)).toBeNull();
+  });
+});

@@ -1,4 +1,10 @@
-# Sourced by the development scripts: a JWT secret for local use, generated once into .data/ (git-ignored).
+# Sourced by the development scripts (start, test, token, bench).
+# FerretDB (the local MongoDB-wire server) deadlocks when more operations arrive than its PostgreSQL
+# pool can serve, so local runs cap the driver's pool; set MONGO_URL yourself to use another server.
+if [ -z "${MONGO_URL:-}" ]; then
+  export MONGO_URL='mongodb://127.0.0.1:27017/kairos?maxPoolSize=20'
+fi
+# A JWT secret for local use, generated once into .data/ (git-ignored).
 # A JWT_SECRET or JWT_PUBLIC_KEY already in the environment wins.
 if [ -z "${JWT_SECRET:-}" ] && [ -z "${JWT_PUBLIC_KEY:-}" ]; then
   mkdir -p .data

@@ -78,8 +78,12 @@ if [ ! -x "$FERRET" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$SOURCE_SHA" ]; the
 fi
 # The PostgreSQL backend is preferred: FerretDB's SQLite backend serialises writers and answers
 # SQLITE_BUSY under the concurrent updates of a worker pool. SQLite is the fallback without PostgreSQL.
-PG_URL=${FERRETDB_POSTGRESQL_URL:-postgres://postgres@127.0.0.1:5432/kairos_ferretdb}
-pg_up() { command -v pg_isready >/dev/null && pg_isready -q -d "${PG_URL%/*}/postgres"; }
+# One FerretDB operation can hold two pooled PostgreSQL connections (a read cursor, then a write
+# transaction), so a full pool deadlocks it: the pool is raised to 80 of PostgreSQL's default 100,
+# and scripts/dev-env.sh caps each Kairos process at 20 concurrent operations.
+PG_URL=${FERRETDB_POSTGRESQL_URL:-postgres://postgres@127.0.0.1:5432/kairos_ferretdb?pool_max_conns=80}
+PG_SERVER=${PG_URL%/*}
+pg_up() { command -v pg_isready >/dev/null && pg_isready -q -d "$PG_SERVER/postgres"; }
 HANDLER=${FERRETDB_HANDLER:-}
 if [ -z "$HANDLER" ]; then
   if ! pg_up && command -v pg_ctlcluster >/dev/null; then
@@ -89,8 +93,8 @@ if [ -z "$HANDLER" ]; then
 fi
 if [ "$HANDLER" = postgresql ]; then
   PG_DB=${PG_URL##*/}; PG_DB=${PG_DB%%\?*}
-  if [ -z "$(psql "${PG_URL%/*}/postgres" -tAc "select 1 from pg_database where datname = '$PG_DB'")" ]; then
-    psql "${PG_URL%/*}/postgres" -qc "create database \"$PG_DB\"" >/dev/null
+  if [ -z "$(psql "$PG_SERVER/postgres" -tAc "select 1 from pg_database where datname = '$PG_DB'")" ]; then
+    psql "$PG_SERVER/postgres" -qc "create database \"$PG_DB\"" >/dev/null
   fi
   BACKEND=(--handler=postgresql "--postgresql-url=$PG_URL")
 else

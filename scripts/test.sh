@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
 bash scripts/services.sh
+source scripts/dev-env.sh
 # ts-jest only transpiles; this is where a type error fails the run.
 npx tsc --noEmit -p tsconfig.json
 NODE_OPTIONS="--experimental-vm-modules ${NODE_OPTIONS:-}" npx jest --ci "$@"

@@ -32,7 +32,7 @@ type Env = Record<string, string | undefined>;
 function int(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
+  const value = /^-?\d{1,16}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
   }
@@ -67,6 +67,7 @@ export function loadConfig(env: Env = process.env): KairosConfig {
     .split(',')
     .map((r) => r.trim())
     .filter(Boolean);
+  if (roles.length === 0) throw new ConfigError(`ROLES must name at least one of ${ALL_ROLES.join(', ')}`);
   for (const role of roles) {
     if (!ALL_ROLES.includes(role as Role)) {
       throw new ConfigError(`ROLES may contain only ${ALL_ROLES.join(', ')}; got "${role}"`);

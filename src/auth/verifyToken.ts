@@ -11,7 +11,11 @@ export interface JwtOptions {
   audience?: string;
 }
 
-const ROLES: Record<string, RoleName> = { admin: 'ADMIN', member: 'MEMBER', viewer: 'VIEWER' };
+const ROLES = new Map<string, RoleName>([
+  ['admin', 'ADMIN'],
+  ['member', 'MEMBER'],
+  ['viewer', 'VIEWER'],
+]);
 /** Tenant ids end up in keys and logs: keep them to a safe alphabet. */
 const TENANT_ID = /^[A-Za-z0-9_.-]{1,128}$/;
 const CLOCK_TOLERANCE_SECONDS = 5;
@@ -48,7 +52,7 @@ export function verifyJwt(token: string, options: JwtOptions): Identity {
   if (typeof claims.exp !== 'number') throw new UnauthenticatedError('The token has no expiry (exp)');
   const tenantId = claims.tid;
   if (typeof tenantId !== 'string' || !TENANT_ID.test(tenantId)) throw new UnauthenticatedError('The token has no valid tenant (tid)');
-  const role = typeof claims.role === 'string' ? ROLES[claims.role.toLowerCase()] : undefined;
+  const role = typeof claims.role === 'string' ? ROLES.get(claims.role.toLowerCase()) : undefined;
   if (!role) throw new UnauthenticatedError('The token has no valid role (admin, member or viewer)');
   return { tenantId, subject: typeof claims.sub === 'string' ? claims.sub : '', role };
 }

@@ -15,5 +15,7 @@ export function fromGlobalId(globalId: string, expected?: NodeType): { type: Nod
   if (!match) return null;
   const type = match[1] as NodeType;
   if (expected && type !== expected) return null;
+  // base64 decoding skips stray characters; only the canonical spelling of an id is accepted.
+  if (toGlobalId(type, match[2]) !== globalId) return null;
   return { type, id: new ObjectId(match[2]) };
 }

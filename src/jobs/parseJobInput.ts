@@ -100,8 +100,9 @@ function parseHeaders(headers: HttpHeader[]): HttpHeader[] {
   return headers.map(({ name, value }) => {
     if (!HEADER_NAME.test(name)) throw new BadUserInputError(`header name "${name.slice(0, 50)}" is not a valid HTTP header name`, 'target.http.headers');
     if (RESERVED_HEADERS.test(name)) throw new BadUserInputError(`header ${name} is set by Kairos and cannot be overridden`, 'target.http.headers');
-    if (value.length > LIMITS.headerValueLength || /[\r\n\0]/.test(value)) {
-      throw new BadUserInputError(`header ${name} has an invalid value (no line breaks, at most ${LIMITS.headerValueLength} characters)`, 'target.http.headers');
+    // Visible ASCII and Latin-1 only: anything else cannot be sent in an HTTP header (fetch would throw on every attempt).
+    if (value.length > LIMITS.headerValueLength || !/^[\t\x20-\x7e\x80-\xff]*$/.test(value)) {
+      throw new BadUserInputError(`header ${name} has an invalid value (printable Latin-1 characters only, no line breaks, at most ${LIMITS.headerValueLength} characters)`, 'target.http.headers');
     }
     return { name, value };
   });

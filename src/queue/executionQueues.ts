@@ -43,17 +43,23 @@ export class ExecutionQueues {
     return round === 0 ? executionId : `${executionId}-r${round}`;
   }
 
-  async enqueue(requests: EnqueueRequest[], now: Date): Promise<void> {
+  /**
+   * Adds entries delayed until their `dueAt`. The delay is computed against the real clock just
+   * before the add, because BullMQ counts it from the moment it receives the entry: computing it
+   * from an earlier `now` would make every entry late by the time spent before the add.
+   */
+  async enqueue(requests: EnqueueRequest[]): Promise<void> {
     for (const workload of ['IO_BOUND', 'CPU_BOUND'] as const) {
       const batch = requests.filter((r) => r.workload === workload);
       if (batch.length === 0) continue;
+      const now = Date.now();
       await this.queues[workload].addBulk(
         batch.map((r) => ({
           name: 'run',
           data: { executionId: r.executionId, tenantId: r.tenantId },
           opts: {
             jobId: ExecutionQueues.entryId(r.executionId, r.round),
-            delay: Math.max(0, r.dueAt.getTime() - now.getTime()),
+            delay: Math.max(0, r.dueAt.getTime() - now),
             removeOnComplete: true,
             removeOnFail: true,
           },

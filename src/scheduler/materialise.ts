@@ -84,7 +84,6 @@ export async function materialise(
   );
   await deps.queues.enqueue(
     waiting.map((e) => ({ executionId: e._id.toHexString(), tenantId: e.tenantId, workload: e.workload, dueAt: e.scheduledFor })),
-    now,
   );
   await deps.store.advanceJobs(advances, now);
   return { executions: waiting.length };

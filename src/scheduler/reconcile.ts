@@ -28,7 +28,6 @@ export async function reconcile(
       dueAt: now,
       round: e.status === 'RETRYING' ? e.attempt : 0,
     })),
-    now,
   );
   return { requeued: stranded.length };
 }

@@ -139,7 +139,6 @@ async function finish(deps: RunDeps, execution: ExecutionDoc, job: JobDoc | null
   if (retry && nextAttemptAt) {
     await deps.queues.enqueue(
       [{ executionId: execution._id.toHexString(), tenantId: execution.tenantId, workload: execution.workload, dueAt: nextAttemptAt, round: execution.attempt }],
-      now,
     );
   }
 }

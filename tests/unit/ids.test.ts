@@ -74,6 +74,8 @@ describe('fromGlobalId', () => {
     ['trailing text', b64url(`Job:${HEX}:x`)],
     ['no separator', b64url(`Job${HEX}`)],
     ['non-hex characters', b64url('Job:zzzzzzzzzzzzzzzzzzzzzzzz')],
+    ['a valid id with stray characters', `${JOB_GLOBAL_ID}!!!!`],
+    ['a valid id in standard base64 with padding', Buffer.from(`Job:${HEX}`).toString('base64') + '='],
   ])('returns null for a malformed id (%s)', (_label, value) => {
     expect(fromGlobalId(value)).toBeNull();
     expect(fromGlobalId(value, 'Job')).toBeNull();

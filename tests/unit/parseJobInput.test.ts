@@ -292,9 +292,10 @@ describe('target headers', () => {
     ['LF', 'ok\nX-Injected: 1'],
     ['CR', 'ok\rmore'],
     ['NUL', 'ok\0'],
+    ['a character outside Latin-1', 'done ✓'],
   ])('rejects a header value with %s', (_label, value) => {
     const error = badInput(() => target(headers(['X-Custom', value])));
-    expect(error.message).toBe('header X-Custom has an invalid value (no line breaks, at most 4096 characters)');
+    expect(error.message).toBe('header X-Custom has an invalid value (printable Latin-1 characters only, no line breaks, at most 4096 characters)');
     expect(error.details).toEqual({ field: 'target.http.headers' });
   });
 

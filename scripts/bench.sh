@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# `npm run bench:NAME`: installs, starts the services and runs dist/bench/NAME.js, which prints its figures.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install.sh
+bash scripts/services.sh
+source scripts/dev-env.sh
+exec node "dist/bench/$1.js"

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, expect } from '@jest/globals';
 /**
  * Fails a test file that leaves a connection, server or child process behind (open handles are why
  * jest hangs). Compares those kinds of active resources before and after the file's tests. Timers
- * are not counted: jest's own come and go, which would make the check flaky.
+ * are not counted: jest's own come and go, which would make the check flaky. A test file's own
+ * hooks must sit inside a describe block: top-level ones would run after this check.
  */
 const WATCHED = new Set(['TCPSocketWrap', 'TCPServerWrap', 'ProcessWrap']);
 let before: Map<string, number>;

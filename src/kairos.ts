@@ -13,7 +13,9 @@ import { ExecutionEventBus } from './events/executionEventBus.js';
 import { ExecutionQueues } from './queue/executionQueues.js';
 import type { MaterialiseDeps } from './scheduler/materialise.js';
 import { SchedulerRole, type SchedulerRoleOptions } from './scheduler/schedulerRole.js';
-import { WorkerRole } from './workers/workerRole.js';
+import { WorkerRole, type WorkerRoleOptions } from './workers/workerRole.js';
+import { CancelSignals } from './workers/cancelSignals.js';
+import { OverlapGuard } from './workers/overlapGuard.js';
 import { BUILTIN_HANDLERS } from './workers/handlers/builtins.js';
 import type { HandlerRegistry } from './workers/handlers/handler.js';
 import { ApiServer } from './api/httpServer.js';
@@ -30,7 +32,9 @@ export interface KairosOptions {
   /** Handlers workers can run. Default: the built-ins (noop, sleep). */
   handlers?: HandlerRegistry;
   /** Scheduler tuning beyond the configuration (tests shorten these). */
-  scheduler?: Pick<SchedulerRoleOptions, 'sweepEveryMs' | 'reconcileEvery' | 'agendaProcessEveryMs' | 'agendaLockLifetimeMs'>;
+  scheduler?: Pick<SchedulerRoleOptions, 'sweepEveryMs' | 'reconcileEvery' | 'agendaProcessEveryMs' | 'agendaLockLifetimeMs' | 'misfireThresholdMs'>;
+  /** Worker tuning beyond the configuration (tests shorten the drain). */
+  worker?: Pick<WorkerRoleOptions, 'drainTimeoutMs' | 'lockDurationMs'>;
   /** Host the api role listens on. Default 0.0.0.0. */
   host?: string;
 }
@@ -80,11 +84,15 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
 
     let scheduler: SchedulerRole | null = null;
     if (config.roles.includes('worker')) {
+      const cancels = new CancelSignals(redis, config.redisPrefix);
+      await cancels.start();
+      closers.push(() => cancels.close());
+      const overlap = new OverlapGuard(redis, config.redisPrefix);
       const worker = new WorkerRole(
         bullConnection,
-        { runStore: new RunStore(db), tenants, queues, events, handlers, clock, logger, workerId: instanceId, random: Math.random },
+        { runStore: new RunStore(db), tenants, queues, events, handlers, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels },
         logger,
-        { redisPrefix: config.redisPrefix, ioConcurrency: config.workerIoConcurrency, cpuConcurrency: config.workerCpuConcurrency },
+        { redisPrefix: config.redisPrefix, ioConcurrency: config.workerIoConcurrency, cpuConcurrency: config.workerCpuConcurrency, ...options.worker },
       );
       worker.start();
       closers.push(() => worker.stop());

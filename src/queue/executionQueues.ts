@@ -16,8 +16,11 @@ export interface EnqueueRequest {
   workload: Workload;
   /** When it is due; the entry is delayed until then (exact delay, not the next scan). */
   dueAt: Date;
-  /** Distinguishes a retry round from the first delivery, since a queue id deduplicates adds. */
-  round?: number;
+  /**
+   * Distinguishes later deliveries from the first, since a queue id deduplicates adds: the retry
+   * round (attempt number before it), or 'buffered' for an execution BUFFER_ONE held back.
+   */
+  round?: number | 'buffered';
 }
 
 /**
@@ -38,8 +41,9 @@ export class ExecutionQueues {
     this.queues = { IO_BOUND: make(QUEUE_NAMES.IO_BOUND), CPU_BOUND: make(QUEUE_NAMES.CPU_BOUND) };
   }
 
-  static entryId(executionId: string, round = 0): string {
+  static entryId(executionId: string, round: number | 'buffered' = 0): string {
     // BullMQ ids may not contain ':'.
+    if (round === 'buffered') return `${executionId}-b`;
     return round === 0 ? executionId : `${executionId}-r${round}`;
   }
 
@@ -69,7 +73,7 @@ export class ExecutionQueues {
   }
 
   /** Removes a not-yet-started entry (cancellation); a running or missing one is left alone. */
-  async remove(executionId: string, workload: Workload, round = 0): Promise<void> {
+  async remove(executionId: string, workload: Workload, round: number | 'buffered' = 0): Promise<void> {
     await this.queues[workload].remove(ExecutionQueues.entryId(executionId, round));
   }
 

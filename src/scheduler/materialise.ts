@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { newExecution, type ExecutionDoc } from '../domain/execution.js';
 import type { JobDoc, JobStatus } from '../domain/job.js';
-import { nextAfter } from '../domain/schedule/nextOccurrences.js';
+import { firstAtOrAfter, nextAfter } from '../domain/schedule/nextOccurrences.js';
 import { applyJitter } from '../domain/schedule/jitter.js';
 import type { ExecutionEventBus } from '../events/executionEventBus.js';
 import { publishStatusEvents, statusEvent } from '../events/statusEvent.js';
@@ -21,12 +21,58 @@ export interface MaterialiseDeps {
   random: () => number;
 }
 
-/** The nominal occurrences of `job` from its nextRunAt up to `horizon`, and where its schedule goes next. */
-export function planOccurrences(job: JobDoc, horizon: Date): { occurrences: Date[]; nextRunAt: Date | null; status: JobStatus } {
-  const occurrences: Date[] = [];
+/** At most this many missed occurrences of one job and gap are recorded (run or SKIPPED). */
+export const MAX_MISSED_RECORDED = 100;
+
+/** One occurrence to write: run it (`skippedReason` null) or record it as SKIPPED. */
+export interface PlannedOccurrence {
+  nominal: Date;
+  trigger: 'SCHEDULE' | 'CATCH_UP';
+  /** When it is due; null = the nominal instant plus the job's jitter. */
+  dueAt: Date | null;
+  skippedReason: string | null;
+}
+
+const MISSED = 'missed while the scheduler was down';
+
+/**
+ * What to materialise for `job` now: its occurrences from nextRunAt up to `horizon`, and where its
+ * schedule goes next. Occurrences older than `now - misfireThresholdMs` were missed (no leader ran
+ * the sweep in time) and follow the job's misfire policy: RUN_ALL runs each as CATCH_UP, RUN_ONCE
+ * runs the last one as CATCH_UP and records the others SKIPPED, SKIP records them all SKIPPED. At
+ * most MAX_MISSED_RECORDED are recorded per gap; the rest of a longer gap is jumped over.
+ */
+export function planOccurrences(
+  job: JobDoc,
+  now: Date,
+  horizon: Date,
+  misfireThresholdMs: number,
+): { occurrences: PlannedOccurrence[]; nextRunAt: Date | null; status: JobStatus } {
+  const occurrences: PlannedOccurrence[] = [];
+  const cutoff = new Date(now.getTime() - misfireThresholdMs);
   let cursor = job.nextRunAt;
-  while (cursor && cursor.getTime() <= horizon.getTime() && occurrences.length < MAX_OCCURRENCES_PER_JOB) {
-    occurrences.push(cursor);
+  const missed: Date[] = [];
+  while (cursor && cursor < cutoff && missed.length < MAX_MISSED_RECORDED) {
+    missed.push(cursor);
+    cursor = nextAfter(job.schedule, cursor);
+  }
+  if (cursor && cursor < cutoff) cursor = firstAtOrAfter(job.schedule, cursor, cutoff);
+  missed.forEach((nominal, i) => {
+    const runIt = job.misfirePolicy === 'RUN_ALL' || (job.misfirePolicy === 'RUN_ONCE' && i === missed.length - 1);
+    occurrences.push({
+      nominal,
+      trigger: runIt ? 'CATCH_UP' : 'SCHEDULE',
+      dueAt: runIt ? now : nominal,
+      skippedReason: runIt
+        ? null
+        : job.misfirePolicy === 'SKIP'
+          ? `${MISSED} (misfire policy SKIP)`
+          : `${MISSED}; one catch-up execution ran for the missed occurrences (misfire policy RUN_ONCE)`,
+    });
+  });
+  const limit = occurrences.length + MAX_OCCURRENCES_PER_JOB;
+  while (cursor && cursor.getTime() <= horizon.getTime() && occurrences.length < limit) {
+    occurrences.push({ nominal: cursor, trigger: 'SCHEDULE', dueAt: null, skippedReason: null });
     cursor = nextAfter(job.schedule, cursor);
   }
   return { occurrences, nextRunAt: cursor, status: cursor ? job.status : 'COMPLETED' };
@@ -50,37 +96,43 @@ export async function materialise(
   now: Date,
   horizon: Date,
   fencingToken: number,
+  /** Occurrences older than now minus this were missed. Default Infinity (create time): none is. */
+  misfireThresholdMs = Infinity,
 ): Promise<{ executions: number }> {
   const docs: ExecutionDoc[] = [];
   const advances: JobAdvance[] = [];
   for (const job of jobs) {
-    const plan = planOccurrences(job, horizon);
-    for (const nominal of plan.occurrences) {
-      docs.push(
-        newExecution(
-          {
-            tenantId: job.tenantId,
-            jobId: job._id,
-            occurrenceKey: occurrenceKey(job._id, nominal),
-            trigger: 'SCHEDULE',
-            workload: job.workload,
-            scheduledFor: applyJitter(nominal, job.schedule.jitterSeconds, deps.random),
-            maxAttempts: job.retryPolicy.maxAttempts,
-            fencingToken,
-          },
-          now,
-        ),
+    const plan = planOccurrences(job, now, horizon, misfireThresholdMs);
+    for (const o of plan.occurrences) {
+      const doc = newExecution(
+        {
+          tenantId: job.tenantId,
+          jobId: job._id,
+          occurrenceKey: occurrenceKey(job._id, o.nominal),
+          trigger: o.trigger,
+          workload: job.workload,
+          scheduledFor: o.dueAt ?? applyJitter(o.nominal, job.schedule.jitterSeconds, deps.random),
+          maxAttempts: job.retryPolicy.maxAttempts,
+          fencingToken,
+        },
+        now,
       );
+      docs.push(o.skippedReason ? { ...doc, status: 'SKIPPED', reason: o.skippedReason, finishedAt: now } : doc);
     }
     advances.push({ jobId: job._id, expected: job.nextRunAt, nextRunAt: plan.nextRunAt, status: plan.status, fencingToken });
   }
 
-  const waiting = await deps.store.insertExecutions(docs);
+  const written = await deps.store.insertExecutions(docs);
+  const waiting = written.filter((e) => e.status === 'SCHEDULED');
+  const skipped = written.filter((e) => e.status === 'SKIPPED');
   await deps.store.markQueued(waiting.map((e) => e._id), now);
   await publishStatusEvents(
     deps.events,
     deps.logger,
-    waiting.flatMap((e) => [statusEvent(e, null, 'SCHEDULED', now), statusEvent(e, 'SCHEDULED', 'QUEUED', now)]),
+    [
+      ...skipped.map((e) => statusEvent(e, null, 'SKIPPED', now)),
+      ...waiting.flatMap((e) => [statusEvent(e, null, 'SCHEDULED', now), statusEvent(e, 'SCHEDULED', 'QUEUED', now)]),
+    ],
   );
   await deps.queues.enqueue(
     waiting.map((e) => ({ executionId: e._id.toHexString(), tenantId: e.tenantId, workload: e.workload, dueAt: e.scheduledFor })),

@@ -17,6 +17,12 @@ export interface SchedulerRoleOptions {
   lookAheadMs: number;
   /** Pause between sweeps. Default 1000 ms. */
   sweepEveryMs?: number;
+  /**
+   * An occurrence this much older than now when the sweep finds it was missed (no leader in time)
+   * and follows the job's misfire policy. Default max(2 × lease TTL, 10 s), so a failover within
+   * the lease TTL is not a misfire.
+   */
+  misfireThresholdMs?: number;
   /** Period of Agenda's `reconcile` system job. Default '30 seconds'. */
   reconcileEvery?: string;
   /** How often Agenda polls for its system jobs. Default 5000 ms. */
@@ -109,7 +115,10 @@ export class SchedulerRole {
     const token = this.lease.fencingToken;
     if (token === 0) return;
     try {
-      await sweepDueJobs(this.deps, this.clock(), token, { lookAheadMs: this.options.lookAheadMs });
+      await sweepDueJobs(this.deps, this.clock(), token, {
+        lookAheadMs: this.options.lookAheadMs,
+        misfireThresholdMs: this.options.misfireThresholdMs ?? Math.max(2 * this.options.leaseTtlMs, 10_000),
+      });
     } catch (error) {
       this.logger.warn('sweep failed; retrying next tick', { error: errorMessage(error) });
     }

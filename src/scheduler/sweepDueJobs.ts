@@ -8,6 +8,8 @@ export interface SweepOptions {
   batchSize?: number;
   /** Batches per sweep at most, so one sweep cannot run unbounded; the rest waits a second. Default 20. */
   maxBatches?: number;
+  /** Occurrences older than now minus this were missed and follow the misfire policy. */
+  misfireThresholdMs: number;
 }
 
 /**
@@ -27,7 +29,7 @@ export async function sweepDueJobs(
   for (let batch = 0; batch < (options.maxBatches ?? 20); batch++) {
     const due = await deps.store.findDueJobs(horizon, batchSize);
     if (due.length === 0) break;
-    const result = await materialise(deps, due, now, horizon, fencingToken);
+    const result = await materialise(deps, due, now, horizon, fencingToken, options.misfireThresholdMs);
     jobs += due.length;
     executions += result.executions;
     if (due.length < batchSize) break;

@@ -1,4 +1,4 @@
-import type { Db } from 'mongodb';
+import type { Collection, Db, Document, IndexDescription } from 'mongodb';
 import { collections } from './collections.js';
 
 /**
@@ -10,17 +10,25 @@ import { collections } from './collections.js';
 export async function ensureIndexes(db: Db): Promise<void> {
   const c = collections(db);
   await Promise.all([
-    c.jobs.createIndexes([
+    createEach(c.jobs, [
       { key: { status: 1, nextRunAt: 1 }, name: 'due' },
       { key: { tenantId: 1, createdAt: -1, _id: -1 }, name: 'tenant_created' },
       { key: { tenantId: 1, nameLower: 1 }, name: 'tenant_name' },
       { key: { tenantId: 1, idempotencyKey: 1 }, name: 'tenant_idempotency', unique: true },
     ]),
-    c.executions.createIndexes([
+    createEach(c.executions, [
       { key: { tenantId: 1, occurrenceKey: 1 }, name: 'occurrence', unique: true },
       { key: { tenantId: 1, scheduledFor: -1, _id: -1 }, name: 'tenant_scheduled' },
       { key: { tenantId: 1, jobId: 1, scheduledFor: -1, _id: -1 }, name: 'tenant_job_scheduled' },
       { key: { status: 1, scheduledFor: 1 }, name: 'reconcile' },
     ]),
   ]);
+}
+
+/**
+ * One createIndex call per index: FerretDB 1.24 drops the connection (a panic on its side) when
+ * one createIndexes call names several indexes that all exist already, i.e. on every restart.
+ */
+async function createEach<T extends Document>(collection: Collection<T>, indexes: IndexDescription[]): Promise<void> {
+  for (const { key, ...options } of indexes) await collection.createIndex(key, options);
 }

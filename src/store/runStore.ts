@@ -20,13 +20,17 @@ export class RunStore {
     this.c = collections(db);
   }
 
-  /**
-   * SCHEDULED/QUEUED/RETRYING → RUNNING with a new attempt, or null when the execution is not
-   * startable (finished, cancelled, or already running elsewhere).
-   */
-  async claim(id: ObjectId, workerId: string, now: Date): Promise<{ execution: ExecutionDoc; previous: ExecutionDoc } | null> {
+  /** The execution when it can still start (SCHEDULED, QUEUED or RETRYING), else null. */
+  async findStartable(id: ObjectId): Promise<ExecutionDoc | null> {
     const current = await this.c.executions.findOne({ _id: id });
-    if (!current || !STARTABLE_STATUSES.includes(current.status)) return null;
+    return current && STARTABLE_STATUSES.includes(current.status) ? current : null;
+  }
+
+  /**
+   * `current` (as read by findStartable) → RUNNING with a new attempt: a compare-and-set on its
+   * status and attempt count, null when it changed meanwhile (cancelled, or claimed elsewhere).
+   */
+  async claim(current: ExecutionDoc, workerId: string, now: Date): Promise<ExecutionDoc | null> {
     const attempt: AttemptDoc = {
       number: current.attempt + 1,
       startedAt: now,
@@ -36,8 +40,8 @@ export class RunStore {
       httpStatus: null,
       workerId,
     };
-    const execution = await this.c.executions.findOneAndUpdate(
-      { _id: id, status: current.status, attempt: current.attempt },
+    return this.c.executions.findOneAndUpdate(
+      { _id: current._id, status: current.status, attempt: current.attempt },
       {
         $set: {
           status: 'RUNNING',
@@ -50,7 +54,15 @@ export class RunStore {
       },
       { returnDocument: 'after' },
     );
-    return execution ? { execution, previous: current } : null;
+  }
+
+  /** Ends an execution that never started (SKIPPED or CANCELLED, with the reason); false when it changed meanwhile. */
+  async endUnstarted(current: ExecutionDoc, status: 'SKIPPED' | 'CANCELLED', reason: string, now: Date): Promise<boolean> {
+    const result = await this.c.executions.updateOne(
+      { _id: current._id, status: current.status, attempt: current.attempt },
+      { $set: { status, reason, finishedAt: now, nextAttemptAt: null, updatedAt: now } },
+    );
+    return result.matchedCount === 1;
   }
 
   /** Ends the running attempt `attempt`; false when the execution changed meanwhile (e.g. cancelled). */

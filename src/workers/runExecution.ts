@@ -13,6 +13,8 @@ import type { TenantStore } from '../store/tenantStore.js';
 import { toGlobalId } from '../ids/globalId.js';
 import type { HandlerRegistry } from './handlers/handler.js';
 import { callHttpTarget } from './targets/httpTarget.js';
+import { CancelledError, ShutdownError, type CancelSignals } from './cancelSignals.js';
+import type { OverlapDecision, OverlapGuard } from './overlapGuard.js';
 
 export interface RunDeps {
   runStore: RunStore;
@@ -24,6 +26,8 @@ export interface RunDeps {
   logger: Logger;
   workerId: string;
   random: () => number;
+  overlap: OverlapGuard;
+  cancels: CancelSignals;
 }
 
 interface AttemptResult {
@@ -35,29 +39,73 @@ interface AttemptResult {
 
 class AttemptTimeout extends Error {}
 
+/** How long CANCEL_PREVIOUS waits for the cancelled execution to give up the job's slot before taking it anyway. */
+const CANCEL_PREVIOUS_WAIT_MS = 15_000;
+
 /**
- * Runs one delivery of an execution (DESIGN.md steps 4–6): claims it with a compare-and-set
- * (a finished or cancelled one is dropped), runs its target under the per-attempt timeout, and
- * records the attempt as SUCCEEDED, RETRYING (re-enqueued after backoff) or FAILED.
+ * Runs one delivery of an execution (DESIGN.md steps 4–6): drops it unless it is still startable,
+ * applies the job's overlap policy, claims it with a compare-and-set (a finished or cancelled one
+ * is dropped), runs its target under the per-attempt timeout, and records the attempt as
+ * SUCCEEDED, RETRYING (re-enqueued after backoff), FAILED or CANCELLED.
  */
 export async function runExecution(deps: RunDeps, executionId: string): Promise<void> {
-  const id = new ObjectId(executionId);
-  const claimed = await deps.runStore.claim(id, deps.workerId, deps.clock());
-  if (!claimed) return;
-  const { execution, previous } = claimed;
-  await publishStatusEvents(deps.events, deps.logger, [statusEvent(execution, previous.status, 'RUNNING', deps.clock())]);
+  const current = await deps.runStore.findStartable(new ObjectId(executionId));
+  if (!current) return;
+  const job = await deps.runStore.findJob(current.tenantId, current.jobId);
+  if (!job) return endUnstarted(deps, current, 'CANCELLED', 'job deleted');
 
-  const job = await deps.runStore.findJob(execution.tenantId, execution.jobId);
-  const result: AttemptResult = job
-    ? await attempt(deps, job, execution)
-    : { outcome: 'CANCELLED', error: 'The job was deleted', httpStatus: null, resultJson: null };
-  if (job && execution.attempt === 1) await deps.runStore.recordJobRun(execution.tenantId, job._id, execution.startedAt ?? deps.clock());
-  await finish(deps, execution, job, result);
+  const jobId = job._id.toHexString();
+  const slotTtlMs = job.timeoutSeconds * 1000 + 30_000;
+  let decision = await deps.overlap.decide(job.overlapPolicy, jobId, executionId, slotTtlMs);
+  if (decision.action === 'cancel-previous') {
+    decision = await cancelPrevious(deps, decision.runningId, jobId, executionId, slotTtlMs);
+  }
+  if (decision.action === 'skip') return endUnstarted(deps, current, 'SKIPPED', decision.reason);
+  // BUFFER_ONE: stays QUEUED; the running execution's worker enqueues it when it finishes.
+  if (decision.action === 'hold') return;
+
+  try {
+    const execution = await deps.runStore.claim(current, deps.workerId, deps.clock());
+    if (!execution) return;
+    await publishStatusEvents(deps.events, deps.logger, [statusEvent(execution, current.status, 'RUNNING', deps.clock())]);
+    if (execution.attempt === 1) await deps.runStore.recordJobRun(execution.tenantId, job._id, execution.startedAt ?? deps.clock());
+    await finish(deps, execution, job, await attempt(deps, job, execution));
+  } finally {
+    if (job.overlapPolicy !== 'ALLOW') await releaseSlot(deps, current, jobId, executionId);
+  }
+}
+
+/** Cancels the running execution and waits for its slot; takes the slot anyway after a while (its worker may be gone). */
+async function cancelPrevious(deps: RunDeps, runningId: string, jobId: string, executionId: string, slotTtlMs: number): Promise<OverlapDecision> {
+  await deps.cancels.cancel(runningId, `cancelled by a newer execution (overlap policy CANCEL_PREVIOUS)`);
+  const deadline = Date.now() + CANCEL_PREVIOUS_WAIT_MS;
+  while (Date.now() < deadline) {
+    const decision = await deps.overlap.decide('SKIP', jobId, executionId, slotTtlMs);
+    if (decision.action === 'run') return decision;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await deps.overlap.release(jobId, runningId);
+  return deps.overlap.decide('SKIP', jobId, executionId, slotTtlMs);
+}
+
+async function releaseSlot(deps: RunDeps, execution: ExecutionDoc, jobId: string, executionId: string): Promise<void> {
+  const buffered = await deps.overlap.release(jobId, executionId);
+  if (buffered) {
+    await deps.queues.enqueue([{ executionId: buffered, tenantId: execution.tenantId, workload: execution.workload, dueAt: deps.clock(), round: 'buffered' }]);
+  }
+}
+
+async function endUnstarted(deps: RunDeps, execution: ExecutionDoc, status: 'SKIPPED' | 'CANCELLED', reason: string): Promise<void> {
+  const now = deps.clock();
+  if (await deps.runStore.endUnstarted(execution, status, reason, now)) {
+    await publishStatusEvents(deps.events, deps.logger, [statusEvent(execution, execution.status, status, now)]);
+  }
 }
 
 async function attempt(deps: RunDeps, job: JobDoc, execution: ExecutionDoc): Promise<AttemptResult> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new AttemptTimeout(`Timed out after ${job.timeoutSeconds} s`)), job.timeoutSeconds * 1000);
+  const untrack = deps.cancels.track(execution._id.toHexString(), controller);
   const payloadJson = execution.payloadJson ?? job.payloadJson;
   try {
     if (job.target.kind === 'HTTP') {
@@ -90,15 +138,19 @@ async function attempt(deps: RunDeps, job: JobDoc, execution: ExecutionDoc): Pro
     });
     return { outcome: 'SUCCEEDED', error: null, httpStatus: null, resultJson: value === undefined ? null : JSON.stringify(value) };
   } catch (error) {
-    const timedOut = controller.signal.reason instanceof AttemptTimeout;
+    const reason: unknown = controller.signal.reason;
+    if (reason instanceof CancelledError) return { outcome: 'CANCELLED', error: reason.message, httpStatus: null, resultJson: null };
+    if (reason instanceof ShutdownError) return { outcome: 'CRASHED', error: reason.message, httpStatus: null, resultJson: null };
+    const timedOut = reason instanceof AttemptTimeout;
     return {
       outcome: timedOut ? 'TIMED_OUT' : 'FAILED',
-      error: timedOut ? (controller.signal.reason as Error).message : errorMessage(error),
+      error: timedOut ? reason.message : errorMessage(error),
       httpStatus: null,
       resultJson: null,
     };
   } finally {
     clearTimeout(timer);
+    untrack();
   }
 }
 
@@ -109,7 +161,7 @@ async function finish(deps: RunDeps, execution: ExecutionDoc, job: JobDoc | null
       ? { ...a, finishedAt: now, outcome: result.outcome, error: result.error, httpStatus: result.httpStatus }
       : a,
   );
-  const failed = result.outcome === 'FAILED' || result.outcome === 'TIMED_OUT';
+  const failed = result.outcome === 'FAILED' || result.outcome === 'TIMED_OUT' || result.outcome === 'CRASHED';
   const retry = failed && job !== null && execution.attempt < execution.maxAttempts;
   let status: ExecutionStatus;
   let nextAttemptAt: Date | null = null;

@@ -12,6 +12,8 @@ export interface WorkerRoleOptions {
   cpuConcurrency: number;
   /** The queue lock, our visibility timeout; BullMQ renews it every half while the worker is alive. Default 30 s. */
   lockDurationMs?: number;
+  /** How long stop() lets running attempts finish before aborting them (recorded CRASHED, retried). Default 10 s. */
+  drainTimeoutMs?: number;
 }
 
 /**
@@ -21,7 +23,10 @@ export interface WorkerRoleOptions {
 export class WorkerRole {
   private readonly workers: Worker<ExecutionMessage>[];
 
-  constructor(connection: ConnectionOptions, deps: RunDeps, private readonly logger: Logger, options: WorkerRoleOptions) {
+  private readonly drainTimeoutMs: number;
+
+  constructor(connection: ConnectionOptions, private readonly deps: RunDeps, private readonly logger: Logger, options: WorkerRoleOptions) {
+    this.drainTimeoutMs = options.drainTimeoutMs ?? 10_000;
     const consume = (workload: Workload, concurrency: number) => {
       const worker = new Worker<ExecutionMessage>(QUEUE_NAMES[workload], async (entry) => runExecution(deps, entry.data.executionId), {
         connection,
@@ -46,8 +51,16 @@ export class WorkerRole {
     }
   }
 
-  /** Stops taking work and waits for running attempts to end. */
+  /** Stops taking work, lets running attempts finish within the drain timeout, then aborts the rest. */
   async stop(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.close()));
+    const closed = Promise.all(this.workers.map((w) => w.close()));
+    let timer: NodeJS.Timeout | undefined;
+    const drained = await Promise.race([closed.then(() => true), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.drainTimeoutMs)))]);
+    clearTimeout(timer);
+    if (!drained) {
+      this.logger.warn('drain timeout: aborting running attempts', { drainTimeoutMs: this.drainTimeoutMs });
+      this.deps.cancels.abortAll();
+      await closed;
+    }
   }
 }

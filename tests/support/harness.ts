@@ -40,17 +40,23 @@ export interface TestKairos {
 
 export async function startTestKairos(
   label: string,
-  options: { roles?: Role[]; env?: Record<string, string> } & Partial<Omit<KairosOptions, 'config'>> = {},
+  options: {
+    roles?: Role[];
+    env?: Record<string, string>;
+    /** Join another test Kairos (same database and Redis prefix) as more processes of one deployment; stop() then leaves the state to it. */
+    joining?: TestKairos;
+  } & Partial<Omit<KairosOptions, 'config'>> = {},
 ): Promise<TestKairos> {
-  const dbName = uniqueName(label);
-  const prefix = dbName;
+  const dbName = options.joining?.dbName ?? uniqueName(label);
+  const prefix = options.joining?.prefix ?? dbName;
   const config = testConfig({ ROLES: (options.roles ?? ['api', 'scheduler', 'worker']).join(','), REDIS_PREFIX: prefix, ...options.env });
   const kairos = await startKairos({
     logger: createLogger({ test: label }, process.env.KAIROS_TEST_LOGS ? 'info' : 'warn'),
     dbName,
     // Agenda keeps a timer of max(processEvery, lockLifetime)/2 after each run: short ones let jest exit.
-    scheduler: { sweepEveryMs: 200, agendaProcessEveryMs: 1000, agendaLockLifetimeMs: 1000 },
     ...options,
+    scheduler: { sweepEveryMs: 200, agendaProcessEveryMs: 1000, agendaLockLifetimeMs: 1000, ...options.scheduler },
+    worker: { drainTimeoutMs: 2000, ...options.worker },
     config,
   });
   return {
@@ -60,7 +66,7 @@ export async function startTestKairos(
     prefix,
     stop: async () => {
       await kairos.stop();
-      await dropTestState(dbName, prefix);
+      if (!options.joining) await dropTestState(dbName, prefix);
     },
   };
 }

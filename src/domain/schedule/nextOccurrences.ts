@@ -322,3 +322,26 @@ export function nextAfter(schedule: Schedule, previousNominal: Date): Date | nul
   const next = nextAfterMs(schedule, previousNominal.getTime());
   return next === null ? null : new Date(next);
 }
+
+/**
+ * The first occurrence at or after `instant`, continuing the series that has an occurrence at
+ * `previousNominal` (intervals keep their grid). Used to jump over a long gap without walking it.
+ */
+export function firstAtOrAfter(schedule: Schedule, previousNominal: Date, instant: Date): Date | null {
+  const from = previousNominal.getTime();
+  const target = instant.getTime();
+  if (from >= target) return previousNominal;
+  switch (schedule.kind) {
+    case 'ONCE':
+      return null;
+    case 'INTERVAL': {
+      const step = (schedule.intervalSeconds ?? 0) * SECOND;
+      const next = notAfterEnd(schedule, from + Math.ceil((target - from) / step) * step);
+      return next === null ? null : new Date(next);
+    }
+    case 'CRON': {
+      const next = cronAfter(schedule, target - 1);
+      return next === null ? null : new Date(next);
+    }
+  }
+}

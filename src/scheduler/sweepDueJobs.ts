@@ -4,9 +4,9 @@ import { materialise } from './materialise.js';
 export interface SweepOptions {
   /** How far ahead occurrences are materialised (DESIGN.md: 30 s). */
   lookAheadMs: number;
-  /** Jobs read per query. Default 500. */
+  /** Jobs read and materialised per batch. Default 100 (larger batches stalled FerretDB 1.24). */
   batchSize?: number;
-  /** Batches per sweep at most, so one sweep cannot run unbounded; the rest waits a second. Default 20. */
+  /** Batches per sweep at most, so one sweep cannot run unbounded; the rest waits a second. Default 50. */
   maxBatches?: number;
   /** Occurrences older than now minus this were missed and follow the misfire policy. */
   misfireThresholdMs: number;
@@ -22,11 +22,11 @@ export async function sweepDueJobs(
   fencingToken: number,
   options: SweepOptions,
 ): Promise<{ jobs: number; executions: number }> {
-  const batchSize = options.batchSize ?? 500;
+  const batchSize = options.batchSize ?? 100;
   const horizon = new Date(now.getTime() + options.lookAheadMs);
   let jobs = 0;
   let executions = 0;
-  for (let batch = 0; batch < (options.maxBatches ?? 20); batch++) {
+  for (let batch = 0; batch < (options.maxBatches ?? 50); batch++) {
     const due = await deps.store.findDueJobs(horizon, batchSize);
     if (due.length === 0) break;
     const result = await materialise(deps, due, now, horizon, fencingToken, options.misfireThresholdMs);

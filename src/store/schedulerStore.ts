@@ -3,6 +3,13 @@ import type { ExecutionDoc, ExecutionStatus } from '../domain/execution.js';
 import type { JobDoc, JobStatus } from '../domain/job.js';
 import { collections, type Collections } from './collections.js';
 
+/**
+ * Statements per bulkWrite. FerretDB 1.24 holds a pooled PostgreSQL connection for every update
+ * statement of one command until the command ends, so a 100-statement bulkWrite exhausted its pool
+ * and deadlocked it; MongoDB is indifferent to the chunking.
+ */
+const BULK_CHUNK = 20;
+
 /** A compare-and-set advance of a job's schedule: applied only if `nextRunAt` still equals `expected`. */
 export interface JobAdvance {
   jobId: ObjectId;
@@ -29,6 +36,8 @@ export class SchedulerStore {
       .find({ status: 'ACTIVE', nextRunAt: { $lte: horizon } })
       .sort({ nextRunAt: 1 })
       .limit(limit)
+      // One batch: FerretDB keeps a pooled PostgreSQL connection per open cursor until it is exhausted.
+      .batchSize(limit)
       .toArray();
   }
 
@@ -73,7 +82,9 @@ export class SchedulerStore {
         update: { $set: { nextRunAt: a.nextRunAt, status: a.status, updatedAt: now, fencingToken: a.fencingToken } },
       },
     }));
-    await this.c.jobs.bulkWrite(ops, { ordered: false });
+    for (let i = 0; i < ops.length; i += BULK_CHUNK) {
+      await this.c.jobs.bulkWrite(ops.slice(i, i + BULK_CHUNK), { ordered: false });
+    }
   }
 
   /** Executions that should be in the queue but may not be (Redis lost them, or a crash came between steps). */
@@ -87,6 +98,7 @@ export class SchedulerStore {
         ],
       })
       .limit(limit)
+      .batchSize(limit)
       .toArray();
   }
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import type { OverlapPolicy } from '../domain/job.js';
+import { toGlobalId } from '../ids/globalId.js';
 
 const RELEASE = readFileSync(new URL('./lua/releaseRun.lua', import.meta.url), 'utf8');
 
@@ -41,12 +42,15 @@ export class OverlapGuard {
     }
     switch (policy) {
       case 'SKIP':
-        return { action: 'skip', reason: `overlap policy SKIP: execution ${holder} of this job was still running` };
+        return { action: 'skip', reason: `overlap policy SKIP: execution ${toGlobalId('Execution', holder)} of this job was still running` };
       case 'BUFFER_ONE': {
         if (await this.redis.set(buffer, executionId, 'PX', 24 * 3600_000, 'NX')) return { action: 'hold', runningId: holder };
         const buffered = await this.redis.get(buffer);
         if (buffered === executionId) return { action: 'hold', runningId: holder };
-        return { action: 'skip', reason: `overlap policy BUFFER_ONE: execution ${buffered} was already waiting for ${holder} to finish` };
+        return {
+          action: 'skip',
+          reason: `overlap policy BUFFER_ONE: execution ${toGlobalId('Execution', buffered ?? '')} was already waiting for ${toGlobalId('Execution', holder)} to finish`,
+        };
       }
       case 'CANCEL_PREVIOUS':
         return { action: 'cancel-previous', runningId: holder };

@@ -60,7 +60,10 @@ describe('overlap policies: an occurrence due while the previous execution still
     const skipped = nodes.filter((n) => n.status === 'SKIPPED');
     expect(skipped.length).toBeGreaterThanOrEqual(2);
     for (const n of skipped) {
-      expect(n.reason).toMatch(/^overlap policy SKIP: execution [0-9a-f]{24} of this job was still running$/);
+      expect(n.reason).toMatch(/^overlap policy SKIP: execution [A-Za-z0-9_-]+ of this job was still running$/);
+      // The id in the reason is the public id of an execution of this job that ran.
+      const running = /execution (\S+) of/.exec(n.reason!)![1];
+      expect(nodes.find((m) => m.id === running)?.status).toBe('SUCCEEDED');
       expect(n.attempts).toEqual([]);
     }
     expect(overlapping(nodes.filter((n) => n.status !== 'SKIPPED'))).toBe(false);

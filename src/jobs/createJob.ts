@@ -2,20 +2,12 @@ import { ObjectId } from 'mongodb';
 import type { JobDoc } from '../domain/job.js';
 import { firstOccurrence } from '../domain/schedule/nextOccurrences.js';
 import { QuotaExceededError } from '../errors/index.js';
-import type { Logger } from '../logger.js';
-import { errorMessage } from '../logger.js';
-import { materialise, type MaterialiseDeps } from '../scheduler/materialise.js';
-import type { JobStore } from '../store/jobStore.js';
 import type { TenantDoc } from '../domain/tenant.js';
+import { materialiseNearTerm, type NearTermDeps } from './materialiseNearTerm.js';
 import { parseIdempotencyKey, parseNewJob, type JobInputFields } from './parseJobInput.js';
 
-export interface CreateJobDeps {
-  jobs: JobStore;
-  materialise: MaterialiseDeps;
+export interface CreateJobDeps extends NearTermDeps {
   handlerNames: ReadonlySet<string>;
-  /** The scheduler's look-ahead: a first occurrence inside it is materialised at once. */
-  lookAheadMs: number;
-  logger: Logger;
 }
 
 export interface CreateJobInputFields extends JobInputFields {
@@ -48,14 +40,5 @@ export async function createJob(deps: CreateJobDeps, tenant: TenantDoc, input: C
     updatedAt: now,
     version: 1,
   });
-  if (!created || job.status !== 'ACTIVE' || !job.nextRunAt) return job;
-  const horizon = new Date(now.getTime() + deps.lookAheadMs);
-  if (job.nextRunAt > horizon) return job;
-  try {
-    await materialise(deps.materialise, [job], now, horizon, 0);
-  } catch (error) {
-    // The job is stored; the scheduler's next sweep materialises what this could not.
-    deps.logger.warn('near-term materialisation failed; leaving it to the sweep', { error: errorMessage(error) });
-  }
-  return (await deps.jobs.findById(job._id)) ?? job;
+  return created ? materialiseNearTerm(deps, job, now) : job;
 }

@@ -1,8 +1,16 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../api/context.type.js';
 import { scopeOf } from '../auth/auth-checker.js';
+import type { ObjectId } from 'mongodb';
+import { NotFoundError } from '../errors/index.js';
 import { createJob } from '../jobs/createJob.js';
-import { fromGlobalId } from '../ids/globalId.js';
+import { deleteJob } from '../jobs/deleteJob.js';
+import type { JobDeps } from '../jobs/jobDeps.js';
+import { pauseJob } from '../jobs/pauseJob.js';
+import { resumeJob } from '../jobs/resumeJob.js';
+import { triggerJob } from '../jobs/triggerJob.js';
+import { updateJob } from '../jobs/updateJob.js';
+import { fromGlobalId, toGlobalId } from '../ids/globalId.js';
 import { encodeCursor } from '../pagination/cursor.js';
 import { parsePageRequest, toConnection } from '../pagination/pageRequest.js';
 import { ExecutionsArgs, JobsArgs } from '../schema/connection.args.js';
@@ -12,8 +20,7 @@ import { Job, JobConnection } from '../schema/job.type.js';
 import { JSONScalar } from '../schema/scalars.js';
 import { DeleteJobPayload, ExecutionPayload, JobPayload } from '../schema/payload.type.js';
 import { listExecutions } from './listExecutions.js';
-import { toJobNode, type JobNode } from './mappers.js';
-import { notImplemented } from './notImplemented.js';
+import { toExecutionNode, toJobNode, type JobNode } from './mappers.js';
 
 @Resolver(() => Job)
 @Authorized()
@@ -46,42 +53,58 @@ export class JobResolver {
     const scope = scopeOf(ctx);
     const now = ctx.app.clock();
     const tenant = await ctx.app.tenants.ensure(scope.identity.tenantId, now);
-    const doc = await createJob(
-      { jobs: scope.jobs, materialise: ctx.app.materialise, handlerNames: ctx.app.handlerNames, lookAheadMs: ctx.app.lookAheadMs, logger: ctx.app.logger },
-      tenant,
-      input,
-      now,
-    );
+    const doc = await createJob(jobDeps(ctx), tenant, input, now);
     return { job: toJobNode(doc) };
   }
 
   @Authorized('MEMBER')
   @Mutation(() => JobPayload)
-  updateJob(@Arg('input', () => UpdateJobInput) _input: UpdateJobInput): JobPayload {
-    return notImplemented('updateJob');
+  async updateJob(@Arg('input', () => UpdateJobInput) input: UpdateJobInput, @Ctx() ctx: Context): Promise<JobPayload> {
+    const { id, ...fields } = input;
+    return { job: toJobNode(await updateJob(jobDeps(ctx), jobObjectId(id), fields, ctx.app.clock())) };
   }
 
   @Authorized('MEMBER')
   @Mutation(() => JobPayload)
-  pauseJob(@Arg('id', () => ID) _id: string): JobPayload {
-    return notImplemented('pauseJob');
+  async pauseJob(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<JobPayload> {
+    return { job: toJobNode(await pauseJob(jobDeps(ctx), jobObjectId(id), ctx.app.clock())) };
   }
 
   @Authorized('MEMBER')
   @Mutation(() => JobPayload)
-  resumeJob(@Arg('id', () => ID) _id: string): JobPayload {
-    return notImplemented('resumeJob');
+  async resumeJob(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<JobPayload> {
+    return { job: toJobNode(await resumeJob(jobDeps(ctx), jobObjectId(id), ctx.app.clock())) };
   }
 
   @Authorized('MEMBER')
   @Mutation(() => DeleteJobPayload, { description: 'Cancels its SCHEDULED, QUEUED and RETRYING executions; keeps the history.' })
-  deleteJob(@Arg('id', () => ID) _id: string): DeleteJobPayload {
-    return notImplemented('deleteJob');
+  async deleteJob(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<DeleteJobPayload> {
+    const jobId = jobObjectId(id);
+    await deleteJob(jobDeps(ctx), jobId, ctx.app.clock());
+    return { deletedJobId: toGlobalId('Job', jobId) };
   }
 
   @Authorized('MEMBER')
   @Mutation(() => ExecutionPayload, { description: "Run now, outside the schedule. payload overrides the job's payload for this execution." })
-  triggerJob(@Arg('id', () => ID) _id: string, @Arg('payload', () => JSONScalar, { nullable: true }) _payload: unknown): ExecutionPayload {
-    return notImplemented('triggerJob');
+  async triggerJob(
+    @Arg('id', () => ID) id: string,
+    @Arg('payload', () => JSONScalar, { nullable: true }) payload: unknown,
+    @Ctx() ctx: Context,
+  ): Promise<ExecutionPayload> {
+    return { execution: toExecutionNode(await triggerJob(jobDeps(ctx), jobObjectId(id), payload, ctx.app.clock())) };
   }
+}
+
+/** The job operations' dependencies, bound to the caller's tenant. */
+function jobDeps(ctx: Context): JobDeps {
+  const scope = scopeOf(ctx);
+  const { materialise, handlerNames, lookAheadMs, logger } = ctx.app;
+  return { jobs: scope.jobs, executions: scope.executions, materialise, handlerNames, lookAheadMs, logger };
+}
+
+/** A Job global id's ObjectId; a malformed id or one of another type is NOT_FOUND, like a missing job. */
+function jobObjectId(id: string): ObjectId {
+  const parsed = fromGlobalId(id, 'Job');
+  if (!parsed) throw new NotFoundError('Job', id);
+  return parsed.id;
 }

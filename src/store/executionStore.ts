@@ -1,5 +1,5 @@
-import type { Db, Filter, ObjectId } from 'mongodb';
-import type { ExecutionDoc, ExecutionStatus } from '../domain/execution.js';
+import type { AnyBulkWriteOperation, Db, Filter, ObjectId } from 'mongodb';
+import type { ExecutionDoc, ExecutionStatus, ExecutionTrigger } from '../domain/execution.js';
 import type { PageRequest } from '../pagination/pageRequest.js';
 import { collections, type Collections } from './collections.js';
 import { keysetFilter } from './keyset.js';
@@ -12,6 +12,23 @@ export interface ExecutionListFilter {
   /** Exclusive. */
   scheduledBefore?: Date | null;
 }
+
+/** Which not-yet-started executions of one job to cancel. */
+export interface WaitingSelection {
+  statuses: readonly ExecutionStatus[];
+  /** Only executions with one of these triggers; any trigger when omitted. */
+  triggers?: readonly ExecutionTrigger[];
+  /** Occurrences to leave alone. */
+  exceptOccurrenceKeys?: readonly string[];
+}
+
+/** An execution a cancel call moved to CANCELLED, with the status it had. */
+export interface CancelledExecution {
+  execution: Pick<ExecutionDoc, '_id' | 'tenantId' | 'jobId' | 'workload' | 'attempt'>;
+  previousStatus: ExecutionStatus;
+}
+
+type WaitingRow = Pick<ExecutionDoc, '_id' | 'tenantId' | 'jobId' | 'workload' | 'attempt' | 'status'>;
 
 /** A tenant's executions, the primary source of every monitoring query. Every query carries the tenant. */
 export class ExecutionStore {
@@ -56,5 +73,60 @@ export class ExecutionStore {
       .sort({ scheduledFor: direction, _id: direction })
       .limit(page.limit + 1)
       .toArray();
+  }
+
+  /**
+   * Cancels the job's executions matching `selection`, each with a compare-and-set on the status
+   * and attempt it was read with, so one that a worker started meanwhile is left running. One read
+   * and one batched write; returns exactly the executions this call cancelled.
+   */
+  async cancelWaiting(jobId: ObjectId, selection: WaitingSelection, reason: string, now: Date): Promise<CancelledExecution[]> {
+    const filter: Filter<ExecutionDoc> = { jobId, status: { $in: [...selection.statuses] } };
+    if (selection.triggers) filter.trigger = { $in: [...selection.triggers] };
+    if (selection.exceptOccurrenceKeys?.length) filter.occurrenceKey = { $nin: [...selection.exceptOccurrenceKeys] };
+    const waiting = await this.c.executions
+      .find<WaitingRow>(this.scoped(filter), { projection: { _id: 1, tenantId: 1, jobId: 1, workload: 1, attempt: 1, status: 1 } })
+      .toArray();
+    if (waiting.length === 0) return [];
+    // One statement per (status, attempt) read, usually one or two: FerretDB 1.24 holds a pooled
+    // PostgreSQL connection per statement of a command, so one statement per execution could exhaust it.
+    const groups = new Map<string, WaitingRow[]>();
+    for (const e of waiting) {
+      const key = `${e.status}/${e.attempt}`;
+      groups.set(key, [...(groups.get(key) ?? []), e]);
+    }
+    const ops: AnyBulkWriteOperation<ExecutionDoc>[] = [...groups.values()].map((group) => ({
+      updateMany: {
+        filter: this.scoped({ _id: { $in: group.map((e) => e._id) }, status: group[0].status, attempt: group[0].attempt }),
+        update: { $set: { status: 'CANCELLED', reason, finishedAt: now, nextAttemptAt: null, updatedAt: now } },
+      },
+    }));
+    const result = await this.c.executions.bulkWrite(ops, { ordered: false });
+    let cancelled = waiting;
+    if (result.modifiedCount !== waiting.length) {
+      // Some changed between the read and the write (a worker claimed them): keep the ones written here.
+      const mine = await this.c.executions
+        .find<Pick<ExecutionDoc, '_id' | 'attempt'>>(
+          this.scoped({ _id: { $in: waiting.map((e) => e._id) }, status: 'CANCELLED', reason, finishedAt: now }),
+          { projection: { _id: 1, attempt: 1 } },
+        )
+        .toArray();
+      const attemptById = new Map(mine.map((e) => [e._id.toHexString(), e.attempt]));
+      cancelled = waiting.filter((e) => attemptById.get(e._id.toHexString()) === e.attempt);
+    }
+    return cancelled.map(({ status, ...execution }) => ({ execution, previousStatus: status }));
+  }
+
+  /**
+   * Puts executions of `occurrenceKeys` that a lifecycle operation cancelled (reason in `reasons`)
+   * before they ever started back to SCHEDULED, so the occurrence they hold can be materialised again.
+   */
+  async reviveCancelled(jobId: ObjectId, occurrenceKeys: readonly string[], reasons: readonly string[], now: Date): Promise<number> {
+    if (occurrenceKeys.length === 0) return 0;
+    const result = await this.c.executions.updateMany(
+      this.scoped({ jobId, occurrenceKey: { $in: [...occurrenceKeys] }, status: 'CANCELLED', reason: { $in: [...reasons] }, attempt: 0 }),
+      { $set: { status: 'SCHEDULED', reason: null, queuedAt: null, finishedAt: null, updatedAt: now } },
+    );
+    return result.modifiedCount;
   }
 }

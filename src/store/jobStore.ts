@@ -10,6 +10,9 @@ export interface JobListFilter {
   namePrefix?: string | null;
 }
 
+/** Fields a lifecycle operation may change; `version` is the store's to increment. */
+export type JobChange = Partial<Omit<JobDoc, '_id' | 'tenantId' | 'version' | 'createdAt' | 'idempotencyKey'>>;
+
 /**
  * A tenant's jobs. Built per request with the tenant from the token; every query and insert
  * carries that tenant, so no caller can read or write another tenant's jobs.
@@ -47,6 +50,25 @@ export class JobStore {
     return this.c.jobs.find(this.scoped({ _id: { $in: [...ids] } })).toArray();
   }
 
+  /**
+   * Compare-and-set on `version`: applies `set` and increments the version only if the job is still
+   * at `expectedVersion`. Returns the job as written, or null when it changed meanwhile or is gone.
+   */
+  async updateIfVersion(id: ObjectId, expectedVersion: number, set: JobChange): Promise<JobDoc | null> {
+    return this.c.jobs.findOneAndUpdate(
+      this.scoped({ _id: id, version: expectedVersion }),
+      // An undefined value would be stored as null: leave such fields alone instead.
+      { $set: { ...definedOnly(set), version: expectedVersion + 1 } },
+      { returnDocument: 'after' },
+    );
+  }
+
+  /** Deletes the job; false when there was none. */
+  async deleteById(id: ObjectId): Promise<boolean> {
+    const result = await this.c.jobs.deleteOne(this.scoped({ _id: id }));
+    return result.deletedCount === 1;
+  }
+
   async count(filter: JobListFilter = {}): Promise<number> {
     return this.c.jobs.countDocuments(this.listFilter(filter));
   }
@@ -71,4 +93,8 @@ export class JobStore {
     }
     return this.scoped(f);
   }
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -1,0 +1,27 @@
+import type { JobDoc } from '../domain/job.js';
+import { CANCEL_REASONS, SCHEDULE_TRIGGERS, cancelPendingExecutions } from './cancelPendingExecutions.js';
+import type { JobDeps } from './jobDeps.js';
+import { materialiseNearTerm, nearTermOccurrenceKeys } from './materialiseNearTerm.js';
+
+/**
+ * Brings a job's executions in line with the schedule it has just been given (updateJob) or has
+ * taken up again (resumeJob), `job` being as just written:
+ * - cancels its waiting SCHEDULED/QUEUED schedule executions that are not occurrences of that
+ *   schedule inside the look-ahead window (an occurrence both schedules share is kept as it is);
+ * - puts back to SCHEDULED the ones of those occurrences that a pause or an earlier schedule change
+ *   cancelled before they started: they hold the occurrence key, so the occurrence could not be
+ *   materialised again otherwise and would be lost;
+ * - materialises the near-term occurrences as createJob does.
+ */
+export async function applySchedule(deps: JobDeps, job: JobDoc, reason: string, now: Date): Promise<JobDoc> {
+  const planned = nearTermOccurrenceKeys(deps, job, now);
+  await cancelPendingExecutions(
+    deps,
+    job._id,
+    { statuses: ['SCHEDULED', 'QUEUED'], triggers: SCHEDULE_TRIGGERS, exceptOccurrenceKeys: planned },
+    reason,
+    now,
+  );
+  await deps.executions.reviveCancelled(job._id, planned, [CANCEL_REASONS.paused, CANCEL_REASONS.scheduleChanged], now);
+  return materialiseNearTerm(deps, job, now);
+}

@@ -1,0 +1,32 @@
+import type { ObjectId } from 'mongodb';
+import type { JobDoc } from '../domain/job.js';
+import { ConflictError, NotFoundError } from '../errors/index.js';
+import { toGlobalId } from '../ids/globalId.js';
+import type { JobChange, JobStore } from '../store/jobStore.js';
+
+/** Attempts of a read-modify-write before giving up with CONFLICT: the first, and one retry. */
+const ATTEMPTS = 2;
+
+/**
+ * Read-modify-write of one job with a compare-and-set on its `version`. `decide` gets the job as
+ * it is and returns the change to make, or null when there is nothing to do (the job is returned
+ * unchanged); it may throw (BAD_USER_INPUT, CONFLICT), and then nothing is written. When another
+ * write lands between the read and the write, the change is decided again on the fresh job, once;
+ * a second collision is CONFLICT. So concurrent changes serialise instead of overwriting each other.
+ */
+export async function changeJob(
+  jobs: JobStore,
+  id: ObjectId,
+  now: Date,
+  decide: (job: JobDoc) => JobChange | null,
+): Promise<{ job: JobDoc; changed: boolean }> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const current = await jobs.findById(id);
+    if (!current) throw new NotFoundError('Job', toGlobalId('Job', id));
+    const change = decide(current);
+    if (change === null) return { job: current, changed: false };
+    const written = await jobs.updateIfVersion(id, current.version, { ...change, updatedAt: now });
+    if (written) return { job: written, changed: true };
+  }
+  throw new ConflictError(`Job ${toGlobalId('Job', id)} was changed by other requests at the same time; read it again and retry`);
+}

@@ -1,0 +1,17 @@
+import type { ObjectId } from 'mongodb';
+import { NotFoundError } from '../errors/index.js';
+import { toGlobalId } from '../ids/globalId.js';
+import { CANCEL_REASONS, cancelPendingExecutions } from './cancelPendingExecutions.js';
+import type { JobDeps } from './jobDeps.js';
+
+/**
+ * Deletes the job document, then cancels its SCHEDULED, QUEUED and RETRYING executions (any
+ * trigger) with reason "job deleted". Running ones finish. Executions stay readable, with a null
+ * `job`. The job goes first so that nothing materialises new occurrences of it afterwards; should
+ * the cancellation not happen (a crash in between), a worker cancels each leftover when it gets to
+ * it, finding no job.
+ */
+export async function deleteJob(deps: JobDeps, id: ObjectId, now: Date): Promise<void> {
+  if (!(await deps.jobs.deleteById(id))) throw new NotFoundError('Job', toGlobalId('Job', id));
+  await cancelPendingExecutions(deps, id, { statuses: ['SCHEDULED', 'QUEUED', 'RETRYING'] }, CANCEL_REASONS.deleted, now);
+}

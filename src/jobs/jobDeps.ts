@@ -1,0 +1,11 @@
+import type { ExecutionStore } from '../store/executionStore.js';
+import type { NearTermDeps } from './materialiseNearTerm.js';
+
+/**
+ * What the job lifecycle operations need: the caller's tenant-scoped stores, plus the process-wide
+ * queue and event bus (reached through `materialise`, which carries both).
+ */
+export interface JobDeps extends NearTermDeps {
+  executions: ExecutionStore;
+  handlerNames: ReadonlySet<string>;
+}

@@ -1,0 +1,76 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { ObjectId } from 'mongodb';
+import { parseRetryPolicy } from '../domain/backoff.js';
+import type { JobDoc } from '../domain/job.js';
+import { firstOccurrence } from '../domain/schedule/nextOccurrences.js';
+import { parseSchedule } from '../domain/schedule/parseSchedule.js';
+import { BadUserInputError } from '../errors/index.js';
+import type { JobChange } from '../store/jobStore.js';
+import { applySchedule } from './applySchedule.js';
+import { CANCEL_REASONS } from './cancelPendingExecutions.js';
+import { changeJob } from './changeJob.js';
+import type { JobDeps } from './jobDeps.js';
+import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, type JobInputFields } from './parseJobInput.js';
+
+/**
+ * Changes the fields given in `input` (undefined = omitted = kept; null clears a nullable field
+ * and is BAD_USER_INPUT for the others), validated like createJob: a bad field is BAD_USER_INPUT
+ * naming it, and nothing is written. `retryPolicy` is merged field by field into the current one;
+ * `schedule` and `target` are replaced whole. An update that changes nothing writes nothing.
+ *
+ * A changed schedule recomputes nextRunAt from `now` (kept null while the job is PAUSED; a
+ * COMPLETED job becomes ACTIVE again), cancels the waiting executions of the old schedule with
+ * reason "schedule changed" and materialises the new near-term occurrences (see applySchedule).
+ * Other changes apply to executions that start (target, payload, timeout, policies) or are
+ * materialised (workload, maxAttempts) afterwards. The write is a compare-and-set on the job's
+ * version, retried once on a concurrent change (see changeJob).
+ */
+export async function updateJob(deps: JobDeps, id: ObjectId, input: JobInputFields, now: Date): Promise<JobDoc> {
+  let scheduleChanged = false;
+  const { job, changed } = await changeJob(deps.jobs, id, now, (current) => {
+    const change = jobChange(current, input, now, deps.handlerNames);
+    scheduleChanged = change?.schedule !== undefined;
+    return change;
+  });
+  if (!changed || !scheduleChanged) return job;
+  return applySchedule(deps, job, CANCEL_REASONS.scheduleChanged, now);
+}
+
+/** The validated difference between `current` and `input`, or null when there is none. */
+function jobChange(current: JobDoc, input: JobInputFields, now: Date, handlers: ReadonlySet<string>): JobChange | null {
+  const change: JobChange = {};
+  const differs = <K extends keyof JobChange>(field: K, value: JobDoc[K]) => {
+    if (!isDeepStrictEqual(value, current[field])) change[field] = value;
+  };
+  if (input.name !== undefined) {
+    const name = parseName(notNull(input.name, 'name'));
+    differs('name', name);
+    differs('nameLower', name.toLowerCase());
+  }
+  if (input.description !== undefined) differs('description', parseDescription(input.description));
+  if (input.schedule !== undefined) {
+    const schedule = parseSchedule(notNull(input.schedule, 'schedule'), now);
+    if (!isDeepStrictEqual(schedule, current.schedule)) {
+      const nextRunAt = current.status === 'PAUSED' ? null : firstOccurrence(schedule, now);
+      Object.assign(change, {
+        schedule,
+        nextRunAt,
+        status: current.status === 'PAUSED' ? 'PAUSED' : nextRunAt ? 'ACTIVE' : 'COMPLETED',
+      } satisfies JobChange);
+    }
+  }
+  if (input.target !== undefined) differs('target', parseTarget(notNull(input.target, 'target'), handlers));
+  if (input.payload !== undefined) differs('payloadJson', parsePayload(input.payload));
+  if (input.workload !== undefined) differs('workload', notNull(input.workload, 'workload'));
+  if (input.timeoutSeconds !== undefined) differs('timeoutSeconds', parseTimeout(notNull(input.timeoutSeconds, 'timeoutSeconds')));
+  if (input.retryPolicy !== undefined) differs('retryPolicy', parseRetryPolicy(notNull(input.retryPolicy, 'retryPolicy'), current.retryPolicy));
+  if (input.overlapPolicy !== undefined) differs('overlapPolicy', notNull(input.overlapPolicy, 'overlapPolicy'));
+  if (input.misfirePolicy !== undefined) differs('misfirePolicy', notNull(input.misfirePolicy, 'misfirePolicy'));
+  return Object.keys(change).length > 0 ? change : null;
+}
+
+/** An explicit null for a field the job cannot be without. */
+function notNull<T>(value: T | null, field: string): T {
+  if (value === null) throw new BadUserInputError(`${field} cannot be null; omit it to keep the current value`, field);
+  return value;
+}

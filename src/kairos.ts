@@ -16,6 +16,7 @@ import { SchedulerRole, type SchedulerRoleOptions } from './scheduler/schedulerR
 import { WorkerRole, type WorkerRoleOptions } from './workers/workerRole.js';
 import { CancelSignals } from './workers/cancelSignals.js';
 import { OverlapGuard } from './workers/overlapGuard.js';
+import { AttemptClaims } from './workers/attemptClaims.js';
 import { BUILTIN_HANDLERS } from './workers/handlers/builtins.js';
 import type { HandlerRegistry } from './workers/handlers/handler.js';
 import { ApiServer } from './api/httpServer.js';
@@ -88,9 +89,10 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       await cancels.start();
       closers.push(() => cancels.close());
       const overlap = new OverlapGuard(redis, config.redisPrefix);
+      const claims = new AttemptClaims(redis, config.redisPrefix);
       const worker = new WorkerRole(
         bullConnection,
-        { runStore: new RunStore(db), tenants, queues, events, handlers, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels },
+        { runStore: new RunStore(db), tenants, queues, events, handlers, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims },
         logger,
         { redisPrefix: config.redisPrefix, ioConcurrency: config.workerIoConcurrency, cpuConcurrency: config.workerCpuConcurrency, ...options.worker },
       );

@@ -15,6 +15,7 @@ import type { HandlerRegistry } from './handlers/handler.js';
 import { callHttpTarget } from './targets/httpTarget.js';
 import { CancelledError, ShutdownError, type CancelSignals } from './cancelSignals.js';
 import type { OverlapDecision, OverlapGuard } from './overlapGuard.js';
+import type { AttemptClaims } from './attemptClaims.js';
 
 export interface RunDeps {
   runStore: RunStore;
@@ -28,6 +29,7 @@ export interface RunDeps {
   random: () => number;
   overlap: OverlapGuard;
   cancels: CancelSignals;
+  claims: AttemptClaims;
 }
 
 interface AttemptResult {
@@ -65,6 +67,7 @@ export async function runExecution(deps: RunDeps, executionId: string): Promise<
   if (decision.action === 'hold') return;
 
   try {
+    if (!(await deps.claims.take(executionId, current.attempt + 1))) return;
     const execution = await deps.runStore.claim(current, deps.workerId, deps.clock());
     if (!execution) return;
     await publishStatusEvents(deps.events, deps.logger, [statusEvent(execution, current.status, 'RUNNING', deps.clock())]);

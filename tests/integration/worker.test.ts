@@ -5,7 +5,9 @@ import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../suppo
 import { gqlOk } from '../support/graphqlClient.js';
 import { EventCollector, wsClient } from '../support/subscriptions.js';
 import { startReceiver } from '../support/httpReceiver.js';
-import { MONGO_URL } from '../support/env.js';
+import { MONGO_URL, REDIS_URL } from '../support/env.js';
+import { ExecutionQueues } from '../../src/queue/executionQueues.js';
+import { fromGlobalId } from '../../src/ids/globalId.js';
 import type { Client } from 'graphql-ws';
 
 const CREATE = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`;
@@ -118,6 +120,30 @@ describe('workers run targets and record every attempt', () => {
       'FAILED',
     );
     expect(execution.attempts).toEqual([expect.objectContaining({ number: 1, outcome: 'TIMED_OUT', error: 'Timed out after 1 s' })]);
+  });
+
+  it('runs an execution once when the queue delivers it several times at once', async () => {
+    const r = await receiver;
+    const runAt = new Date(Date.now() + 3000).toISOString();
+    const { createJob } = await gqlOk(k.url, token, CREATE, { input: { name: 'dup', schedule: { runAt }, target: { http: { url: `${r.url}/dup` } } } });
+    const jobId = createJob.job.id;
+    const queued = await gqlOk(k.url, token, EXECUTION, { jobId });
+    const execution = queued.executions.edges[0].node;
+    expect(execution.status).toBe('QUEUED');
+    // Two extra deliveries of the same execution, due now, beside the one due at its time.
+    const queues = new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, k.prefix, () => undefined);
+    const hex = fromGlobalId(execution.id, 'Execution')!.id.toHexString();
+    await queues.enqueue([
+      { executionId: hex, tenantId: tenant, workload: 'IO_BOUND', dueAt: new Date(), round: 'buffered' },
+      { executionId: hex, tenantId: tenant, workload: 'IO_BOUND', dueAt: new Date(), round: 99 },
+    ]);
+    await queues.close();
+    const events = new EventCollector<Event>(client, SUBSCRIBE, { jobId });
+    const finished = await waitForFinal(jobId, 'SUCCEEDED', events);
+    events.stop();
+    expect(finished.attempts).toHaveLength(1);
+    // Ran early, at the first delivery: a manual re-delivery is a start signal, not a schedule.
+    expect(r.received.filter((q) => q.headers['x-kairos-job-id'] === jobId)).toHaveLength(1);
   });
 
   it('runs a handler with its payload: sleep waits the given milliseconds', async () => {

@@ -138,5 +138,33 @@ export async function materialise(
     waiting.map((e) => ({ executionId: e._id.toHexString(), tenantId: e.tenantId, workload: e.workload, dueAt: e.scheduledFor })),
   );
   await deps.store.advanceJobs(advances, now);
+  await dropIfJobChanged(deps, jobs, waiting, now);
   return { executions: waiting.length };
 }
+
+/**
+ * A pause, schedule change or delete that lands while a pass is under way cancels the job's
+ * waiting executions before this pass inserted its own: those would run on the old definition.
+ * Such changes bump the job's version (sweeps do not, so a second leader never triggers this),
+ * so executions inserted for a job whose version moved on are cancelled here.
+ */
+async function dropIfJobChanged(deps: MaterialiseDeps, jobs: JobDoc[], waiting: ExecutionDoc[], now: Date): Promise<void> {
+  if (waiting.length === 0) return;
+  const versions = await deps.store.jobVersions(jobs.map((j) => j._id));
+  const changed = new Set(jobs.filter((j) => versions.get(j._id.toHexString()) !== j.version).map((j) => j._id.toHexString()));
+  const stale = waiting.filter((e) => changed.has(e.jobId.toHexString()));
+  if (stale.length === 0) return;
+  await deps.store.cancelWaiting(
+    stale.map((e) => e._id),
+    STALE_REASON,
+    now,
+  );
+  await Promise.all(stale.map((e) => deps.queues.remove(e._id.toHexString(), e.workload)));
+  await publishStatusEvents(
+    deps.events,
+    deps.logger,
+    stale.map((e) => statusEvent(e, 'QUEUED', 'CANCELLED', now)),
+  );
+}
+
+const STALE_REASON = 'the job changed while this occurrence was being materialised';

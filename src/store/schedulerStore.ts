@@ -87,6 +87,21 @@ export class SchedulerStore {
     }
   }
 
+  /** The current version of each job (absent when the job was deleted). */
+  async jobVersions(ids: ObjectId[]): Promise<Map<string, number>> {
+    const rows = await this.c.jobs.find({ _id: { $in: ids } }, { projection: { version: 1 } }).batchSize(ids.length + 1).toArray();
+    return new Map(rows.map((r) => [r._id.toHexString(), r.version]));
+  }
+
+  /** Cancels executions that have not started yet (SCHEDULED or QUEUED), with the reason. */
+  async cancelWaiting(ids: ObjectId[], reason: string, now: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await this.c.executions.updateMany(
+      { _id: { $in: ids }, status: { $in: ['SCHEDULED', 'QUEUED'] } },
+      { $set: { status: 'CANCELLED', reason, finishedAt: now, updatedAt: now } },
+    );
+  }
+
   /** Executions that should be in the queue but may not be (Redis lost them, or a crash came between steps). */
   async findStranded(olderThan: Date, limit: number): Promise<ExecutionDoc[]> {
     const waiting: ExecutionStatus[] = ['SCHEDULED', 'QUEUED'];

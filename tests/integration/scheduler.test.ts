@@ -24,6 +24,32 @@ async function until(check: () => boolean, timeoutMs: number, what: string): Pro
   }
 }
 
+/** An interval job document (10 s) due at `nextRunAt`. */
+function job(nextRunAt: Date): JobDoc {
+  return {
+    _id: new ObjectId(),
+    tenantId: 't1',
+    name: 'j',
+    nameLower: 'j',
+    description: null,
+    schedule: { kind: 'INTERVAL', intervalSeconds: 10, timezone: 'UTC', jitterSeconds: 0 },
+    target: { kind: 'HANDLER', handler: 'noop' },
+    payloadJson: null,
+    workload: 'IO_BOUND',
+    timeoutSeconds: 60,
+    retryPolicy: DEFAULT_RETRY_POLICY,
+    overlapPolicy: 'ALLOW',
+    misfirePolicy: 'RUN_ONCE',
+    status: 'ACTIVE',
+    nextRunAt,
+    lastRunAt: null,
+    idempotencyKey: new ObjectId().toHexString(),
+    createdAt: nextRunAt,
+    updatedAt: nextRunAt,
+    version: 1,
+  };
+}
+
 describe('leader lease', () => {
   const prefix = uniqueName('lease');
   const redis = new Redis(REDIS_URL);
@@ -92,31 +118,6 @@ describe('materialise', () => {
     await dropTestState(name, name);
   });
 
-  function job(nextRunAt: Date): JobDoc {
-    return {
-      _id: new ObjectId(),
-      tenantId: 't1',
-      name: 'j',
-      nameLower: 'j',
-      description: null,
-      schedule: { kind: 'INTERVAL', intervalSeconds: 10, timezone: 'UTC', jitterSeconds: 0 },
-      target: { kind: 'HANDLER', handler: 'noop' },
-      payloadJson: null,
-      workload: 'IO_BOUND',
-      timeoutSeconds: 60,
-      retryPolicy: DEFAULT_RETRY_POLICY,
-      overlapPolicy: 'ALLOW',
-      misfirePolicy: 'RUN_ONCE',
-      status: 'ACTIVE',
-      nextRunAt,
-      lastRunAt: null,
-      idempotencyKey: new ObjectId().toHexString(),
-      createdAt: nextRunAt,
-      updatedAt: nextRunAt,
-      version: 1,
-    };
-  }
-
   it('never doubles an occurrence when two leaders materialise the same job at once, and advances nextRunAt once', async () => {
     const now = new Date(Date.UTC(2030, 0, 1, 0, 0, 0));
     const doc = job(now);
@@ -143,6 +144,46 @@ describe('materialise', () => {
     await materialise(deps, [doc], now, horizon, 1);
     expect(await db.collection('executions').countDocuments({ jobId: doc._id })).toBe(4);
     expect((await db.collection<JobDoc>('jobs').findOne({ _id: doc._id }))?.nextRunAt?.toISOString()).toBe('2030-01-01T00:00:40.000Z');
+  });
+});
+
+describe('materialise racing a job change', () => {
+  const name = uniqueName('race');
+  let mongo: MongoClient;
+  let redis: Redis;
+  let deps: MaterialiseDeps;
+  beforeAll(async () => {
+    mongo = await new MongoClient(MONGO_URL).connect();
+    await ensureIndexes(mongo.db(name));
+    redis = new Redis(REDIS_URL);
+    deps = {
+      store: new SchedulerStore(mongo.db(name)),
+      queues: new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, name, () => undefined),
+      events: new ExecutionEventBus(redis, name),
+      logger: createLogger({}, 'silent'),
+      random: () => 0,
+    };
+  });
+  afterAll(async () => {
+    await deps.queues.close();
+    await redis.quit();
+    await mongo.close();
+    await dropTestState(name, name);
+  });
+
+  it('cancels what it inserted for a job that was paused or changed after the pass read it', async () => {
+    const now = new Date(Date.now() + 60_000);
+    const stale = job(now);
+    // The stored job has moved on (paused: version 2, no nextRunAt) since the pass read version 1.
+    await mongo.db(name).collection<JobDoc>('jobs').insertOne({ ...stale, status: 'PAUSED', nextRunAt: null, version: 2 });
+    await materialise(deps, [stale], now, new Date(now.getTime() + 15_000), 1);
+    const executions = await mongo.db(name).collection('executions').find({ jobId: stale._id }).toArray();
+    expect(executions).toHaveLength(2);
+    for (const e of executions) {
+      expect(e).toMatchObject({ status: 'CANCELLED', reason: 'the job changed while this occurrence was being materialised' });
+      expect(await redis.exists(`${name}:executions-io:${e._id.toHexString()}`)).toBe(0);
+    }
+    expect((await mongo.db(name).collection<JobDoc>('jobs').findOne({ _id: stale._id }))).toMatchObject({ status: 'PAUSED', nextRunAt: null });
   });
 });
 

@@ -87,9 +87,10 @@ export class LeaderLease {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.token > 0) {
+      // Stop acting as leader before the key is freed, so two holders never overlap in time.
       this.token = 0;
-      await this.redis.eval(RELEASE, 1, this.key, this.options.candidateId).catch(() => undefined);
       this.options.onLost();
+      await this.redis.eval(RELEASE, 1, this.key, this.options.candidateId).catch(() => undefined);
     }
   }
 }

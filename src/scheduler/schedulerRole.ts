@@ -139,7 +139,9 @@ export class SchedulerRole {
 
   /** Releases the lease at once (a standby takes over without waiting for the TTL) and stops leading. */
   async stop(): Promise<void> {
-    await this.lease.stop();
+    // Stand down first (the running sweep ends, Agenda stops), then free the lease for a standby.
+    this.standingDown = this.standDown();
     await this.standingDown;
+    await this.lease.stop();
   }
 }

@@ -1,19 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Redis as RedisClient } from 'ioredis';
 import { Redis } from 'ioredis';
-import { MongoClient, ObjectId, type Db } from 'mongodb';
+import type { Db } from 'mongodb';
 import { LeaderLease } from '../../src/scheduler/leaderLease.js';
 import { materialise, type MaterialiseDeps } from '../../src/scheduler/materialise.js';
-import { SchedulerStore } from '../../src/store/schedulerStore.js';
-import { ensureIndexes } from '../../src/store/indexes.js';
-import { ExecutionQueues } from '../../src/queue/executionQueues.js';
-import { ExecutionEventBus } from '../../src/events/executionEventBus.js';
-import { createLogger } from '../../src/logger.js';
 import type { JobDoc } from '../../src/domain/job.js';
-import { DEFAULT_RETRY_POLICY } from '../../src/domain/backoff.js';
 import { dropTestState, startTestKairos, tokenFor, uniqueName } from '../support/harness.js';
 import { gqlOk } from '../support/graphqlClient.js';
 import { EventCollector, wsClient } from '../support/subscriptions.js';
-import { MONGO_URL, REDIS_URL } from '../support/env.js';
+import { REDIS_URL } from '../support/env.js';
+import { jobDoc, materialiseFixture } from '../support/fixtures.js';
 
 /** Resolves when `check()` holds, polling Redis-side state that has no event to wait on. */
 async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
@@ -24,31 +20,7 @@ async function until(check: () => boolean, timeoutMs: number, what: string): Pro
   }
 }
 
-/** An interval job document (10 s) due at `nextRunAt`. */
-function job(nextRunAt: Date): JobDoc {
-  return {
-    _id: new ObjectId(),
-    tenantId: 't1',
-    name: 'j',
-    nameLower: 'j',
-    description: null,
-    schedule: { kind: 'INTERVAL', intervalSeconds: 10, timezone: 'UTC', jitterSeconds: 0 },
-    target: { kind: 'HANDLER', handler: 'noop' },
-    payloadJson: null,
-    workload: 'IO_BOUND',
-    timeoutSeconds: 60,
-    retryPolicy: DEFAULT_RETRY_POLICY,
-    overlapPolicy: 'ALLOW',
-    misfirePolicy: 'RUN_ONCE',
-    status: 'ACTIVE',
-    nextRunAt,
-    lastRunAt: null,
-    idempotencyKey: new ObjectId().toHexString(),
-    createdAt: nextRunAt,
-    updatedAt: nextRunAt,
-    version: 1,
-  };
-}
+const job = (nextRunAt: Date) => jobDoc(nextRunAt, { schedule: { kind: 'INTERVAL', intervalSeconds: 10, timezone: 'UTC', jitterSeconds: 0 } });
 
 describe('leader lease', () => {
   const prefix = uniqueName('lease');
@@ -93,29 +65,17 @@ describe('leader lease', () => {
 });
 
 describe('materialise', () => {
-  const name = uniqueName('mat');
-  let mongo: MongoClient;
+  let fixture: Awaited<ReturnType<typeof materialiseFixture>>;
   let db: Db;
-  let redis: Redis;
+  let redis: RedisClient;
   let deps: MaterialiseDeps;
+  const name = uniqueName('mat');
   beforeAll(async () => {
-    mongo = await new MongoClient(MONGO_URL).connect();
-    db = mongo.db(name);
-    await ensureIndexes(db);
-    redis = new Redis(REDIS_URL);
-    deps = {
-      store: new SchedulerStore(db),
-      queues: new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, name, () => undefined),
-      events: new ExecutionEventBus(redis, name),
-      logger: createLogger({}, 'silent'),
-      random: () => 0,
-    };
+    fixture = await materialiseFixture(name);
+    ({ db, redis, deps } = fixture);
   });
   afterAll(async () => {
-    await deps.queues.close();
-    await redis.quit();
-    await mongo.close();
-    await dropTestState(name, name);
+    await fixture?.close();
   });
 
   it('never doubles an occurrence when two leaders materialise the same job at once, and advances nextRunAt once', async () => {
@@ -148,42 +108,27 @@ describe('materialise', () => {
 });
 
 describe('materialise racing a job change', () => {
-  const name = uniqueName('race');
-  let mongo: MongoClient;
-  let redis: Redis;
-  let deps: MaterialiseDeps;
+  let fixture: Awaited<ReturnType<typeof materialiseFixture>>;
   beforeAll(async () => {
-    mongo = await new MongoClient(MONGO_URL).connect();
-    await ensureIndexes(mongo.db(name));
-    redis = new Redis(REDIS_URL);
-    deps = {
-      store: new SchedulerStore(mongo.db(name)),
-      queues: new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, name, () => undefined),
-      events: new ExecutionEventBus(redis, name),
-      logger: createLogger({}, 'silent'),
-      random: () => 0,
-    };
+    fixture = await materialiseFixture(uniqueName('race'));
   });
   afterAll(async () => {
-    await deps.queues.close();
-    await redis.quit();
-    await mongo.close();
-    await dropTestState(name, name);
+    await fixture?.close();
   });
 
   it('cancels what it inserted for a job that was paused or changed after the pass read it', async () => {
     const now = new Date(Date.now() + 60_000);
     const stale = job(now);
     // The stored job has moved on (paused: version 2, no nextRunAt) since the pass read version 1.
-    await mongo.db(name).collection<JobDoc>('jobs').insertOne({ ...stale, status: 'PAUSED', nextRunAt: null, version: 2 });
-    await materialise(deps, [stale], now, new Date(now.getTime() + 15_000), 1);
-    const executions = await mongo.db(name).collection('executions').find({ jobId: stale._id }).toArray();
+    await fixture.db.collection<JobDoc>('jobs').insertOne({ ...stale, status: 'PAUSED', nextRunAt: null, version: 2 });
+    await materialise(fixture.deps, [stale], now, new Date(now.getTime() + 15_000), 1);
+    const executions = await fixture.db.collection('executions').find({ jobId: stale._id }).toArray();
     expect(executions).toHaveLength(2);
     for (const e of executions) {
       expect(e).toMatchObject({ status: 'CANCELLED', reason: 'the job changed while this occurrence was being materialised' });
-      expect(await redis.exists(`${name}:executions-io:${e._id.toHexString()}`)).toBe(0);
+      expect(await fixture.redis.exists(`${fixture.db.databaseName}:executions-io:${e._id.toHexString()}`)).toBe(0);
     }
-    expect((await mongo.db(name).collection<JobDoc>('jobs').findOne({ _id: stale._id }))).toMatchObject({ status: 'PAUSED', nextRunAt: null });
+    expect((await fixture.db.collection<JobDoc>('jobs').findOne({ _id: stale._id }))).toMatchObject({ status: 'PAUSED', nextRunAt: null });
   });
 });
 

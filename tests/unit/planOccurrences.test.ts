@@ -1,35 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { ObjectId } from 'mongodb';
 import { MAX_MISSED_RECORDED, planOccurrences } from '../../src/scheduler/materialise.js';
-import { DEFAULT_RETRY_POLICY } from '../../src/domain/backoff.js';
 import type { JobDoc, MisfirePolicy, Schedule } from '../../src/domain/job.js';
+import { jobDoc } from '../support/fixtures.js';
 
 const NOW = new Date('2030-01-01T12:00:00.000Z');
 const at = (iso: string) => new Date(iso);
 
 function job(schedule: Partial<Schedule>, nextRunAt: Date, misfirePolicy: MisfirePolicy = 'RUN_ONCE'): JobDoc {
-  return {
-    _id: new ObjectId(),
-    tenantId: 't',
-    name: 'j',
-    nameLower: 'j',
-    description: null,
-    schedule: { kind: 'INTERVAL', intervalSeconds: 60, timezone: 'UTC', jitterSeconds: 0, ...schedule },
-    target: { kind: 'HANDLER', handler: 'noop' },
-    payloadJson: null,
-    workload: 'IO_BOUND',
-    timeoutSeconds: 60,
-    retryPolicy: DEFAULT_RETRY_POLICY,
-    overlapPolicy: 'ALLOW',
-    misfirePolicy,
-    status: 'ACTIVE',
-    nextRunAt,
-    lastRunAt: null,
-    idempotencyKey: 'k',
-    createdAt: nextRunAt,
-    updatedAt: nextRunAt,
-    version: 1,
-  };
+  return jobDoc(nextRunAt, { schedule: { kind: 'INTERVAL', intervalSeconds: 60, timezone: 'UTC', jitterSeconds: 0, ...schedule }, misfirePolicy });
 }
 
 const horizon = new Date(NOW.getTime() + 30_000);

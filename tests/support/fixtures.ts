@@ -1,0 +1,65 @@
+import { MongoClient, ObjectId, type Db } from 'mongodb';
+import { Redis } from 'ioredis';
+import type { JobDoc } from '../../src/domain/job.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/domain/backoff.js';
+import type { MaterialiseDeps } from '../../src/scheduler/materialise.js';
+import { SchedulerStore } from '../../src/store/schedulerStore.js';
+import { ensureIndexes } from '../../src/store/indexes.js';
+import { ExecutionQueues } from '../../src/queue/executionQueues.js';
+import { ExecutionEventBus } from '../../src/events/executionEventBus.js';
+import { createLogger } from '../../src/logger.js';
+import { dropTestState } from './harness.js';
+import { MONGO_URL, REDIS_URL } from './env.js';
+
+/** A job document as the store holds it: a 1-minute interval due at `nextRunAt`, with `overrides`. */
+export function jobDoc(nextRunAt: Date, overrides: Partial<JobDoc> = {}): JobDoc {
+  return {
+    _id: new ObjectId(),
+    tenantId: 't1',
+    name: 'j',
+    nameLower: 'j',
+    description: null,
+    schedule: { kind: 'INTERVAL', intervalSeconds: 60, timezone: 'UTC', jitterSeconds: 0 },
+    target: { kind: 'HANDLER', handler: 'noop' },
+    payloadJson: null,
+    workload: 'IO_BOUND',
+    timeoutSeconds: 60,
+    retryPolicy: DEFAULT_RETRY_POLICY,
+    overlapPolicy: 'ALLOW',
+    misfirePolicy: 'RUN_ONCE',
+    status: 'ACTIVE',
+    nextRunAt,
+    lastRunAt: null,
+    idempotencyKey: new ObjectId().toHexString(),
+    createdAt: nextRunAt,
+    updatedAt: nextRunAt,
+    version: 1,
+    ...overrides,
+  };
+}
+
+/** Materialisation wired to the real servers under its own database and Redis prefix; `close()` drops both. */
+export async function materialiseFixture(name: string): Promise<{ db: Db; redis: Redis; deps: MaterialiseDeps; close: () => Promise<void> }> {
+  const mongo = await new MongoClient(MONGO_URL).connect();
+  const db = mongo.db(name);
+  await ensureIndexes(db);
+  const redis = new Redis(REDIS_URL);
+  const deps: MaterialiseDeps = {
+    store: new SchedulerStore(db),
+    queues: new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, name, () => undefined),
+    events: new ExecutionEventBus(redis, name),
+    logger: createLogger({}, 'silent'),
+    random: () => 0,
+  };
+  return {
+    db,
+    redis,
+    deps,
+    close: async () => {
+      await deps.queues.close();
+      await redis.quit();
+      await mongo.close();
+      await dropTestState(name, name);
+    },
+  };
+}

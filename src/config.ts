@@ -13,6 +13,11 @@ export interface KairosConfig {
   allowPrivateTargets: boolean;
   workerIoConcurrency: number;
   workerCpuConcurrency: number;
+  /**
+   * The queue lock: the visibility timeout after which a dead worker's execution is taken over
+   * (renewed every half while the worker lives). Default 30 s.
+   */
+  queueLockMs: number;
   defaultQuota: { maxJobs: number; maxConcurrentExecutions: number; maxExecutionsPerMinute: number };
   /** Prefix of every Redis key and queue name, so several deployments (or tests) can share a Redis. Default `kairos`. */
   redisPrefix: string;
@@ -92,6 +97,7 @@ export function loadConfig(env: Env = process.env): KairosConfig {
     allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', false),
     workerIoConcurrency: int(env, 'WORKER_IO_CONCURRENCY', 64, 1, 10000),
     workerCpuConcurrency: int(env, 'WORKER_CPU_CONCURRENCY', os.availableParallelism(), 1, 1024),
+    queueLockMs: int(env, 'QUEUE_LOCK_MS', 30_000, 1000, 3_600_000),
     defaultQuota: {
       maxJobs: int(env, 'DEFAULT_MAX_JOBS', 1000, 0),
       maxConcurrentExecutions: int(env, 'DEFAULT_MAX_CONCURRENT_EXECUTIONS', 100, 1),

@@ -94,7 +94,13 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         bullConnection,
         { runStore: new RunStore(db), tenants, queues, events, handlers, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims },
         logger,
-        { redisPrefix: config.redisPrefix, ioConcurrency: config.workerIoConcurrency, cpuConcurrency: config.workerCpuConcurrency, ...options.worker },
+        {
+          redisPrefix: config.redisPrefix,
+          ioConcurrency: config.workerIoConcurrency,
+          cpuConcurrency: config.workerCpuConcurrency,
+          lockDurationMs: config.queueLockMs,
+          ...options.worker,
+        },
       );
       worker.start();
       closers.push(() => worker.stop());

@@ -20,10 +20,37 @@ export class RunStore {
     this.c = collections(db);
   }
 
-  /** The execution when it can still start (SCHEDULED, QUEUED or RETRYING), else null. */
-  async findStartable(id: ObjectId): Promise<ExecutionDoc | null> {
+  /** The execution when it can still start (SCHEDULED, QUEUED, RETRYING) or is RUNNING, else null. */
+  async findRunnable(id: ObjectId): Promise<ExecutionDoc | null> {
     const current = await this.c.executions.findOne({ _id: id });
-    return current && STARTABLE_STATUSES.includes(current.status) ? current : null;
+    return current && (STARTABLE_STATUSES.includes(current.status) || current.status === 'RUNNING') ? current : null;
+  }
+
+  /**
+   * Records the running attempt of `current` as CRASHED (its worker lost the queue lock) and makes
+   * the execution RETRYING, due now, or FAILED when that was its last attempt; a compare-and-set
+   * on status and attempt, null when it changed meanwhile.
+   */
+  async recordCrash(current: ExecutionDoc, now: Date): Promise<ExecutionDoc | null> {
+    const error = 'the worker running this attempt disappeared; taken over after the visibility timeout';
+    const attempts = current.attempts.map((a) =>
+      a.number === current.attempt ? { ...a, finishedAt: now, outcome: 'CRASHED' as const, error } : a,
+    );
+    const last = current.attempt >= current.maxAttempts;
+    return this.c.executions.findOneAndUpdate(
+      { _id: current._id, status: 'RUNNING', attempt: current.attempt },
+      {
+        $set: {
+          attempts,
+          status: last ? 'FAILED' : 'RETRYING',
+          nextAttemptAt: last ? null : now,
+          finishedAt: last ? now : null,
+          error,
+          updatedAt: now,
+        },
+      },
+      { returnDocument: 'after' },
+    );
   }
 
   /**

@@ -45,13 +45,18 @@ class AttemptTimeout extends Error {}
 const CANCEL_PREVIOUS_WAIT_MS = 15_000;
 
 /**
- * Runs one delivery of an execution (DESIGN.md steps 4–6): drops it unless it is still startable,
- * applies the job's overlap policy, claims it with a compare-and-set (a finished or cancelled one
+ * Runs one delivery of an execution (DESIGN.md steps 4–6): drops it unless it is still startable
+ * (or takes it over when its previous worker disappeared), applies the job's overlap policy, claims it with a compare-and-set (a finished or cancelled one
  * is dropped), runs its target under the per-attempt timeout, and records the attempt as
  * SUCCEEDED, RETRYING (re-enqueued after backoff), FAILED or CANCELLED.
  */
-export async function runExecution(deps: RunDeps, executionId: string): Promise<void> {
-  const current = await deps.runStore.findStartable(new ObjectId(executionId));
+export async function runExecution(deps: RunDeps, executionId: string, delivery: { stalled: boolean } = { stalled: false }): Promise<void> {
+  const found = await deps.runStore.findRunnable(new ObjectId(executionId));
+  if (!found) return;
+  // RUNNING elsewhere: a duplicate delivery is dropped; an entry handed out again because its
+  // lock lapsed (the queue's stalled check) means the worker running it disappeared.
+  if (found.status === 'RUNNING' && !delivery.stalled) return;
+  const current = found.status === 'RUNNING' ? await takeOver(deps, found) : found;
   if (!current) return;
   const job = await deps.runStore.findJob(current.tenantId, current.jobId);
   if (!job) return endUnstarted(deps, current, 'CANCELLED', 'job deleted');
@@ -76,6 +81,16 @@ export async function runExecution(deps: RunDeps, executionId: string): Promise<
   } finally {
     if (job.overlapPolicy !== 'ALLOW') await releaseSlot(deps, current, jobId, executionId);
   }
+}
+
+/** Records a lost attempt as CRASHED; returns the execution ready for its next attempt, or null if none is left. */
+async function takeOver(deps: RunDeps, running: ExecutionDoc): Promise<ExecutionDoc | null> {
+  const now = deps.clock();
+  const after = await deps.runStore.recordCrash(running, now);
+  if (!after) return null;
+  await publishStatusEvents(deps.events, deps.logger, [statusEvent(after, 'RUNNING', after.status, now)]);
+  deps.logger.warn('took over an execution whose worker disappeared', { executionId: running._id.toHexString(), attempt: running.attempt });
+  return after.status === 'RETRYING' ? after : null;
 }
 
 /** Cancels the running execution and waits for its slot; takes the slot anyway after a while (its worker may be gone). */

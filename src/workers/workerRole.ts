@@ -28,11 +28,16 @@ export class WorkerRole {
   constructor(connection: ConnectionOptions, private readonly deps: RunDeps, private readonly logger: Logger, options: WorkerRoleOptions) {
     this.drainTimeoutMs = options.drainTimeoutMs ?? 10_000;
     const consume = (workload: Workload, concurrency: number) => {
-      const worker = new Worker<ExecutionMessage>(QUEUE_NAMES[workload], async (entry) => runExecution(deps, entry.data.executionId), {
+      const worker = new Worker<ExecutionMessage>(QUEUE_NAMES[workload], async (entry) => runExecution(deps, entry.data.executionId, { stalled: entry.stalledCounter > 0 }), {
         connection,
         prefix: options.redisPrefix,
         concurrency,
         lockDuration: options.lockDurationMs ?? 30_000,
+        // A lapsed lock is found by the stalled check, which then hands the entry to another worker:
+        // check as often as the lock lasts, and never give up on an entry (runExecution records the
+        // lost attempt as CRASHED and counts it against maxAttempts instead).
+        stalledInterval: options.lockDurationMs ?? 30_000,
+        maxStalledCount: 1000,
         autorun: false,
       });
       worker.on('error', (error) => logger.warn('queue consumer error', { workload, error: errorMessage(error) }));

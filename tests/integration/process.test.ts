@@ -1,31 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mongoUrlFor, startProcess } from '../support/processes.js';
 import { once } from 'node:events';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { dropTestState, tokenFor, uniqueName } from '../support/harness.js';
 import { gqlOk } from '../support/graphqlClient.js';
 import { MONGO_URL, REDIS_URL, TEST_JWT_SECRET } from '../support/env.js';
-
-/** Starts `node dist/main.js` (built by `npm test`) and resolves with its URL once it logs that it started. */
-async function startProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
-  const child = spawn(process.execPath, ['dist/main.js'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start within 20 s: ${stderr}`)), 20_000);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const started = stderr.split('\n').map((line) => (line.startsWith('{') ? JSON.parse(line) : null)).find((l) => l?.msg === 'kairos started');
-      if (started) {
-        clearTimeout(timer);
-        resolve(started.url);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code}: ${stderr}`));
-    });
-  });
-  return { child, url, stderr: () => stderr };
-}
 
 describe('the kairos process', () => {
   const name = uniqueName('proc');
@@ -46,7 +25,7 @@ describe('the kairos process', () => {
   });
 
   it('runs all roles, serves a job end to end, and stops cleanly on SIGTERM', async () => {
-    const mongoUrl = MONGO_URL.replace(/\/[^/?]*(\?|$)/, `/${name}$1`);
+    const mongoUrl = mongoUrlFor(MONGO_URL, name);
     const { child, url } = await startProcess({ MONGO_URL: mongoUrl, REDIS_URL, REDIS_PREFIX: name, JWT_SECRET: TEST_JWT_SECRET, PORT: '0', ALLOW_PRIVATE_TARGETS: 'true' });
     children.push(child);
     expect((await fetch(url.replace(/graphql$/, 'readyz'))).status).toBe(200);

@@ -14,7 +14,7 @@ import { ExecutionQueues } from './queue/executionQueues.js';
 import type { MaterialiseDeps } from './scheduler/materialise.js';
 import { SchedulerRole, type SchedulerRoleOptions } from './scheduler/schedulerRole.js';
 import { WorkerRole, type WorkerRoleOptions } from './workers/workerRole.js';
-import { CancelSignals } from './workers/cancelSignals.js';
+import { CancelSignals } from './events/cancelSignals.js';
 import { OverlapGuard } from './workers/overlapGuard.js';
 import { AttemptClaims } from './workers/attemptClaims.js';
 import { BUILTIN_HANDLERS } from './workers/handlers/builtins.js';
@@ -84,8 +84,9 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
     const materialiseDeps: MaterialiseDeps = { store: new SchedulerStore(db), queues, events, logger, random: Math.random };
 
     let scheduler: SchedulerRole | null = null;
+    // Every role may publish a cancel; only workers listen for them.
+    const cancels = new CancelSignals(redis, config.redisPrefix);
     if (config.roles.includes('worker')) {
-      const cancels = new CancelSignals(redis, config.redisPrefix);
       await cancels.start();
       closers.push(() => cancels.close());
       const overlap = new OverlapGuard(redis, config.redisPrefix);
@@ -126,6 +127,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         jwt: config.jwt,
         tenants,
         events,
+        cancels,
         materialise: materialiseDeps,
         handlerNames: new Set(handlers.keys()),
         lookAheadMs: config.lookAheadMs,

@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import type { Clock } from '../clock.js';
 import type { JwtOptions } from '../auth/verifyToken.js';
 import type { ExecutionEventBus } from '../events/executionEventBus.js';
+import type { CancelSignals } from '../events/cancelSignals.js';
 import type { Logger } from '../logger.js';
 import type { MaterialiseDeps } from '../scheduler/materialise.js';
 import type { TenantStore } from '../store/tenantStore.js';
@@ -14,6 +15,8 @@ export interface AppServices {
   jwt: JwtOptions;
   tenants: TenantStore;
   events: ExecutionEventBus;
+  /** Publishes cancellations of running attempts to the workers. */
+  cancels: CancelSignals;
   materialise: MaterialiseDeps;
   handlerNames: ReadonlySet<string>;
   lookAheadMs: number;

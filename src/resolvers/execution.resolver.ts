@@ -10,6 +10,11 @@ import { DateTimeScalar } from '../schema/scalars.js';
 import { listExecutions } from './listExecutions.js';
 import { toExecutionNode, toJobNode, type ExecutionNode, type JobNode } from './mappers.js';
 import { notImplemented } from './notImplemented.js';
+import { jobDeps } from './deps.js';
+import { cancelExecution } from '../executions/cancelExecution.js';
+import { retryExecution } from '../executions/retryExecution.js';
+import { NotFoundError } from '../errors/index.js';
+import type { ObjectId } from 'mongodb';
 
 @Resolver(() => Execution)
 @Authorized()
@@ -45,13 +50,22 @@ export class ExecutionResolver {
 
   @Authorized('MEMBER')
   @Mutation(() => ExecutionPayload, { description: "A running attempt is aborted (HTTP request aborted, handler's AbortSignal fired)." })
-  cancelExecution(@Arg('id', () => ID) _id: string): ExecutionPayload {
-    return notImplemented('cancelExecution');
+  async cancelExecution(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<ExecutionPayload> {
+    const doc = await cancelExecution({ ...jobDeps(ctx), cancels: ctx.app.cancels }, executionObjectId(id), ctx.app.clock());
+    return { execution: toExecutionNode(doc) };
   }
 
   @Authorized('MEMBER')
   @Mutation(() => ExecutionPayload, { description: 'A FAILED or CANCELLED execution is queued again for a fresh round of attempts.' })
-  retryExecution(@Arg('id', () => ID) _id: string): ExecutionPayload {
-    return notImplemented('retryExecution');
+  async retryExecution(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<ExecutionPayload> {
+    const doc = await retryExecution({ ...jobDeps(ctx), cancels: ctx.app.cancels }, executionObjectId(id), ctx.app.clock());
+    return { execution: toExecutionNode(doc) };
   }
+}
+
+/** An Execution global id's ObjectId; a malformed id or one of another type is NOT_FOUND, like a missing one. */
+function executionObjectId(id: string): ObjectId {
+  const parsed = fromGlobalId(id, 'Execution');
+  if (!parsed) throw new NotFoundError('Execution', id);
+  return parsed.id;
 }

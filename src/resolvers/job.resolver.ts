@@ -5,7 +5,7 @@ import type { ObjectId } from 'mongodb';
 import { NotFoundError } from '../errors/index.js';
 import { createJob } from '../jobs/createJob.js';
 import { deleteJob } from '../jobs/deleteJob.js';
-import type { JobDeps } from '../jobs/jobDeps.js';
+import { jobDeps } from './deps.js';
 import { pauseJob } from '../jobs/pauseJob.js';
 import { resumeJob } from '../jobs/resumeJob.js';
 import { triggerJob } from '../jobs/triggerJob.js';
@@ -93,13 +93,6 @@ export class JobResolver {
   ): Promise<ExecutionPayload> {
     return { execution: toExecutionNode(await triggerJob(jobDeps(ctx), jobObjectId(id), payload, ctx.app.clock())) };
   }
-}
-
-/** The job operations' dependencies, bound to the caller's tenant. */
-function jobDeps(ctx: Context): JobDeps {
-  const scope = scopeOf(ctx);
-  const { materialise, handlerNames, lookAheadMs, logger } = ctx.app;
-  return { jobs: scope.jobs, executions: scope.executions, materialise, handlerNames, lookAheadMs, logger };
 }
 
 /** A Job global id's ObjectId; a malformed id or one of another type is NOT_FOUND, like a missing job. */

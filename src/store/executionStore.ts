@@ -20,6 +20,8 @@ export interface WaitingSelection {
   triggers?: readonly ExecutionTrigger[];
   /** Occurrences to leave alone. */
   exceptOccurrenceKeys?: readonly string[];
+  /** Only this execution. */
+  executionId?: ObjectId;
 }
 
 /** An execution a cancel call moved to CANCELLED, with the status it had. */
@@ -84,6 +86,7 @@ export class ExecutionStore {
     const filter: Filter<ExecutionDoc> = { jobId, status: { $in: [...selection.statuses] } };
     if (selection.triggers) filter.trigger = { $in: [...selection.triggers] };
     if (selection.exceptOccurrenceKeys?.length) filter.occurrenceKey = { $nin: [...selection.exceptOccurrenceKeys] };
+    if (selection.executionId) filter._id = selection.executionId;
     const waiting = await this.c.executions
       .find<WaitingRow>(this.scoped(filter), { projection: { _id: 1, tenantId: 1, jobId: 1, workload: 1, attempt: 1, status: 1 } })
       .toArray();
@@ -115,6 +118,29 @@ export class ExecutionStore {
       cancelled = waiting.filter((e) => attemptById.get(e._id.toHexString()) === e.attempt);
     }
     return cancelled.map(({ status, ...execution }) => ({ execution, previousStatus: status }));
+  }
+
+  /**
+   * A FAILED or CANCELLED execution back to QUEUED for a fresh round of `attempts` more attempts
+   * (compare-and-set on the status and attempt it was read with); null when it changed meanwhile.
+   */
+  async requeueForRetry(current: ExecutionDoc, attempts: number, now: Date): Promise<ExecutionDoc | null> {
+    return this.c.executions.findOneAndUpdate(
+      this.scoped({ _id: current._id, status: current.status, attempt: current.attempt }),
+      {
+        $set: {
+          status: 'QUEUED',
+          maxAttempts: current.attempt + attempts,
+          queuedAt: now,
+          finishedAt: null,
+          nextAttemptAt: null,
+          error: null,
+          reason: null,
+          updatedAt: now,
+        },
+      },
+      { returnDocument: 'after' },
+    );
   }
 
   /**

@@ -13,7 +13,7 @@ import type { TenantStore } from '../store/tenantStore.js';
 import { toGlobalId } from '../ids/globalId.js';
 import type { HandlerRegistry } from './handlers/handler.js';
 import { callHttpTarget } from './targets/httpTarget.js';
-import { CancelledError, ShutdownError, type CancelSignals } from './cancelSignals.js';
+import { CancelledError, ShutdownError, type CancelSignals } from '../events/cancelSignals.js';
 import type { OverlapDecision, OverlapGuard } from './overlapGuard.js';
 import type { AttemptClaims } from './attemptClaims.js';
 
@@ -157,7 +157,10 @@ async function attempt(deps: RunDeps, job: JobDoc, execution: ExecutionDoc): Pro
     return { outcome: 'SUCCEEDED', error: null, httpStatus: null, resultJson: value === undefined ? null : JSON.stringify(value) };
   } catch (error) {
     const reason: unknown = controller.signal.reason;
-    if (reason instanceof CancelledError) return { outcome: 'CANCELLED', error: reason.message, httpStatus: null, resultJson: null };
+    if (reason instanceof CancelledError) {
+      await deps.cancels.clear(execution._id.toHexString()).catch(() => undefined);
+      return { outcome: 'CANCELLED', error: reason.message, httpStatus: null, resultJson: null };
+    }
     if (reason instanceof ShutdownError) return { outcome: 'CRASHED', error: reason.message, httpStatus: null, resultJson: null };
     const timedOut = reason instanceof AttemptTimeout;
     return {

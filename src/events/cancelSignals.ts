@@ -1,5 +1,8 @@
 import type { Redis } from 'ioredis';
 
+/** How long a cancel request waits for the attempt it targets to start. */
+const REQUEST_TTL_MS = 10 * 60_000;
+
 /** Why an attempt was aborted from outside: the reason ends up in the execution's `reason`. */
 export class CancelledError extends Error {}
 
@@ -35,9 +38,22 @@ export class CancelSignals {
     await this.subscriber.subscribe(this.channel);
   }
 
-  /** Registers a running attempt; the returned function unregisters it. */
+  private requestKey(executionId: string): string {
+    return `${this.channel}:${executionId}`;
+  }
+
+  /**
+   * Registers a running attempt; the returned function unregisters it. A cancel published just
+   * before the registration would be missed, so the request is also kept in Redis and checked here.
+   */
   track(executionId: string, controller: AbortController): () => void {
     this.running.set(executionId, controller);
+    this.redis.get(this.requestKey(executionId)).then(
+      (reason) => {
+        if (reason !== null) controller.abort(new CancelledError(reason));
+      },
+      () => undefined,
+    );
     return () => {
       if (this.running.get(executionId) === controller) this.running.delete(executionId);
     };
@@ -48,9 +64,15 @@ export class CancelSignals {
     for (const controller of this.running.values()) controller.abort(new ShutdownError('the worker shut down before the attempt finished'));
   }
 
-  /** Asks whichever worker runs `executionId` to abort it. */
+  /** Asks whichever worker runs `executionId` to abort its current attempt. */
   async cancel(executionId: string, reason: string): Promise<void> {
+    await this.redis.set(this.requestKey(executionId), reason, 'PX', REQUEST_TTL_MS);
     await this.redis.publish(this.channel, JSON.stringify({ executionId, reason }));
+  }
+
+  /** Forgets a cancel request once it took effect, so a later round of the execution (retryExecution) runs. */
+  async clear(executionId: string): Promise<void> {
+    await this.redis.del(this.requestKey(executionId));
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,37 @@
+import type { ObjectId } from 'mongodb';
+import type { ExecutionDoc } from '../domain/execution.js';
+import { ConflictError, NotFoundError } from '../errors/index.js';
+import { publishStatusEvents, statusEvent } from '../events/statusEvent.js';
+import { toGlobalId } from '../ids/globalId.js';
+import type { JobDeps } from '../jobs/jobDeps.js';
+import type { CancelSignals } from '../events/cancelSignals.js';
+
+/**
+ * Queues a FAILED or CANCELLED execution again for a fresh round of attempts (the job's current
+ * maxAttempts more), run at once. Its earlier attempts stay in its history. Anything else, or an
+ * execution whose job was deleted, is a CONFLICT.
+ */
+export async function retryExecution(
+  deps: Pick<JobDeps, 'jobs' | 'executions' | 'materialise' | 'logger'> & { cancels: CancelSignals },
+  id: ObjectId,
+  now: Date,
+): Promise<ExecutionDoc> {
+  const current = await deps.executions.findById(id);
+  const globalId = toGlobalId('Execution', id);
+  if (!current) throw new NotFoundError('Execution', globalId);
+  if (current.status !== 'FAILED' && current.status !== 'CANCELLED') {
+    throw new ConflictError(`Only a FAILED or CANCELLED execution can be retried; ${globalId} is ${current.status}`);
+  }
+  const job = await deps.jobs.findById(current.jobId);
+  if (!job) throw new ConflictError(`The job of execution ${globalId} was deleted; it cannot run again`);
+  // A cancel request that never met a running attempt must not cancel the new round.
+  await deps.cancels.clear(id.toHexString());
+  const queued = await deps.executions.requeueForRetry(current, job.retryPolicy.maxAttempts, now);
+  if (!queued) throw new ConflictError(`Execution ${globalId} changed meanwhile; read it again`);
+  await publishStatusEvents(deps.materialise.events, deps.logger, [statusEvent(queued, current.status, 'QUEUED', now)]);
+  // A fresh queue entry id per round: the attempt count before it, as for backoff retries.
+  await deps.materialise.queues.enqueue([
+    { executionId: id.toHexString(), tenantId: queued.tenantId, workload: queued.workload, dueAt: now, round: queued.attempt },
+  ]);
+  return queued;
+}

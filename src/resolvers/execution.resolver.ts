@@ -9,7 +9,7 @@ import { ExecutionPayload } from '../schema/payload.type.js';
 import { DateTimeScalar } from '../schema/scalars.js';
 import { listExecutions } from './listExecutions.js';
 import { toExecutionNode, toJobNode, type ExecutionNode, type JobNode } from './mappers.js';
-import { notImplemented } from './notImplemented.js';
+import { executionStats } from '../executions/executionStats.js';
 import { jobDeps } from './deps.js';
 import { cancelExecution } from '../executions/cancelExecution.js';
 import { retryExecution } from '../executions/retryExecution.js';
@@ -34,12 +34,16 @@ export class ExecutionResolver {
   }
 
   @Query(() => ExecutionStats, { description: 'Counts over executions scheduled in [since, until).' })
-  executionStats(
-    @Arg('since', () => DateTimeScalar) _since: Date,
-    @Arg('until', () => DateTimeScalar, { nullable: true }) _until: Date | null,
-    @Arg('jobId', () => ID, { nullable: true }) _jobId: string | null,
-  ): ExecutionStats {
-    return notImplemented('executionStats');
+  async executionStats(
+    @Arg('since', () => DateTimeScalar) since: Date,
+    @Arg('until', () => DateTimeScalar, { nullable: true }) until: Date | null,
+    @Arg('jobId', () => ID, { nullable: true }) jobId: string | null,
+    @Ctx() ctx: Context,
+  ): Promise<ExecutionStats> {
+    const parsed = jobId ? fromGlobalId(jobId, 'Job') : null;
+    // A malformed job id matches nothing, exactly like an id that does not exist.
+    if (jobId && !parsed) return { total: 0, byStatus: [], startLagMsP50: null, startLagMsP99: null };
+    return executionStats(scopeOf(ctx).executions, since, until, parsed?.id ?? null, ctx.app.clock());
   }
 
   @FieldResolver(() => Job, { nullable: true, description: 'Null when the job has been deleted since.' })

@@ -120,6 +120,27 @@ export class ExecutionStore {
     return cancelled.map(({ status, ...execution }) => ({ execution, previousStatus: status }));
   }
 
+  /** Executions scheduled in [since, until) of the tenant (or of one job), counted by status. */
+  async countByStatus(since: Date, until: Date, jobId: ObjectId | null): Promise<{ status: ExecutionStatus; count: number }[]> {
+    const match: Filter<ExecutionDoc> = this.scoped({ scheduledFor: { $gte: since, $lt: until }, ...(jobId ? { jobId } : {}) });
+    const rows = await this.c.executions
+      .aggregate<{ _id: ExecutionStatus; count: number }>([{ $match: match }, { $group: { _id: '$status', count: { $sum: 1 } } }])
+      .toArray();
+    return rows.map((r) => ({ status: r._id, count: r.count }));
+  }
+
+  /** Start lags (first start minus scheduledFor, ms) of executions scheduled in [since, until) that started; at most `limit`. */
+  async startLags(since: Date, until: Date, jobId: ObjectId | null, limit: number): Promise<number[]> {
+    const rows = await this.c.executions
+      .find<Pick<ExecutionDoc, 'scheduledFor' | 'startedAt'>>(
+        this.scoped({ scheduledFor: { $gte: since, $lt: until }, startedAt: { $ne: null }, ...(jobId ? { jobId } : {}) }),
+        { projection: { _id: 0, scheduledFor: 1, startedAt: 1 } },
+      )
+      .limit(limit)
+      .toArray();
+    return rows.map((r) => r.startedAt!.getTime() - r.scheduledFor.getTime());
+  }
+
   /**
    * A FAILED or CANCELLED execution back to QUEUED for a fresh round of `attempts` more attempts
    * (compare-and-set on the status and attempt it was read with); null when it changed meanwhile.

@@ -113,4 +113,33 @@ describe('cancelExecution and retryExecution', () => {
     }
     expect((await gqlOk(k.url, token, EXECUTION, { id })).execution.status).toBe('FAILED');
   });
+
+  it('counts executions by status over a window, with start-lag percentiles, for the tenant or one job', async () => {
+    const mine = tokenFor(uniqueName('stats'), 'member');
+    const since = new Date().toISOString();
+    const create = async (target: Record<string, unknown>) =>
+      (await gqlOk(k.url, mine, CREATE, { input: { name: 's', schedule: { intervalSeconds: 31_536_000 }, target, retryPolicy: { maxAttempts: 1 } } })).createJob.job.id;
+    const ok = await create({ handler: 'noop' });
+    const bad = await create({ http: { url: 'http://127.0.0.1:9/closed' } });
+    const watcher = wsClient(k.url, mine);
+    const events = new EventCollector<Event>(watcher, `subscription { executionUpdated(statuses: [SUCCEEDED, FAILED]) { status execution { id } } }`);
+    for (const id of [ok, ok, bad]) await gqlOk(k.url, mine, TRIGGER, { id });
+    await events.waitFor((items) => items.length >= 3, 15_000);
+    events.stop();
+    await watcher.dispose();
+    const STATS = `query($since: DateTime!, $jobId: ID) { executionStats(since: $since, jobId: $jobId) { total byStatus { status count } startLagMsP50 startLagMsP99 } }`;
+    const all = (await gqlOk(k.url, mine, STATS, { since })).executionStats;
+    expect(all.total).toBe(3);
+    expect(all.byStatus).toEqual([
+      { status: 'SUCCEEDED', count: 2 },
+      { status: 'FAILED', count: 1 },
+    ]);
+    expect(all.startLagMsP50).toBeGreaterThanOrEqual(0);
+    expect(all.startLagMsP99).toBeGreaterThanOrEqual(all.startLagMsP50);
+    expect((await gqlOk(k.url, mine, STATS, { since, jobId: ok })).executionStats).toMatchObject({ total: 2, byStatus: [{ status: 'SUCCEEDED', count: 2 }] });
+    // Another tenant's window and job are empty for this one.
+    expect((await gqlOk(k.url, other, STATS, { since, jobId: ok })).executionStats).toEqual({ total: 0, byStatus: [], startLagMsP50: null, startLagMsP99: null });
+    const empty = (await gqlOk(k.url, mine, STATS, { since: '2000-01-01T00:00:00Z', jobId: 'not-an-id' })).executionStats;
+    expect(empty.total).toBe(0);
+  });
 });

@@ -46,6 +46,7 @@ describe('loadConfig defaults (DESIGN.md "Configuration")', () => {
     expect(config.redisPrefix).toBe('kairos');
     expect(config.lookAheadMs).toBe(30_000);
     expect(config.leaseTtlMs).toBe(5_000);
+    expect(config.queueLockMs).toBe(30_000);
     expect(config.mode).toBe('development');
   });
 
@@ -83,6 +84,7 @@ describe('loadConfig with explicit values', () => {
       ALLOW_PRIVATE_TARGETS: 'true',
       WORKER_IO_CONCURRENCY: '8',
       WORKER_CPU_CONCURRENCY: '3',
+      QUEUE_LOCK_MS: '45000',
       DEFAULT_MAX_JOBS: '0',
       DEFAULT_MAX_CONCURRENT_EXECUTIONS: '7',
       DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '9',
@@ -97,6 +99,7 @@ describe('loadConfig with explicit values', () => {
       allowPrivateTargets: true,
       workerIoConcurrency: 8,
       workerCpuConcurrency: 3,
+      queueLockMs: 45_000,
       defaultQuota: { maxJobs: 0, maxConcurrentExecutions: 7, maxExecutionsPerMinute: 9 },
       redisPrefix: 'kairos',
       lookAheadMs: 30_000,
@@ -144,6 +147,7 @@ describe('loadConfig rejects invalid values with a ConfigError naming the variab
     ['WORKER_IO_CONCURRENCY', { WORKER_IO_CONCURRENCY: '0' }],
     ['WORKER_IO_CONCURRENCY', { WORKER_IO_CONCURRENCY: 'many' }],
     ['WORKER_CPU_CONCURRENCY', { WORKER_CPU_CONCURRENCY: '0' }],
+    ['QUEUE_LOCK_MS', { QUEUE_LOCK_MS: '999' }],
     ['DEFAULT_MAX_JOBS', { DEFAULT_MAX_JOBS: '-1' }],
     ['DEFAULT_MAX_CONCURRENT_EXECUTIONS', { DEFAULT_MAX_CONCURRENT_EXECUTIONS: '0' }],
     ['DEFAULT_MAX_EXECUTIONS_PER_MINUTE', { DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '1.5' }],

@@ -70,8 +70,9 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
     await ensureIndexes(db);
     const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: true });
     redis.on('error', (error) => logger.warn('redis connection error', { error: errorMessage(error) }));
+    // Registered before connecting: ioredis keeps retrying after a failed connect until told to stop.
+    closers.push(async () => (redis.status === 'ready' ? redis.quit() : redis.disconnect()));
     await redis.connect();
-    closers.push(() => redis.quit());
     // BullMQ opens its own connections from this; blocking ones need maxRetriesPerRequest: null.
     const bullConnection = { url: config.redisUrl, maxRetriesPerRequest: null };
     const events = new ExecutionEventBus(redis, config.redisPrefix);
@@ -87,8 +88,8 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
     // Every role may publish a cancel; only workers listen for them.
     const cancels = new CancelSignals(redis, config.redisPrefix);
     if (config.roles.includes('worker')) {
-      await cancels.start();
       closers.push(() => cancels.close());
+      await cancels.start();
       const overlap = new OverlapGuard(redis, config.redisPrefix);
       const claims = new AttemptClaims(redis, config.redisPrefix);
       const worker = new WorkerRole(

@@ -49,10 +49,15 @@ export class ApiServer {
 
   async start(): Promise<void> {
     await this.apollo.start();
+    const formatError = makeFormatError(this.app.logger);
     this.wsCleanup = useServer<Record<string, unknown>, { context?: Context }>(
       {
         schema: this.schema,
         context: (ctx) => ctx.extra.context!,
+        // The same mapping as over HTTP: codes kept, internal messages never sent to the client.
+        onNext: (_ctx, _id, _payload, _args, result) =>
+          result.errors ? { ...result, errors: result.errors.map((e) => formatError(e.toJSON(), e)) } : undefined,
+        onError: (_ctx, _id, _payload, errors) => errors.map((e) => formatError(e.toJSON(), e)),
         // The token is checked at connection time; a bad one closes the socket with 4401 (Unauthorized) before any subscription runs.
         onConnect: (ctx) => {
           const raw = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;

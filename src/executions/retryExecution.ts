@@ -29,9 +29,8 @@ export async function retryExecution(
   const queued = await deps.executions.requeueForRetry(current, job.retryPolicy.maxAttempts, now);
   if (!queued) throw new ConflictError(`Execution ${globalId} changed meanwhile; read it again`);
   await publishStatusEvents(deps.materialise.events, deps.logger, [statusEvent(queued, current.status, 'QUEUED', now)]);
-  // A fresh queue entry id per round: the attempt count before it, as for backoff retries.
-  await deps.materialise.queues.enqueue([
-    { executionId: id.toHexString(), tenantId: queued.tenantId, workload: queued.workload, dueAt: now, round: queued.attempt },
-  ]);
+  // Round 0, the id a QUEUED execution has everywhere (reconcile, cancel): the earlier entry of that
+  // id left the queue when the execution ended.
+  await deps.materialise.queues.enqueue([{ executionId: id.toHexString(), tenantId: queued.tenantId, workload: queued.workload, dueAt: now }]);
   return queued;
 }

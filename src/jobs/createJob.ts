@@ -33,7 +33,8 @@ export async function createJob(deps: CreateJobDeps, tenant: TenantDoc, input: C
     ...definition,
     nameLower: definition.name.toLowerCase(),
     status: input.paused ? 'PAUSED' : nextRunAt ? 'ACTIVE' : 'COMPLETED',
-    nextRunAt,
+    // A paused job has no next run (as after pauseJob); resumeJob computes one from then.
+    nextRunAt: input.paused ? null : nextRunAt,
     lastRunAt: null,
     idempotencyKey: key ?? `auto:${_id.toHexString()}`,
     createdAt: now,

@@ -18,27 +18,37 @@ interface ExecutionUpdatedArgs {
  * Relays the Redis event bus to this connection's subscribers: only the token's tenant, narrowed
  * by jobId and statuses. Each event carries the execution as stored when the event is relayed.
  */
-async function* executionUpdates({ args, context }: SubscribeResolverData<unknown, ExecutionUpdatedArgs, Context>): AsyncGenerator<ExecutionEvent> {
+async function executionUpdates({ args, context }: SubscribeResolverData<unknown, ExecutionUpdatedArgs, Context>): Promise<AsyncIterableIterator<ExecutionEvent>> {
   const scope = scopeOf(context);
   const { jobId, statuses } = args;
   const job = jobId ? fromGlobalId(jobId, 'Job') : null;
   // A malformed or foreign job id matches nothing, exactly like an id that does not exist.
   const jobHex = jobId ? (job?.id.toHexString() ?? 'none') : null;
   const wanted = statuses?.length ? new Set(statuses) : null;
-  const stream = eventStream(
+  const stream = await eventStream(
     context.app.events,
     (e) => e.tenantId === scope.identity.tenantId && (!jobHex || e.jobId === jobHex) && (!wanted || wanted.has(e.status)),
   );
-  for await (const event of stream) {
-    const doc = await scope.executions.findById(new ObjectId(event.executionId));
-    if (!doc) continue;
-    yield {
-      execution: toExecutionNode(doc),
-      previousStatus: event.previousStatus,
-      status: event.status,
-      occurredAt: new Date(event.occurredAt),
-    };
-  }
+  // Not an async generator, so that closing the subscription reaches stream.return() at once.
+  const next = async (): Promise<IteratorResult<ExecutionEvent>> => {
+    for (;;) {
+      const { value: event, done } = await stream.next();
+      if (done) return { value: undefined, done: true };
+      const doc = await scope.executions.findById(new ObjectId(event.executionId));
+      if (!doc) continue;
+      const value = { execution: toExecutionNode(doc), previousStatus: event.previousStatus, status: event.status, occurredAt: new Date(event.occurredAt) };
+      return { value, done: false };
+    }
+  };
+  const iterator: AsyncIterableIterator<ExecutionEvent> = {
+    next,
+    return: async () => {
+      await stream.return!();
+      return { value: undefined, done: true };
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
 }
 
 @Resolver(() => ExecutionEvent)

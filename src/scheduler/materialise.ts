@@ -119,7 +119,7 @@ export async function materialise(
       );
       docs.push(o.skippedReason ? { ...doc, status: 'SKIPPED', reason: o.skippedReason, finishedAt: now } : doc);
     }
-    advances.push({ jobId: job._id, expected: job.nextRunAt, nextRunAt: plan.nextRunAt, status: plan.status, fencingToken });
+    advances.push({ jobId: job._id, version: job.version, expected: job.nextRunAt, nextRunAt: plan.nextRunAt, status: plan.status, fencingToken });
   }
 
   const written = await deps.store.insertExecutions(docs);
@@ -143,28 +143,30 @@ export async function materialise(
 }
 
 /**
- * A pause, schedule change or delete that lands while a pass is under way cancels the job's
- * waiting executions before this pass inserted its own: those would run on the old definition.
- * Such changes bump the job's version (sweeps do not, so a second leader never triggers this),
- * so executions inserted for a job whose version moved on are cancelled here.
+ * A pause or delete that lands while a pass is under way cancels the job's waiting executions
+ * before this pass inserted its own, which would then run for a job that should not run. Such
+ * changes bump the job's version (sweeps do not, so a second leader never trips this): executions
+ * this pass inserted for a job now changed and no longer ACTIVE (or gone) are cancelled. A job
+ * that was updated and is still ACTIVE keeps them: an occurrence its new schedule shares must not
+ * be lost, and at-least-once prefers an extra run of an old occurrence to a missed one.
  */
 async function dropIfJobChanged(deps: MaterialiseDeps, jobs: JobDoc[], waiting: ExecutionDoc[], now: Date): Promise<void> {
   if (waiting.length === 0) return;
-  const versions = await deps.store.jobVersions(jobs.map((j) => j._id));
-  const changed = new Set(jobs.filter((j) => versions.get(j._id.toHexString()) !== j.version).map((j) => j._id.toHexString()));
-  const stale = waiting.filter((e) => changed.has(e.jobId.toHexString()));
+  const states = await deps.store.jobStates(jobs.map((j) => j._id));
+  const stopped = new Set(
+    jobs
+      .filter((j) => {
+        const state = states.get(j._id.toHexString());
+        return !state || (state.version !== j.version && state.status !== 'ACTIVE');
+      })
+      .map((j) => j._id.toHexString()),
+  );
+  const stale = waiting.filter((e) => stopped.has(e.jobId.toHexString()));
   if (stale.length === 0) return;
-  await deps.store.cancelWaiting(
-    stale.map((e) => e._id),
-    STALE_REASON,
-    now,
-  );
-  await Promise.all(stale.map((e) => deps.queues.remove(e._id.toHexString(), e.workload)));
-  await publishStatusEvents(
-    deps.events,
-    deps.logger,
-    stale.map((e) => statusEvent(e, 'QUEUED', 'CANCELLED', now)),
-  );
+  const cancelled = new Set((await deps.store.cancelWaiting(stale.map((e) => e._id), STALE_REASON, now)).map((id) => id.toHexString()));
+  const mine = stale.filter((e) => cancelled.has(e._id.toHexString()));
+  await Promise.all(mine.map((e) => deps.queues.remove(e._id.toHexString(), e.workload)));
+  await publishStatusEvents(deps.events, deps.logger, mine.map((e) => statusEvent(e, 'QUEUED', 'CANCELLED', now)));
 }
 
-const STALE_REASON = 'the job changed while this occurrence was being materialised';
+const STALE_REASON = 'the job was paused or deleted while this occurrence was being materialised';

@@ -37,7 +37,7 @@ export interface SchedulerRoleOptions {
 /**
  * The scheduler role: competes for the leader lease; the leader sweeps due jobs every second (a
  * loop beside Agenda, since Agenda polls too coarsely for a one-second tick) and runs Agenda for the
- * coarser system jobs. Standbys only keep trying the lease. Uses connections owned by the caller.
+ * coarser system jobs (today `reconcile`; `purge` is not built yet). Standbys only keep trying the lease. Uses connections owned by the caller.
  */
 export class SchedulerRole {
   private readonly lease: LeaderLease;
@@ -61,7 +61,8 @@ export class SchedulerRole {
       prefix: options.redisPrefix,
       ttlMs: options.leaseTtlMs,
       onAcquired: (token) => {
-        this.starting = this.lead(token);
+        // A quick lose-and-regain must not interleave with the previous term's stand-down.
+        this.starting = this.standingDown.then(() => this.lead(token));
       },
       onLost: () => {
         this.standingDown = this.standDown();
@@ -90,8 +91,13 @@ export class SchedulerRole {
       });
       agenda.on('error', (error: unknown) => this.logger.warn('agenda error', { error: errorMessage(error) }));
       agenda.define('reconcile', async () => {
-        const result = await reconcile(this.deps, this.clock());
-        if (result.requeued > 0) this.logger.warn('reconcile re-enqueued stranded executions', result);
+        try {
+          const result = await reconcile(this.deps, this.clock());
+          if (result.requeued > 0) this.logger.info('reconcile re-enqueued executions past their time', result);
+        } catch (error) {
+          // Agenda reports a failing job as 'fail', which nothing listens to: log it here.
+          this.logger.warn('reconcile failed; retrying at its next run', { error: errorMessage(error) });
+        }
       });
       this.agenda = agenda;
       await agenda.start();

@@ -2,8 +2,9 @@ import type { Collection, Db, Document, IndexDescription } from 'mongodb';
 import { collections } from './collections.js';
 
 /**
- * Creates every index Kairos relies on (idempotent). Tenant-owned indexes start with `tenantId`;
- * the scheduler's due-time index is the one exception, since the sweep looks across tenants.
+ * Creates every index Kairos relies on (idempotent). Tenant-owned indexes start with `tenantId`,
+ * except the ones the scheduler uses across tenants: the jobs' due-time index and the executions'
+ * reconcile index.
  * No partial or sparse indexes (FerretDB 1.24 lacks them): a job created without an idempotency key
  * gets `auto:<its id>` so the unique key index still holds.
  */

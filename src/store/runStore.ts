@@ -54,7 +54,7 @@ export class RunStore {
   }
 
   /**
-   * `current` (as read by findStartable) → RUNNING with a new attempt: a compare-and-set on its
+   * `current` (as read by findRunnable) → RUNNING with a new attempt: a compare-and-set on its
    * status and attempt count, null when it changed meanwhile (cancelled, or claimed elsewhere).
    */
   async claim(current: ExecutionDoc, workerId: string, now: Date): Promise<ExecutionDoc | null> {

@@ -13,6 +13,8 @@ const BULK_CHUNK = 20;
 /** A compare-and-set advance of a job's schedule: applied only if `nextRunAt` still equals `expected`. */
 export interface JobAdvance {
   jobId: ObjectId;
+  /** The version the pass read: a lifecycle change bumps it, so a stale pass cannot overwrite the new schedule. */
+  version: number;
   expected: Date | null;
   nextRunAt: Date | null;
   status: JobStatus;
@@ -78,7 +80,7 @@ export class SchedulerStore {
     if (advances.length === 0) return;
     const ops: AnyBulkWriteOperation<JobDoc>[] = advances.map((a) => ({
       updateOne: {
-        filter: { _id: a.jobId, nextRunAt: a.expected } as Filter<JobDoc>,
+        filter: { _id: a.jobId, version: a.version, nextRunAt: a.expected } as Filter<JobDoc>,
         update: { $set: { nextRunAt: a.nextRunAt, status: a.status, updatedAt: now, fencingToken: a.fencingToken } },
       },
     }));
@@ -87,19 +89,24 @@ export class SchedulerStore {
     }
   }
 
-  /** The current version of each job (absent when the job was deleted). */
-  async jobVersions(ids: ObjectId[]): Promise<Map<string, number>> {
-    const rows = await this.c.jobs.find({ _id: { $in: ids } }, { projection: { version: 1 } }).batchSize(ids.length + 1).toArray();
-    return new Map(rows.map((r) => [r._id.toHexString(), r.version]));
+  /** The current version and status of each job (absent when the job was deleted). */
+  async jobStates(ids: ObjectId[]): Promise<Map<string, Pick<JobDoc, 'version' | 'status'>>> {
+    const rows = await this.c.jobs.find({ _id: { $in: ids } }, { projection: { version: 1, status: 1 } }).batchSize(ids.length + 1).toArray();
+    return new Map(rows.map((r) => [r._id.toHexString(), r]));
   }
 
-  /** Cancels executions that have not started yet (SCHEDULED or QUEUED), with the reason. */
-  async cancelWaiting(ids: ObjectId[], reason: string, now: Date): Promise<void> {
-    if (ids.length === 0) return;
+  /** Cancels those of `ids` that have not started yet (SCHEDULED or QUEUED), with the reason; returns the ones it cancelled. */
+  async cancelWaiting(ids: ObjectId[], reason: string, now: Date): Promise<ObjectId[]> {
+    if (ids.length === 0) return [];
     await this.c.executions.updateMany(
       { _id: { $in: ids }, status: { $in: ['SCHEDULED', 'QUEUED'] } },
       { $set: { status: 'CANCELLED', reason, finishedAt: now, updatedAt: now } },
     );
+    const cancelled = await this.c.executions
+      .find({ _id: { $in: ids }, status: 'CANCELLED', reason, finishedAt: now }, { projection: { _id: 1 } })
+      .batchSize(ids.length + 1)
+      .toArray();
+    return cancelled.map((e) => e._id);
   }
 
   /** Executions that should be in the queue but may not be (Redis lost them, or a crash came between steps). */

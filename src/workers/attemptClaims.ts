@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 
-/** Claims outlive any attempt by far; they only have to outlast duplicate deliveries. */
-const CLAIM_TTL_MS = 24 * 3600_000;
+/** Claims only have to outlast the compare-and-set they guard: once RUNNING, duplicates are dropped anyway. */
+const CLAIM_TTL_MS = 10 * 60_000;
 
 /**
  * One claim per execution attempt in Redis (`SET NX`), taken before the MongoDB compare-and-set
@@ -13,8 +13,17 @@ const CLAIM_TTL_MS = 24 * 3600_000;
 export class AttemptClaims {
   constructor(private readonly redis: Redis, private readonly prefix: string) {}
 
+  private key(executionId: string, attempt: number): string {
+    return `${this.prefix}:claim:${executionId}:${attempt}`;
+  }
+
   /** True for the first caller per (execution, attempt number). */
   async take(executionId: string, attempt: number): Promise<boolean> {
-    return (await this.redis.set(`${this.prefix}:claim:${executionId}:${attempt}`, '1', 'PX', CLAIM_TTL_MS, 'NX')) === 'OK';
+    return (await this.redis.set(this.key(executionId, attempt), '1', 'PX', CLAIM_TTL_MS, 'NX')) === 'OK';
+  }
+
+  /** Gives a claim back when the attempt did not start after all. */
+  async drop(executionId: string, attempt: number): Promise<void> {
+    await this.redis.del(this.key(executionId, attempt));
   }
 }

@@ -57,7 +57,11 @@ export async function runExecution(deps: RunDeps, executionId: string, delivery:
   // lock lapsed (the queue's stalled check) means the worker running it disappeared.
   if (found.status === 'RUNNING' && !delivery.stalled) return;
   const current = found.status === 'RUNNING' ? await takeOver(deps, found) : found;
-  if (!current) return;
+  if (!current) {
+    // Taken over as FAILED (no attempt left): free the slot the lost attempt held.
+    if (found.status === 'RUNNING') await releaseSlot(deps, found, found.jobId.toHexString(), executionId);
+    return;
+  }
   const job = await deps.runStore.findJob(current.tenantId, current.jobId);
   if (!job) return endUnstarted(deps, current, 'CANCELLED', 'job deleted');
 
@@ -71,15 +75,49 @@ export async function runExecution(deps: RunDeps, executionId: string, delivery:
   // BUFFER_ONE: stays QUEUED; the running execution's worker enqueues it when it finishes.
   if (decision.action === 'hold') return;
 
+  let execution: ExecutionDoc | null = null;
   try {
-    if (!(await deps.claims.take(executionId, current.attempt + 1))) return;
-    const execution = await deps.runStore.claim(current, deps.workerId, deps.clock());
+    execution = await startAttempt(deps, current, executionId);
     if (!execution) return;
     await publishStatusEvents(deps.events, deps.logger, [statusEvent(execution, current.status, 'RUNNING', deps.clock())]);
     if (execution.attempt === 1) await deps.runStore.recordJobRun(execution.tenantId, job._id, execution.startedAt ?? deps.clock());
     await finish(deps, execution, job, await attempt(deps, job, execution));
+  } catch (error) {
+    // MongoDB or Redis failed after the attempt started: record it as lost and queue the next one,
+    // so the execution does not stay RUNNING (if this fails too, the stalled check takes it over).
+    if (execution) await takeOverAndRequeue(deps, execution);
+    throw error;
   } finally {
-    if (job.overlapPolicy !== 'ALLOW') await releaseSlot(deps, current, jobId, executionId);
+    // Only a delivery that started the attempt owns the slot; a duplicate that lost the claim must not free it.
+    if (execution && job.overlapPolicy !== 'ALLOW') await releaseSlot(deps, current, jobId, executionId);
+  }
+}
+
+/** Claims the attempt (Redis, then the MongoDB compare-and-set); null when another delivery has it. */
+async function startAttempt(deps: RunDeps, current: ExecutionDoc, executionId: string): Promise<ExecutionDoc | null> {
+  const number = current.attempt + 1;
+  if (!(await deps.claims.take(executionId, number))) return null;
+  try {
+    const execution = await deps.runStore.claim(current, deps.workerId, deps.clock());
+    if (!execution) await deps.claims.drop(executionId, number);
+    return execution;
+  } catch (error) {
+    // Let a redelivery try again instead of finding the claim taken.
+    await deps.claims.drop(executionId, number).catch(() => undefined);
+    throw error;
+  }
+}
+
+async function takeOverAndRequeue(deps: RunDeps, running: ExecutionDoc): Promise<void> {
+  try {
+    const after = await takeOver(deps, running);
+    if (after) {
+      await deps.queues.enqueue([
+        { executionId: after._id.toHexString(), tenantId: after.tenantId, workload: after.workload, dueAt: deps.clock(), round: after.attempt },
+      ]);
+    }
+  } catch (error) {
+    deps.logger.warn('could not record a failed attempt; the queue will hand it out again', { error: errorMessage(error) });
   }
 }
 

@@ -42,7 +42,8 @@ export class WorkerRole {
       });
       worker.on('error', (error) => logger.warn('queue consumer error', { workload, error: errorMessage(error) }));
       worker.on('failed', (entry, error) =>
-        // The execution stays in MongoDB in its last state; reconcile re-enqueues it.
+        // The execution stays in MongoDB in its last state: reconcile re-enqueues a waiting one, and
+        // runExecution has recorded a started one as CRASHED and queued its next attempt.
         logger.warn('execution delivery failed', { workload, executionId: entry?.data.executionId, error: errorMessage(error) }),
       );
       return worker;

@@ -125,7 +125,7 @@ describe('materialise racing a job change', () => {
     const executions = await fixture.db.collection('executions').find({ jobId: stale._id }).toArray();
     expect(executions).toHaveLength(2);
     for (const e of executions) {
-      expect(e).toMatchObject({ status: 'CANCELLED', reason: 'the job changed while this occurrence was being materialised' });
+      expect(e).toMatchObject({ status: 'CANCELLED', reason: 'the job was paused or deleted while this occurrence was being materialised' });
       expect(await fixture.redis.exists(`${fixture.db.databaseName}:executions-io:${e._id.toHexString()}`)).toBe(0);
     }
     expect((await fixture.db.collection<JobDoc>('jobs').findOne({ _id: stale._id }))).toMatchObject({ status: 'PAUSED', nextRunAt: null });

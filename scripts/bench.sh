@@ -5,4 +5,4 @@ cd "$(dirname "$0")/.."
 bash scripts/install.sh
 bash scripts/services.sh
 source scripts/dev-env.sh
-exec node "dist/bench/$1.js"
+exec node "dist/bench/$1.js" "${@:2}"

@@ -66,8 +66,12 @@ function url(env: Env, name: string, fallback: string, schemes: string[]): strin
   return raw;
 }
 
-/** Reads and validates the environment. The only place in Kairos that looks at `process.env`. */
-export function loadConfig(env: Env = process.env): KairosConfig {
+/**
+ * Reads and validates the environment (with `overrides` on top, for tools that run Kairos with
+ * settings of their own). The only place in Kairos that looks at `process.env`.
+ */
+export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosConfig {
+  if (Object.keys(overrides).length > 0) env = { ...env, ...overrides };
   const roles = (env.ROLES || ALL_ROLES.join(','))
     .split(',')
     .map((r) => r.trim())

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
 import { MongoClient, ObjectId } from 'mongodb';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../config.js';
@@ -7,26 +8,28 @@ import { startKairos } from '../kairos.js';
 import { createLogger } from '../logger.js';
 import { signDevToken } from '../auth/verifyToken.js';
 import { JobStore } from '../store/jobStore.js';
+import { ExecutionStore } from '../store/executionStore.js';
 import { parseNewJob } from '../jobs/parseJobInput.js';
 import { BUILTIN_HANDLERS } from '../workers/handlers/builtins.js';
 
 const BUILTIN_NAMES = new Set(BUILTIN_HANDLERS.keys());
 
 /**
- * `npm run bench:lag`: start lag (first attempt's start minus scheduledFor) of `noop` one-off jobs,
- * with all roles in this process against the real services. Two cases: idle (jobs due one at a
- * time) and burst (BENCH_BURST jobs, default 2000, due in the same second). Prints percentiles.
- * Uses its own database and Redis prefix and removes both at the end.
+ * `npm run bench:lag [-- --idle 50 --burst 2000]`: start lag (first attempt's start minus
+ * scheduledFor) of `noop` one-off jobs, with all roles in this process against the real services.
+ * Two cases, each its own tenant: idle (jobs due one at a time) and burst (jobs due in the same
+ * second). Prints percentiles. Uses its own database and Redis prefix and removes both at the end.
  */
-const burst = Number(process.env.BENCH_BURST ?? 2000);
-const idleCount = Number(process.env.BENCH_IDLE ?? 50);
+const { values } = parseArgs({ options: { idle: { type: 'string', default: '50' }, burst: { type: 'string', default: '2000' } } });
+const idleCount = Number(values.idle);
+const burst = Number(values.burst);
 const name = `bench_lag_${randomBytes(4).toString('hex')}`;
 const secret = randomBytes(24).toString('base64url');
-const config = loadConfig({ ...process.env, JWT_SECRET: secret, PORT: '0', REDIS_PREFIX: name, ROLES: 'api,scheduler,worker' });
+const config = loadConfig(undefined, { JWT_SECRET: secret, PORT: '0', REDIS_PREFIX: name, ROLES: 'api,scheduler,worker' });
 const kairos = await startKairos({ config, dbName: name, logger: createLogger({ bench: 'lag' }, 'warn') });
-const token = signDevToken(secret, { tenantId: 'bench', role: 'admin' });
+const token = signDevToken(secret, { tenantId: 'bench-idle', role: 'admin' });
 const mongo = await new MongoClient(config.mongoUrl).connect();
-const executions = mongo.db(name).collection('executions');
+const db = mongo.db(name);
 
 async function createOneOff(runAt: Date, label: string): Promise<void> {
   const response = await fetch(kairos.url!, {
@@ -41,14 +44,16 @@ async function createOneOff(runAt: Date, label: string): Promise<void> {
   if (body.errors) throw new Error(JSON.stringify(body.errors));
 }
 
-/** Start lags of the jobs named `prefix*` once `count` succeeded; reads MongoDB directly, rarely, to stay out of the measurement. */
-async function lagsOf(prefix: string, count: number, timeoutMs: number, pollMs: number): Promise<number[]> {
+/** Start lags of the tenant's executions once `count` succeeded; polls rarely to stay out of the measurement. */
+async function lagsOf(tenant: string, count: number, timeoutMs: number, pollMs: number): Promise<number[]> {
+  const executions = new ExecutionStore(db, tenant);
+  const window: [Date, Date] = [new Date(0), new Date(Date.now() + 24 * 3600_000)];
   const deadline = Date.now() + timeoutMs;
-  const jobIds = (await mongo.db(name).collection('jobs').find({ name: { $gte: prefix, $lt: prefix + '\uffff' } }, { projection: { _id: 1 } }).toArray()).map((j) => j._id);
   for (;;) {
-    const done = await executions.find({ jobId: { $in: jobIds }, status: 'SUCCEEDED' }, { projection: { scheduledFor: 1, attempts: 1 } }).toArray();
-    if (done.length >= count || Date.now() > deadline) {
-      return done.map((e) => e.attempts[0].startedAt.getTime() - e.scheduledFor.getTime()).sort((a, b) => a - b);
+    const counts = await executions.countByStatus(...window, null);
+    const succeeded = counts.find((c) => c.status === 'SUCCEEDED')?.count ?? 0;
+    if (succeeded >= count || Date.now() > deadline) {
+      return (await executions.startLags(...window, null, count)).sort((a, b) => a - b);
     }
     await new Promise((r) => setTimeout(r, pollMs));
   }
@@ -65,13 +70,13 @@ try {
   // Idle: one job due every 200 ms, created well ahead (within the look-ahead window).
   const start = Date.now() + 3000;
   await Promise.all(Array.from({ length: idleCount }, (_, i) => createOneOff(new Date(start + i * 200), `idle-${i}`)));
-  report('idle', await lagsOf('idle-', idleCount, 3000 + idleCount * 200 + 10_000, 500), idleCount);
+  report('idle', await lagsOf('bench-idle', idleCount, 3000 + idleCount * 200 + 10_000, 500), idleCount);
 
   // Burst: BENCH_BURST one-off jobs due within the same second, written straight to the store ahead
   // of time (creating them through the API takes longer than the look-ahead on FerretDB), so the
   // leader's sweep materialises them in batches and the queue releases them at their time.
   const due = new Date(Math.ceil((Date.now() + config.lookAheadMs + 10_000) / 1000) * 1000);
-  const jobs = new JobStore(mongo.db(name), 'bench');
+  const jobs = new JobStore(db, 'bench-burst');
   const created = Date.now();
   for (let i = 0; i < burst; i += 20) {
     await Promise.all(
@@ -95,11 +100,11 @@ try {
     );
   }
   process.stdout.write(`stored ${burst} one-off jobs in ${Date.now() - created} ms, all due in [${due.toISOString()}, +1 s)\n`);
-  const lags = await lagsOf('burst-', burst, due.getTime() - Date.now() + 120_000, 3000);
+  const lags = await lagsOf('bench-burst', burst, due.getTime() - Date.now() + 120_000, 3000);
   report(`burst of ${burst} due in one second`, lags, burst);
 } finally {
   await kairos.stop();
-  await mongo.db(name).dropDatabase();
+  await db.dropDatabase();
   await mongo.close();
   const redis = new Redis(config.redisUrl);
   const keys = await redis.keys(`${name}*`);

@@ -17,6 +17,7 @@ import { WorkerRole, type WorkerRoleOptions } from './workers/workerRole.js';
 import { CancelSignals } from './events/cancelSignals.js';
 import { OverlapGuard } from './workers/overlapGuard.js';
 import { AttemptClaims } from './workers/attemptClaims.js';
+import { targetAgent } from './workers/targets/targetAgent.js';
 import { BUILTIN_HANDLERS } from './workers/handlers/builtins.js';
 import type { HandlerRegistry } from './workers/handlers/handler.js';
 import { ApiServer } from './api/httpServer.js';
@@ -92,9 +93,11 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       await cancels.start();
       const overlap = new OverlapGuard(redis, config.redisPrefix);
       const claims = new AttemptClaims(redis, config.redisPrefix);
+      const dispatcher = targetAgent(config.allowPrivateTargets);
+      closers.push(() => dispatcher.close());
       const worker = new WorkerRole(
         bullConnection,
-        { runStore: new RunStore(db), tenants, queues, events, handlers, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims },
+        { runStore: new RunStore(db), tenants, queues, events, handlers, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, http: { dispatcher, allowPrivate: config.allowPrivateTargets } },
         logger,
         {
           redisPrefix: config.redisPrefix,

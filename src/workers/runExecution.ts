@@ -16,6 +16,7 @@ import { callHttpTarget } from './targets/httpTarget.js';
 import { CancelledError, ShutdownError, type CancelSignals } from '../events/cancelSignals.js';
 import type { OverlapDecision, OverlapGuard } from './overlapGuard.js';
 import type { AttemptClaims } from './attemptClaims.js';
+import type { Dispatcher } from 'undici';
 
 export interface RunDeps {
   runStore: RunStore;
@@ -30,6 +31,8 @@ export interface RunDeps {
   overlap: OverlapGuard;
   cancels: CancelSignals;
   claims: AttemptClaims;
+  /** How HTTP targets are reached: the guarded connection pool and whether private addresses are allowed. */
+  http: { dispatcher: Dispatcher; allowPrivate: boolean };
 }
 
 interface AttemptResult {
@@ -176,6 +179,8 @@ async function attempt(deps: RunDeps, job: JobDoc, execution: ExecutionDoc): Pro
         secret: tenant.webhookSecret,
         signal: controller.signal,
         now: deps.clock(),
+        dispatcher: deps.http.dispatcher,
+        allowPrivate: deps.http.allowPrivate,
       });
       return {
         outcome: response.ok ? 'SUCCEEDED' : 'FAILED',

@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { fetch, type Dispatcher } from 'undici';
+import { checkLiteralHost } from './targetAgent.js';
 import type { HttpHeader, HttpMethod } from '../../domain/job.js';
 
 /** Bodies kept in an execution's result are cut here. */
@@ -18,6 +20,10 @@ export interface HttpCall {
   secret: string;
   signal: AbortSignal;
   now: Date;
+  /** The connection pool (see targetAgent), which refuses private addresses unless allowed. */
+  dispatcher?: Dispatcher;
+  /** Whether an IP-literal host in a private range may be called (ALLOW_PRIVATE_TARGETS). */
+  allowPrivate?: boolean;
 }
 
 export interface HttpOutcome {
@@ -49,13 +55,23 @@ export async function callHttpTarget(call: HttpCall): Promise<HttpOutcome> {
   headers.set('X-Kairos-Attempt', String(call.attempt));
   headers.set('X-Kairos-Scheduled-For', call.scheduledFor.toISOString());
   headers.set('X-Kairos-Signature', signature(call.secret, body, call.now));
-  const response = await fetch(call.url, {
-    method: call.method,
-    headers,
-    body: hasBody ? body : undefined,
-    redirect: 'manual',
-    signal: call.signal,
-  });
+  checkLiteralHost(call.url, call.allowPrivate ?? true);
+  let response: Awaited<ReturnType<typeof fetch>>;
+  try {
+    response = await fetch(call.url, {
+      method: call.method,
+      headers,
+      body: hasBody ? body : undefined,
+      redirect: 'manual',
+      signal: call.signal,
+      dispatcher: call.dispatcher,
+    });
+  } catch (error) {
+    // fetch says only "fetch failed"; the cause (refused address, DNS, connection) is what helps.
+    const cause = (error as { cause?: unknown }).cause;
+    if (call.signal.aborted || !(cause instanceof Error)) throw error;
+    throw new Error(`${(error as Error).message}: ${cause.message}`);
+  }
   const text = await readCapped(response, RESULT_BODY_LIMIT);
   return {
     ok: response.status >= 200 && response.status < 300,
@@ -65,7 +81,7 @@ export async function callHttpTarget(call: HttpCall): Promise<HttpOutcome> {
 }
 
 /** Reads at most `limit` bytes of the body and drops the rest, so a huge response cannot fill memory. */
-async function readCapped(response: Response, limit: number): Promise<string> {
+async function readCapped(response: Awaited<ReturnType<typeof fetch>>, limit: number): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -1,0 +1,44 @@
+import dns, { type LookupAddress } from 'node:dns';
+import { isIP } from 'node:net';
+import { Agent } from 'undici';
+import { isPrivateAddress } from './privateAddresses.js';
+
+/** An HTTP target refused because it resolves to a private or reserved address. */
+export class PrivateTargetError extends Error {}
+
+function refusal(host: string, address: string): PrivateTargetError {
+  return new PrivateTargetError(
+    `refused to connect to ${host}: it resolves to ${address}, a private, loopback, link-local or reserved address (ALLOW_PRIVATE_TARGETS is off)`,
+  );
+}
+
+/** Refuses a URL whose host is an IP literal in a blocked range (literals never reach the DNS lookup below). */
+export function checkLiteralHost(url: string, allowPrivate: boolean): void {
+  if (allowPrivate) return;
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) && isPrivateAddress(host)) throw refusal(host, host);
+}
+
+/**
+ * The connection pool HTTP targets are called through. Unless `allowPrivate`, every address a
+ * host name resolves to is checked at connect time, on the address actually used, so a DNS
+ * answer that changes after the job was created (rebinding) cannot reach a private address.
+ * Owned by the worker role, which closes it.
+ */
+export function targetAgent(allowPrivate: boolean): Agent {
+  if (allowPrivate) return new Agent();
+  return new Agent({
+    connect: {
+      lookup: (hostname, options, callback) => {
+        dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+          if (error) return callback(error, '', 0);
+          const list = addresses as unknown as LookupAddress[];
+          const blocked = list.find((a) => isPrivateAddress(a.address));
+          if (blocked) return callback(refusal(hostname, blocked.address), '', 0);
+          if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+          callback(null, list[0].address, list[0].family);
+        });
+      },
+    },
+  });
+}

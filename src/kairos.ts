@@ -97,7 +97,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       closers.push(() => dispatcher.close());
       const worker = new WorkerRole(
         bullConnection,
-        { runStore: new RunStore(db), tenants, queues, events, handlers, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, http: { dispatcher, allowPrivate: config.allowPrivateTargets } },
+        { runStore: new RunStore(db), tenants, queues, events, handlers, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, queueLockMs: config.queueLockMs, http: { dispatcher, allowPrivate: config.allowPrivateTargets } },
         logger,
         {
           redisPrefix: config.redisPrefix,

@@ -54,6 +54,11 @@ export interface ExecutionDoc {
   resultJson: string | null;
   /** A manual trigger's payload override, as JSON text; null = use the job's payload. */
   payloadJson: string | null;
+  /**
+   * While RUNNING: when the attempt is overdue whatever became of its queue entry (start + timeout +
+   * queue lock); reconcile takes over a RUNNING execution past it (Redis may have lost the entry).
+   */
+  deadlineAt?: Date | null;
   /** The scheduler leader's fencing token when it materialised this execution. */
   fencingToken: number | null;
   createdAt: Date;

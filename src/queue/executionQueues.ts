@@ -8,6 +8,8 @@ export const QUEUE_NAMES: Record<Workload, string> = { IO_BOUND: 'executions-io'
 export interface ExecutionMessage {
   executionId: string;
   tenantId: string;
+  /** Set by reconcile for a RUNNING execution past its deadline: the worker running it is gone. */
+  takeover?: boolean;
 }
 
 export interface EnqueueRequest {
@@ -21,6 +23,8 @@ export interface EnqueueRequest {
    * round (attempt number before it), or 'buffered' for an execution BUFFER_ONE held back.
    */
   round?: number | 'buffered';
+  /** A takeover of the RUNNING attempt with this number (reconcile); its own queue entry id. */
+  takeoverOf?: number;
 }
 
 /**
@@ -60,9 +64,9 @@ export class ExecutionQueues {
       await this.queues[workload].addBulk(
         batch.map((r) => ({
           name: 'run',
-          data: { executionId: r.executionId, tenantId: r.tenantId },
+          data: { executionId: r.executionId, tenantId: r.tenantId, ...(r.takeoverOf ? { takeover: true } : {}) },
           opts: {
-            jobId: ExecutionQueues.entryId(r.executionId, r.round),
+            jobId: r.takeoverOf ? `${r.executionId}-t${r.takeoverOf}` : ExecutionQueues.entryId(r.executionId, r.round),
             delay: Math.max(0, r.dueAt.getTime() - now),
             removeOnComplete: true,
             removeOnFail: true,

@@ -10,7 +10,8 @@ export interface ReconcileOptions {
 
 /**
  * The leader's `reconcile` system job (DESIGN.md step 7): re-enqueues executions stuck in
- * SCHEDULED, QUEUED or RETRYING past their time plus a grace period. Enqueueing is idempotent by
+ * SCHEDULED, QUEUED or RETRYING past their time plus a grace period, and hands RUNNING ones past
+ * their attempt's deadline to a worker as a takeover (the lost attempt is recorded CRASHED). Enqueueing is idempotent by
  * queue entry id, so an entry that is still there is left as it is; one that is gone (Redis lost
  * it, or a crash came between the MongoDB write and the enqueue) is added again.
  */
@@ -27,6 +28,7 @@ export async function reconcile(
       workload: e.workload,
       dueAt: now,
       round: e.status === 'RETRYING' ? e.attempt : 0,
+      takeoverOf: e.status === 'RUNNING' ? e.attempt : undefined,
     })),
   );
   return { requeued: stranded.length };

@@ -57,7 +57,7 @@ export class RunStore {
    * `current` (as read by findRunnable) → RUNNING with a new attempt: a compare-and-set on its
    * status and attempt count, null when it changed meanwhile (cancelled, or claimed elsewhere).
    */
-  async claim(current: ExecutionDoc, workerId: string, now: Date): Promise<ExecutionDoc | null> {
+  async claim(current: ExecutionDoc, workerId: string, now: Date, deadlineAt: Date): Promise<ExecutionDoc | null> {
     const attempt: AttemptDoc = {
       number: current.attempt + 1,
       startedAt: now,
@@ -72,6 +72,7 @@ export class RunStore {
       {
         $set: {
           status: 'RUNNING',
+          deadlineAt,
           startedAt: current.startedAt ?? now,
           attempt: attempt.number,
           nextAttemptAt: null,

@@ -109,7 +109,10 @@ export class SchedulerStore {
     return cancelled.map((e) => e._id);
   }
 
-  /** Executions that should be in the queue but may not be (Redis lost them, or a crash came between steps). */
+  /**
+   * Executions that should be in the queue but may not be (Redis lost them, or a crash came between
+   * steps): waiting ones past their time, and RUNNING ones past their attempt's deadline.
+   */
   async findStranded(olderThan: Date, limit: number): Promise<ExecutionDoc[]> {
     const waiting: ExecutionStatus[] = ['SCHEDULED', 'QUEUED'];
     return this.c.executions
@@ -117,6 +120,7 @@ export class SchedulerStore {
         $or: [
           { status: { $in: waiting }, scheduledFor: { $lt: olderThan } },
           { status: 'RETRYING', nextAttemptAt: { $lt: olderThan } },
+          { status: 'RUNNING', deadlineAt: { $lt: olderThan } },
         ],
       })
       .limit(limit)

@@ -31,6 +31,8 @@ export interface RunDeps {
   overlap: OverlapGuard;
   cancels: CancelSignals;
   claims: AttemptClaims;
+  /** The queue lock (visibility timeout), part of a running attempt's deadline. */
+  queueLockMs: number;
   /** How HTTP targets are reached: the guarded connection pool and whether private addresses are allowed. */
   http: { dispatcher: Dispatcher; allowPrivate: boolean };
 }
@@ -53,12 +55,12 @@ const CANCEL_PREVIOUS_WAIT_MS = 15_000;
  * is dropped), runs its target under the per-attempt timeout, and records the attempt as
  * SUCCEEDED, RETRYING (re-enqueued after backoff), FAILED or CANCELLED.
  */
-export async function runExecution(deps: RunDeps, executionId: string, delivery: { stalled: boolean } = { stalled: false }): Promise<void> {
+export async function runExecution(deps: RunDeps, executionId: string, delivery: { takeover: boolean } = { takeover: false }): Promise<void> {
   const found = await deps.runStore.findRunnable(new ObjectId(executionId));
   if (!found) return;
-  // RUNNING elsewhere: a duplicate delivery is dropped; an entry handed out again because its
-  // lock lapsed (the queue's stalled check) means the worker running it disappeared.
-  if (found.status === 'RUNNING' && !delivery.stalled) return;
+  // RUNNING elsewhere: a duplicate delivery is dropped; a takeover (the queue's stalled check found
+  // its lock lapsed, or reconcile found it past its deadline) means the worker running it is gone.
+  if (found.status === 'RUNNING' && !delivery.takeover) return;
   const current = found.status === 'RUNNING' ? await takeOver(deps, found) : found;
   if (!current) {
     // Taken over as FAILED (no attempt left): free the slot the lost attempt held.
@@ -80,7 +82,7 @@ export async function runExecution(deps: RunDeps, executionId: string, delivery:
 
   let execution: ExecutionDoc | null = null;
   try {
-    execution = await startAttempt(deps, current, executionId);
+    execution = await startAttempt(deps, current, executionId, job.timeoutSeconds * 1000);
     if (!execution) return;
     await publishStatusEvents(deps.events, deps.logger, [statusEvent(execution, current.status, 'RUNNING', deps.clock())]);
     if (execution.attempt === 1) await deps.runStore.recordJobRun(execution.tenantId, job._id, execution.startedAt ?? deps.clock());
@@ -97,11 +99,13 @@ export async function runExecution(deps: RunDeps, executionId: string, delivery:
 }
 
 /** Claims the attempt (Redis, then the MongoDB compare-and-set); null when another delivery has it. */
-async function startAttempt(deps: RunDeps, current: ExecutionDoc, executionId: string): Promise<ExecutionDoc | null> {
+async function startAttempt(deps: RunDeps, current: ExecutionDoc, executionId: string, timeoutMs: number): Promise<ExecutionDoc | null> {
   const number = current.attempt + 1;
   if (!(await deps.claims.take(executionId, number))) return null;
   try {
-    const execution = await deps.runStore.claim(current, deps.workerId, deps.clock());
+    const now = deps.clock();
+    const deadlineAt = new Date(now.getTime() + timeoutMs + deps.queueLockMs);
+    const execution = await deps.runStore.claim(current, deps.workerId, now, deadlineAt);
     if (!execution) await deps.claims.drop(executionId, number);
     return execution;
   } catch (error) {

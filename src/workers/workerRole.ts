@@ -28,7 +28,7 @@ export class WorkerRole {
   constructor(connection: ConnectionOptions, private readonly deps: RunDeps, private readonly logger: Logger, options: WorkerRoleOptions) {
     this.drainTimeoutMs = options.drainTimeoutMs ?? 10_000;
     const consume = (workload: Workload, concurrency: number) => {
-      const worker = new Worker<ExecutionMessage>(QUEUE_NAMES[workload], async (entry) => runExecution(deps, entry.data.executionId, { stalled: entry.stalledCounter > 0 }), {
+      const worker = new Worker<ExecutionMessage>(QUEUE_NAMES[workload], async (entry) => runExecution(deps, entry.data.executionId, { takeover: entry.stalledCounter > 0 || entry.data.takeover === true }), {
         connection,
         prefix: options.redisPrefix,
         concurrency,

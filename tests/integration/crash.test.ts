@@ -6,6 +6,11 @@ import { gqlOk } from '../support/graphqlClient.js';
 import { EventCollector, wsClient } from '../support/subscriptions.js';
 import { mongoUrlFor, startProcess } from '../support/processes.js';
 import { MONGO_URL, REDIS_URL, TEST_JWT_SECRET } from '../support/env.js';
+import { MongoClient } from 'mongodb';
+import { fromGlobalId } from '../../src/ids/globalId.js';
+import { ExecutionQueues } from '../../src/queue/executionQueues.js';
+import { SchedulerStore } from '../../src/store/schedulerStore.js';
+import { reconcile } from '../../src/scheduler/reconcile.js';
 
 const CREATE = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`;
 const SUBSCRIBE = `subscription($jobId: ID) { executionUpdated(jobId: $jobId) { status execution { id } } }`;
@@ -60,5 +65,41 @@ describe('a worker that dies mid-attempt', () => {
     ]);
     expect(execution.attempts[0].error).toMatch(/disappeared/);
     expect(execution.attempts[0].workerId).not.toBe(execution.attempts[1].workerId);
+  }, 40_000);
+
+  it('is taken over by reconcile when the queue lost the entry of a RUNNING execution past its deadline', async () => {
+    const k = await startTestKairos('lost-entry', { roles: ['api', 'worker'] });
+    started.push(k);
+    const token = tokenFor(uniqueName('lost'), 'member');
+    const watcher = wsClient(k.url, token);
+    try {
+      const { createJob } = await gqlOk(k.url, token, CREATE, {
+        input: { name: 'slow', schedule: { intervalSeconds: 31_536_000 }, target: { handler: 'sleep' }, payload: { ms: 2000 } },
+      });
+      const events = new EventCollector<Event>(watcher, SUBSCRIBE, { jobId: createJob.job.id });
+      const { triggerJob } = await gqlOk(k.url, token, `mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }`, { id: createJob.job.id });
+      await events.waitFor((items) => items.some((e) => e.executionUpdated.status === 'RUNNING'), 10_000);
+      // As if the attempt had outlived its deadline and Redis had lost its entry: reconcile finds it.
+      const hex = fromGlobalId(triggerJob.execution.id, 'Execution')!.id;
+      const mongo = await new MongoClient(MONGO_URL).connect();
+      try {
+        await mongo.db(k.dbName).collection('executions').updateOne({ _id: hex }, { $set: { deadlineAt: new Date(Date.now() - 60_000) } });
+        const queues = new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, k.prefix, () => undefined);
+        const result = await reconcile({ store: new SchedulerStore(mongo.db(k.dbName)), queues }, new Date(), { graceMs: 0 });
+        await queues.close();
+        expect(result.requeued).toBe(1);
+      } finally {
+        await mongo.close();
+      }
+      await events.waitFor((items) => items.some((e) => e.executionUpdated.status === 'SUCCEEDED'), 15_000);
+      events.stop();
+      const { execution } = await gqlOk(k.url, token, EXECUTION, { id: triggerJob.execution.id });
+      expect(execution.attempts.map((a: any) => [a.number, a.outcome])).toEqual([
+        [1, 'CRASHED'],
+        [2, 'SUCCEEDED'],
+      ]);
+    } finally {
+      await watcher.dispose();
+    }
   }, 40_000);
 });

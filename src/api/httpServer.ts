@@ -1,13 +1,14 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import type { GraphQLSchema } from 'graphql';
+import { specifiedRules, validate, type GraphQLSchema } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { AppServices } from './appServices.js';
 import type { Context } from './context.type.js';
 import { createContext } from './createContext.js';
 import { makeFormatError } from './formatError.js';
+import { queryLimits } from './queryLimits.js';
 import { CloseCode } from 'graphql-ws';
 
 /** Request bodies above this are refused before parsing. */
@@ -36,6 +37,7 @@ export class ApiServer {
       formatError: makeFormatError(app.logger),
       introspection: app.development,
       includeStacktraceInErrorResponses: false,
+      validationRules: [queryLimits],
       plugins: app.development ? [] : [ApolloServerPluginLandingPageDisabled()],
     });
     this.httpServer = http.createServer((req, res) => void this.handle(req, res));
@@ -54,6 +56,7 @@ export class ApiServer {
       {
         schema: this.schema,
         context: (ctx) => ctx.extra.context!,
+        validate: (schema, document) => validate(schema, document, [...specifiedRules, queryLimits]),
         // The same mapping as over HTTP: codes kept, internal messages never sent to the client.
         onNext: (_ctx, _id, _payload, _args, result) =>
           result.errors ? { ...result, errors: result.errors.map((e) => formatError(e.toJSON(), e)) } : undefined,

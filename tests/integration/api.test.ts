@@ -101,6 +101,9 @@ describe('api: auth, viewer and bad input', () => {
       ['a malformed cursor', '{ executions(after: "bm90LWEtY3Vyc29y") { edges { cursor } } }'],
       ['an unknown field', '{ jobs { nope } }'],
       ['a syntax error', '{ jobs { '],
+      // 15 levels: jobs > edges > node > (executions > edges > node > job) x 3 > id
+      ['a query nested too deep', '{ jobs { edges { node { executions { edges { node { job { executions { edges { node { job { executions { edges { node { job { id } } } } } } } } } } } } } } } }'],
+      ['an alias flood', `{ ${Array.from({ length: 501 }, (_, i) => `a${i}: viewer { tenantId }`).join(' ')} }`],
     ])('%s', async (_label, query) => {
       const result = await gql(k.url, member, query);
       expect(result.status).toBeLessThan(500);

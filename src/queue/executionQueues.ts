@@ -45,8 +45,9 @@ export class ExecutionQueues {
     this.queues = { IO_BOUND: make(QUEUE_NAMES.IO_BOUND), CPU_BOUND: make(QUEUE_NAMES.CPU_BOUND) };
   }
 
-  static entryId(executionId: string, round: number | 'buffered' = 0): string {
+  static entryId(executionId: string, round: number | 'buffered' = 0, takeoverOf?: number): string {
     // BullMQ ids may not contain ':'.
+    if (takeoverOf) return `${executionId}-t${takeoverOf}`;
     if (round === 'buffered') return `${executionId}-b`;
     return round === 0 ? executionId : `${executionId}-r${round}`;
   }
@@ -66,7 +67,7 @@ export class ExecutionQueues {
           name: 'run',
           data: { executionId: r.executionId, tenantId: r.tenantId, ...(r.takeoverOf ? { takeover: true } : {}) },
           opts: {
-            jobId: r.takeoverOf ? `${r.executionId}-t${r.takeoverOf}` : ExecutionQueues.entryId(r.executionId, r.round),
+            jobId: ExecutionQueues.entryId(r.executionId, r.round, r.takeoverOf),
             delay: Math.max(0, r.dueAt.getTime() - now),
             removeOnComplete: true,
             removeOnFail: true,

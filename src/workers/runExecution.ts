@@ -51,9 +51,10 @@ const CANCEL_PREVIOUS_WAIT_MS = 15_000;
 
 /**
  * Runs one delivery of an execution (DESIGN.md steps 4–6): drops it unless it is still startable
- * (or takes it over when its previous worker disappeared), applies the job's overlap policy, claims it with a compare-and-set (a finished or cancelled one
- * is dropped), runs its target under the per-attempt timeout, and records the attempt as
- * SUCCEEDED, RETRYING (re-enqueued after backoff), FAILED or CANCELLED.
+ * (or takes it over when its previous worker disappeared), applies the job's overlap policy,
+ * claims it with a compare-and-set (a finished or cancelled one is dropped), runs its target under
+ * the per-attempt timeout, and records the attempt as SUCCEEDED, RETRYING (re-enqueued after
+ * backoff), FAILED or CANCELLED.
  */
 export async function runExecution(deps: RunDeps, executionId: string, delivery: { takeover: boolean } = { takeover: false }): Promise<void> {
   const found = await deps.runStore.findRunnable(new ObjectId(executionId));
@@ -222,7 +223,7 @@ async function attempt(deps: RunDeps, job: JobDoc, execution: ExecutionDoc): Pro
   }
 }
 
-async function finish(deps: RunDeps, execution: ExecutionDoc, job: JobDoc | null, result: AttemptResult): Promise<void> {
+async function finish(deps: RunDeps, execution: ExecutionDoc, job: JobDoc, result: AttemptResult): Promise<void> {
   const now = deps.clock();
   const attempts: AttemptDoc[] = execution.attempts.map((a) =>
     a.number === execution.attempt
@@ -230,7 +231,7 @@ async function finish(deps: RunDeps, execution: ExecutionDoc, job: JobDoc | null
       : a,
   );
   const failed = result.outcome === 'FAILED' || result.outcome === 'TIMED_OUT' || result.outcome === 'CRASHED';
-  const retry = failed && job !== null && execution.attempt < execution.maxAttempts;
+  const retry = failed && execution.attempt < execution.maxAttempts;
   let status: ExecutionStatus;
   let nextAttemptAt: Date | null = null;
   if (result.outcome === 'SUCCEEDED') status = 'SUCCEEDED';

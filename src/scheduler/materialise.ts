@@ -122,18 +122,17 @@ export async function materialise(
     advances.push({ jobId: job._id, version: job.version, expected: job.nextRunAt, nextRunAt: plan.nextRunAt, status: plan.status, fencingToken });
   }
 
-  const written = await deps.store.insertExecutions(docs);
-  const waiting = written.filter((e) => e.status === 'SCHEDULED');
-  const skipped = written.filter((e) => e.status === 'SKIPPED');
+  const { inserted, leftBehind } = await deps.store.insertExecutions(docs);
+  const fresh = inserted.filter((e) => e.status === 'SCHEDULED');
+  const skipped = inserted.filter((e) => e.status === 'SKIPPED');
+  // Left-behind executions are queued again (idempotent), but only what this pass inserted is
+  // announced: repeating another pass's events could put a QUEUED after the worker's RUNNING.
+  const waiting = [...fresh, ...leftBehind];
   await deps.store.markQueued(waiting.map((e) => e._id), now);
-  await publishStatusEvents(
-    deps.events,
-    deps.logger,
-    [
-      ...skipped.map((e) => statusEvent(e, null, 'SKIPPED', now)),
-      ...waiting.flatMap((e) => [statusEvent(e, null, 'SCHEDULED', now), statusEvent(e, 'SCHEDULED', 'QUEUED', now)]),
-    ],
-  );
+  await publishStatusEvents(deps.events, deps.logger, [
+    ...skipped.map((e) => statusEvent(e, null, 'SKIPPED', now)),
+    ...fresh.flatMap((e) => [statusEvent(e, null, 'SCHEDULED', now), statusEvent(e, 'SCHEDULED', 'QUEUED', now)]),
+  ]);
   await deps.queues.enqueue(
     waiting.map((e) => ({ executionId: e._id.toHexString(), tenantId: e.tenantId, workload: e.workload, dueAt: e.scheduledFor })),
   );

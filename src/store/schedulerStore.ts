@@ -44,11 +44,12 @@ export class SchedulerStore {
   }
 
   /**
-   * Inserts executions, skipping occurrences that already exist (unique occurrence key), and returns
-   * the ones now waiting in SCHEDULED: the inserted ones plus earlier ones a crash left behind.
+   * Inserts executions, skipping occurrences that already exist (unique occurrence key). Returns the
+   * ones this call inserted, and the existing ones still in SCHEDULED (left by a crash, by another
+   * pass that has not marked them QUEUED yet, or put back by resumeJob/updateJob).
    */
-  async insertExecutions(docs: ExecutionDoc[]): Promise<ExecutionDoc[]> {
-    if (docs.length === 0) return [];
+  async insertExecutions(docs: ExecutionDoc[]): Promise<{ inserted: ExecutionDoc[]; leftBehind: ExecutionDoc[] }> {
+    if (docs.length === 0) return { inserted: [], leftBehind: [] };
     const failed = new Set<number>();
     try {
       await this.c.executions.insertMany(docs, { ordered: false });
@@ -59,12 +60,12 @@ export class SchedulerStore {
       for (const e of list) failed.add(e.index);
     }
     const inserted = docs.filter((_, i) => !failed.has(i));
-    if (failed.size === 0) return inserted;
+    if (failed.size === 0) return { inserted, leftBehind: [] };
     const duplicates = docs.filter((_, i) => failed.has(i));
     const leftBehind = await this.c.executions
       .find({ $or: duplicates.map((d) => ({ tenantId: d.tenantId, occurrenceKey: d.occurrenceKey, status: 'SCHEDULED' as const })) })
       .toArray();
-    return [...inserted, ...leftBehind];
+    return { inserted, leftBehind };
   }
 
   /** SCHEDULED → QUEUED for the given executions (a compare-and-set on the status). */

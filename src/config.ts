@@ -14,6 +14,11 @@ export interface KairosConfig {
   workerIoConcurrency: number;
   workerCpuConcurrency: number;
   /**
+   * An ES module exporting `handlers` (name → async function) that workers can run, besides the
+   * built-ins. CPU_BOUND executions load it in their child process. Default: none.
+   */
+  handlersModule: string | null;
+  /**
    * The queue lock: the visibility timeout after which a dead worker's execution is taken over
    * (renewed every half while the worker lives). Default 30 s.
    */
@@ -101,6 +106,7 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', false),
     workerIoConcurrency: int(env, 'WORKER_IO_CONCURRENCY', 64, 1, 10000),
     workerCpuConcurrency: int(env, 'WORKER_CPU_CONCURRENCY', os.availableParallelism(), 1, 1024),
+    handlersModule: env.HANDLERS_MODULE || null,
     queueLockMs: int(env, 'QUEUE_LOCK_MS', 30_000, 1000, 3_600_000),
     defaultQuota: {
       maxJobs: int(env, 'DEFAULT_MAX_JOBS', 1000, 0),

@@ -18,7 +18,8 @@ import { CancelSignals } from './events/cancelSignals.js';
 import { OverlapGuard } from './workers/overlapGuard.js';
 import { AttemptClaims } from './workers/attemptClaims.js';
 import { targetAgent } from './workers/targets/targetAgent.js';
-import { BUILTIN_HANDLERS } from './workers/handlers/builtins.js';
+import { loadHandlers } from './workers/handlers/loadHandlers.js';
+import { ChildProcessRunner } from './workers/cpu/childProcessRunner.js';
 import type { HandlerRegistry } from './workers/handlers/handler.js';
 import { ApiServer } from './api/httpServer.js';
 import type { AppServices } from './api/appServices.js';
@@ -31,7 +32,10 @@ export interface KairosOptions {
   logger?: Logger;
   /** Overrides the database named in MONGO_URL (tests use one database each). */
   dbName?: string;
-  /** Handlers workers can run. Default: the built-ins (noop, sleep). */
+  /**
+   * Handlers IO_BOUND executions run in this process. Default: the built-ins plus config
+   * HANDLERS_MODULE, which is also what CPU_BOUND executions run in their child processes.
+   */
   handlers?: HandlerRegistry;
   /** Scheduler tuning beyond the configuration (tests shorten these). */
   scheduler?: Pick<SchedulerRoleOptions, 'sweepEveryMs' | 'reconcileEvery' | 'agendaProcessEveryMs' | 'agendaLockLifetimeMs' | 'misfireThresholdMs'>;
@@ -58,7 +62,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger({ service: 'kairos' });
   const instanceId = `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-  const handlers = options.handlers ?? BUILTIN_HANDLERS;
+  const handlers = options.handlers ?? (await loadHandlers(config.handlersModule));
 
   const { client: mongo, db } = await connectMongo(config.mongoUrl, options.dbName);
   const closers: (() => Promise<unknown>)[] = [() => mongo.close()];
@@ -95,9 +99,12 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       const claims = new AttemptClaims(redis, config.redisPrefix);
       const dispatcher = targetAgent(config.allowPrivateTargets);
       closers.push(() => dispatcher.close());
+      const cpu = new ChildProcessRunner({ handlersModule: config.handlersModule });
+      // Closed after the worker has drained: kills a child that ignored its abort.
+      closers.push(() => cpu.close());
       const worker = new WorkerRole(
         bullConnection,
-        { runStore: new RunStore(db), tenants, queues, events, handlers, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, queueLockMs: config.queueLockMs, http: { dispatcher, allowPrivate: config.allowPrivateTargets } },
+        { runStore: new RunStore(db), tenants, queues, events, handlers, cpu, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, queueLockMs: config.queueLockMs, http: { dispatcher, allowPrivate: config.allowPrivateTargets } },
         logger,
         {
           redisPrefix: config.redisPrefix,

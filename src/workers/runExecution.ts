@@ -17,6 +17,7 @@ import { CancelledError, ShutdownError, type CancelSignals } from '../events/can
 import type { OverlapDecision, OverlapGuard } from './overlapGuard.js';
 import type { AttemptClaims } from './attemptClaims.js';
 import type { Dispatcher } from 'undici';
+import type { ChildProcessRunner } from './cpu/childProcessRunner.js';
 
 export interface RunDeps {
   runStore: RunStore;
@@ -24,6 +25,8 @@ export interface RunDeps {
   queues: ExecutionQueues;
   events: ExecutionEventBus;
   handlers: HandlerRegistry;
+  /** Runs CPU_BOUND handler attempts in child processes. */
+  cpu: ChildProcessRunner;
   clock: Clock;
   logger: Logger;
   workerId: string;
@@ -194,14 +197,19 @@ async function attempt(deps: RunDeps, job: JobDoc, execution: ExecutionDoc): Pro
         resultJson: JSON.stringify(response.result),
       };
     }
-    const handler = deps.handlers.get(job.target.handler);
-    if (!handler) throw new Error(`No handler named "${job.target.handler}" is registered in this worker`);
-    const value = await handler({
+    const context = {
       payload: payloadJson === null ? null : JSON.parse(payloadJson),
       executionId: toGlobalId('Execution', execution._id),
       attempt: execution.attempt,
       signal: controller.signal,
-    });
+    };
+    let value: unknown;
+    if (job.workload === 'CPU_BOUND') value = await deps.cpu.run(job.target.handler, context);
+    else {
+      const handler = deps.handlers.get(job.target.handler);
+      if (!handler) throw new Error(`No handler named "${job.target.handler}" is registered in this worker`);
+      value = await handler(context);
+    }
     return { outcome: 'SUCCEEDED', error: null, httpStatus: null, resultJson: value === undefined ? null : JSON.stringify(value) };
   } catch (error) {
     const reason: unknown = controller.signal.reason;

@@ -30,6 +30,12 @@ export interface KairosConfig {
   lookAheadMs: number;
   /** Leader lease TTL. Default 5 s. */
   leaseTtlMs: number;
+  /** Period of the leader's reconcile job. Default 30 s. */
+  reconcileEveryMs: number;
+  /** How long past its time a waiting execution must be before reconcile re-enqueues it. Default 60 s. */
+  reconcileGraceMs: number;
+  /** How long a stopping worker lets running attempts finish before aborting them. Default 10 s. */
+  workerDrainMs: number;
   /** `development` enables introspection and detailed logs; anything else is production. */
   mode: 'development' | 'production';
 }
@@ -116,6 +122,9 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     redisPrefix: prefix,
     lookAheadMs: int(env, 'LOOK_AHEAD_MS', 30_000, 1000, 3_600_000),
     leaseTtlMs: int(env, 'LEASE_TTL_MS', 5_000, 1000, 600_000),
+    reconcileEveryMs: int(env, 'RECONCILE_EVERY_MS', 30_000, 500, 86_400_000),
+    reconcileGraceMs: int(env, 'RECONCILE_GRACE_MS', 60_000, 0, 86_400_000),
+    workerDrainMs: int(env, 'WORKER_DRAIN_MS', 10_000, 0, 3_600_000),
     mode,
   };
 }

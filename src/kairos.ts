@@ -25,6 +25,8 @@ import { ApiServer } from './api/httpServer.js';
 import type { AppServices } from './api/appServices.js';
 import { kairosSchema } from './schema/buildSchema.js';
 
+const READY_TIMEOUT_MS = 2000;
+
 export interface KairosOptions {
   config: KairosConfig;
   /** Default: the system clock. */
@@ -38,7 +40,7 @@ export interface KairosOptions {
    */
   handlers?: HandlerRegistry;
   /** Scheduler tuning beyond the configuration (tests shorten these). */
-  scheduler?: Pick<SchedulerRoleOptions, 'sweepEveryMs' | 'reconcileEvery' | 'agendaProcessEveryMs' | 'agendaLockLifetimeMs' | 'misfireThresholdMs'>;
+  scheduler?: Pick<SchedulerRoleOptions, 'sweepEveryMs' | 'reconcileEveryMs' | 'reconcileGraceMs' | 'agendaProcessEveryMs' | 'agendaLockLifetimeMs' | 'misfireThresholdMs'>;
   /** Worker tuning beyond the configuration (tests shorten the drain). */
   worker?: Pick<WorkerRoleOptions, 'drainTimeoutMs' | 'lockDurationMs'>;
   /** Host the api role listens on. Default 0.0.0.0. */
@@ -111,6 +113,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
           ioConcurrency: config.workerIoConcurrency,
           cpuConcurrency: config.workerCpuConcurrency,
           lockDurationMs: config.queueLockMs,
+          drainTimeoutMs: config.workerDrainMs,
           ...options.worker,
         },
       );
@@ -123,6 +126,8 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         redisPrefix: config.redisPrefix,
         leaseTtlMs: config.leaseTtlMs,
         lookAheadMs: config.lookAheadMs,
+        reconcileEveryMs: config.reconcileEveryMs,
+        reconcileGraceMs: config.reconcileGraceMs,
         ...options.scheduler,
       });
       scheduler.start();
@@ -147,9 +152,12 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       const api = new ApiServer(await kairosSchema(), app, {
         port: config.port,
         host: options.host,
-        ready: async () => {
-          await Promise.all([db.command({ ping: 1 }), redis.ping()]);
-          return true;
+        // A paused server never answers: a probe must not hang for the socket timeout.
+        ready: () => {
+          let timer: NodeJS.Timeout | undefined;
+          const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), READY_TIMEOUT_MS)));
+          const pinged = Promise.all([db.command({ ping: 1 }), redis.ping()]).then(() => true);
+          return Promise.race([pinged, timeout]).finally(() => clearTimeout(timer));
         },
       });
       await api.start();

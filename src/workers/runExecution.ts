@@ -18,6 +18,7 @@ import type { OverlapDecision, OverlapGuard } from './overlapGuard.js';
 import type { AttemptClaims } from './attemptClaims.js';
 import type { Dispatcher } from 'undici';
 import type { ChildProcessRunner } from './cpu/childProcessRunner.js';
+import { retryWhileMongoDown } from './retryWhileMongoDown.js';
 
 export interface RunDeps {
   runStore: RunStore;
@@ -249,7 +250,7 @@ async function finish(deps: RunDeps, execution: ExecutionDoc, job: JobDoc, resul
     nextAttemptAt = new Date(now.getTime() + backoffDelayMs(job.retryPolicy, execution.attempt, deps.random));
   } else status = 'FAILED';
 
-  const ended = await deps.runStore.endAttempt(
+  const ended = await retryWhileMongoDown(() => deps.runStore.endAttempt(
     execution._id,
     execution.attempt,
     {
@@ -262,7 +263,7 @@ async function finish(deps: RunDeps, execution: ExecutionDoc, job: JobDoc, resul
       resultJson: result.resultJson,
     },
     now,
-  );
+  ));
   if (!ended) return;
   await publishStatusEvents(deps.events, deps.logger, [statusEvent(execution, 'RUNNING', status, now)]);
   if (retry && nextAttemptAt) {

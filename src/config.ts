@@ -85,6 +85,7 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
   const secret = env.JWT_SECRET || undefined;
   const publicKey = env.JWT_PUBLIC_KEY || undefined;
   if (!secret && !publicKey) throw new ConfigError('JWT_SECRET or JWT_PUBLIC_KEY is required');
+  if (secret && publicKey) throw new ConfigError('Set only one of JWT_SECRET (HS256) and JWT_PUBLIC_KEY (RS256/ES256)');
   if (secret && secret.length < 16) throw new ConfigError('JWT_SECRET must be at least 16 characters');
   const mode = env.KAIROS_MODE || (env.NODE_ENV === 'production' ? 'production' : 'development');
   if (mode !== 'development' && mode !== 'production') {

@@ -7,6 +7,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { AppServices } from './appServices.js';
 import type { Context } from './context.type.js';
 import { createContext } from './createContext.js';
+import { closeAtExpiry } from './closeAtExpiry.js';
 import { makeFormatError } from './formatError.js';
 import { queryLimits } from './queryLimits.js';
 import { CloseCode } from 'graphql-ws';
@@ -61,14 +62,16 @@ export class ApiServer {
         onNext: (_ctx, _id, _payload, _args, result) =>
           result.errors ? { ...result, errors: result.errors.map((e) => formatError(e.toJSON(), e)) } : undefined,
         onError: (_ctx, _id, _payload, errors) => errors.map((e) => formatError(e.toJSON(), e)),
-        // The token is checked at connection time; a bad one closes the socket with 4401 (Unauthorized) before any subscription runs.
-        onConnect: (ctx) => {
+        // The token is checked at connection time; a bad one closes the socket with 4401 (Unauthorized) before any subscription runs,
+        // and the socket is closed the same way when the token expires.
+        onConnect: async (ctx) => {
           const raw = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
-          const context = createContext(this.app, typeof raw === 'string' ? raw : null);
+          const context = await createContext(this.app, typeof raw === 'string' ? raw : null);
           if (!context.scope) {
             ctx.extra.socket.close(CloseCode.Unauthorized, context.authError?.message ?? 'Unauthorized');
             return false;
           }
+          if (context.validUntil) closeAtExpiry(ctx.extra.socket, context.validUntil, this.app.clock);
           (ctx.extra as { context?: Context }).context = context;
           return true;
         },

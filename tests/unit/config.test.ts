@@ -188,6 +188,13 @@ describe('loadConfig rejects invalid values with a ConfigError naming the variab
     }
   });
 
+  it('refuses JWT_SECRET and JWT_PUBLIC_KEY together (which algorithm would be meant is ambiguous)', () => {
+    const error = configError({ JWT_SECRET: SECRET, JWT_PUBLIC_KEY: PEM });
+    expect(error.message).toContain('JWT_SECRET');
+    expect(error.message).toContain('JWT_PUBLIC_KEY');
+    expect(error.message).not.toContain(SECRET);
+  });
+
   it('rejects a JWT_SECRET shorter than 16 characters without echoing it', () => {
     const error = configError({ JWT_SECRET: 'short-secret-15' });
     expect('short-secret-15'.length).toBe(15);

@@ -21,8 +21,7 @@ export class ApiKeyStore {
   async insert(key: Omit<ApiKeyDoc, 'tenantId'>): Promise<ApiKeyRecord> {
     const doc: ApiKeyDoc = { ...key, tenantId: this.tenantId };
     await this.c.apiKeys.insertOne(doc);
-    const { secretHash: _hash, ...record } = doc;
-    return record;
+    return withoutHash(doc);
   }
 
   /** Newest first. */
@@ -32,6 +31,12 @@ export class ApiKeyStore {
 
   /** Deletes the key (its hash goes with it); returns it as it was, or null when the tenant has no such key. */
   async delete(id: ObjectId): Promise<ApiKeyRecord | null> {
-    return this.c.apiKeys.findOneAndDelete({ _id: id, tenantId: this.tenantId }, WITHOUT_HASH) as Promise<ApiKeyRecord | null>;
+    // No projection here: FerretDB 1.24 does not implement one on findAndModify.
+    const deleted = await this.c.apiKeys.findOneAndDelete({ _id: id, tenantId: this.tenantId });
+    return deleted && withoutHash(deleted);
   }
+}
+
+function withoutHash({ secretHash: _hash, ...record }: ApiKeyDoc): ApiKeyRecord {
+  return record;
 }

@@ -4,7 +4,7 @@ import { MongoClient } from 'mongodb';
 import type { Client } from 'graphql-ws';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
 import { gql, gqlOk } from '../support/graphqlClient.js';
-import { EventCollector, wsClient } from '../support/subscriptions.js';
+import { EventCollector, triggerUntilSeen, wsClient } from '../support/subscriptions.js';
 import { startReceiver } from '../support/httpReceiver.js';
 import { signatureValid } from '../support/webhookSignature.js';
 import { MONGO_URL } from '../support/env.js';
@@ -184,23 +184,11 @@ describe('identity: API keys, webhook secret rotation and token expiry on subscr
     });
   });
 
-  /**
-   * There is no acknowledgement per subscription: triggers a paused job of the tenant until one of
-   * its executions shows up on `events` (an event published before the subscription was set up is missed).
-   */
+  /** Proves a subscription live: triggers a paused job of the tenant until its execution's event arrives. */
   async function receivesEvents(events: EventCollector<Event>, timeoutMs = 10_000): Promise<void> {
     const job = (await gqlOk(k.url, admin, CREATE_JOB, { input: { name: 'probe', schedule: { intervalSeconds: 3600 }, target: { handler: 'noop' }, paused: true } })).createJob.job;
-    const triggered = new Set<string>();
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      triggered.add((await gqlOk(k.url, admin, TRIGGER, { id: job.id })).triggerJob.execution.id);
-      try {
-        await events.waitFor((items) => items.some((e) => triggered.has(e.executionUpdated.execution.id)), Math.min(1000, deadline - Date.now()));
-        return;
-      } catch (error) {
-        if (Date.now() >= deadline) throw error;
-      }
-    }
+    const trigger = async () => (await gqlOk(k.url, admin, TRIGGER, { id: job.id })).triggerJob.execution.id as string;
+    await triggerUntilSeen(events, (e) => e.executionUpdated.execution.id, trigger, timeoutMs);
   }
 
   describe('rotateWebhookSecret', () => {

@@ -4,7 +4,8 @@ import type { Clock } from '../clock.js';
 /** setTimeout's longest delay (about 24.8 days); a longer wait is made of several. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-interface ClosableSocket {
+/** The part of a ws socket the closers use. */
+export interface ClosableSocket {
   /** 1 while open (WebSocket.OPEN). */
   readonly readyState: number;
   close(code: number, reason: string): void;

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { EventEmitter } from 'node:events';
 import { closeAtExpiry } from '../../src/api/closeAtExpiry.js';
+import { closeWhenRevoked } from '../../src/api/closeWhenRevoked.js';
 
 /** Just enough of a ws socket: its state, close(), and the 'close' event. */
 class FakeSocket extends EventEmitter {
@@ -66,5 +67,66 @@ describe('closeAtExpiry', () => {
     expect(socket.closedWith).toBeNull();
     jest.advanceTimersByTime(1);
     expect(socket.closedWith?.[0]).toBe(4401);
+  });
+});
+
+describe('closeWhenRevoked', () => {
+  beforeEach(() => {
+    jest.useFakeTimers({ now: T0 });
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  it('checks every interval and closes with 4401 once the credential is no longer valid', async () => {
+    const socket = new FakeSocket();
+    const answers = [true, true, false];
+    let checks = 0;
+    closeWhenRevoked(socket, async () => answers[checks++], 1000, () => undefined);
+    await jest.advanceTimersByTimeAsync(999);
+    expect(checks).toBe(0);
+    await jest.advanceTimersByTimeAsync(2001);
+    expect(checks).toBe(3);
+    expect(socket.closedWith).toEqual([4401, 'The API key has been revoked']);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it('keeps the socket when a check fails, reports the error, and checks again later', async () => {
+    const socket = new FakeSocket();
+    const errors: unknown[] = [];
+    let checks = 0;
+    closeWhenRevoked(
+      socket,
+      async () => {
+        checks += 1;
+        if (checks === 1) throw new Error('database unreachable');
+        return checks < 3;
+      },
+      1000,
+      (error) => errors.push(error),
+    );
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(errors).toHaveLength(1);
+    expect(socket.closedWith).toBeNull();
+    await jest.advanceTimersByTimeAsync(2000);
+    expect(socket.closedWith?.[0]).toBe(4401);
+  });
+
+  it('stops checking when the socket closes', async () => {
+    const socket = new FakeSocket();
+    let checks = 0;
+    closeWhenRevoked(socket, async () => (checks++, true), 1000, () => undefined);
+    await jest.advanceTimersByTimeAsync(1000);
+    socket.close(1000, 'bye');
+    await jest.advanceTimersByTimeAsync(5000);
+    expect(checks).toBe(1);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it('arms nothing for a socket already closed', () => {
+    const socket = new FakeSocket();
+    socket.readyState = 3;
+    closeWhenRevoked(socket, async () => true, 1000, () => undefined);
+    expect(jest.getTimerCount()).toBe(0);
   });
 });

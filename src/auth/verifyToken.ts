@@ -1,7 +1,8 @@
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { UnauthenticatedError } from '../errors/index.js';
 import type { Identity, RoleName } from './identity.js';
+import { publicKeyAlgorithm } from './publicKeyAlgorithm.js';
 
 export interface JwtOptions {
   /** HS256 shared secret (JWT_SECRET). Exclusive with `publicKey`. */
@@ -45,19 +46,8 @@ function verificationKey(options: JwtOptions): { key: string | KeyObject; algori
   if (options.secret && options.publicKey) return null;
   if (options.secret) return { key: options.secret, algorithm: 'HS256' };
   if (!options.publicKey) return null;
-  if (!publicKeys.has(options.publicKey)) publicKeys.set(options.publicKey, parsePublicKey(options.publicKey));
+  if (!publicKeys.has(options.publicKey)) publicKeys.set(options.publicKey, publicKeyAlgorithm(options.publicKey));
   return publicKeys.get(options.publicKey) ?? null;
-}
-
-function parsePublicKey(pem: string): { key: KeyObject; algorithm: 'RS256' | 'ES256' } | null {
-  try {
-    const key = createPublicKey(pem);
-    if (key.asymmetricKeyType === 'rsa') return { key, algorithm: 'RS256' };
-    if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') return { key, algorithm: 'ES256' };
-    return null;
-  } catch {
-    return null;
-  }
 }
 
 /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import jwt from 'jsonwebtoken';
 import { MongoClient } from 'mongodb';
 import type { Client } from 'graphql-ws';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
@@ -239,5 +240,39 @@ describe('identity: API keys, webhook secret rotation and token expiry on subscr
         await client.dispose();
       }
     }, 20_000);
+  });
+});
+
+describe('identity: JWTs signed with a private key (JWT_PUBLIC_KEY, issuer and audience set)', () => {
+  let k: TestKairos;
+  const tenant = uniqueName('es256');
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const claims = { tid: tenant, role: 'member', sub: 'user-1', iss: 'https://idp.test', aud: 'kairos' };
+  const sign = (extra: Record<string, unknown> = {}, options: jwt.SignOptions = {}) =>
+    jwt.sign({ ...claims, ...extra }, privateKey.export({ type: 'pkcs8', format: 'pem' }), { algorithm: 'ES256', expiresIn: 60, ...options });
+
+  beforeAll(async () => {
+    k = await startTestKairos('es256', {
+      roles: ['api'],
+      env: { JWT_SECRET: '', JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(), JWT_ISSUER: 'https://idp.test', JWT_AUDIENCE: 'kairos' },
+    });
+  });
+  afterAll(async () => {
+    await k?.stop();
+  });
+
+  it('accepts an ES256 token of the configured issuer and audience', async () => {
+    expect((await gqlOk(k.url, sign(), VIEWER)).viewer).toEqual({ tenantId: tenant, subject: 'user-1', role: 'MEMBER' });
+  });
+
+  it.each([
+    ['another issuer', () => sign({ iss: 'https://evil.test' })],
+    ['another audience', () => sign({ aud: 'billing' })],
+    ['no audience', () => sign({ aud: undefined })],
+    ['a future nbf', () => sign({}, { notBefore: 60 })],
+    ['an HS256 token, even one keyed with the test secret', () => tokenFor(tenant, 'admin')],
+  ])('rejects a token with %s as UNAUTHENTICATED', async (_label, token) => {
+    const result = await gql(k.url, token(), VIEWER);
+    expect(result.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
   });
 });

@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { publicKeyAlgorithm } from './auth/publicKeyAlgorithm.js';
 
 export type Role = 'api' | 'scheduler' | 'worker';
 const ALL_ROLES: readonly Role[] = ['api', 'scheduler', 'worker'];
@@ -94,9 +95,12 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     }
   }
   const secret = env.JWT_SECRET || undefined;
-  const publicKey = env.JWT_PUBLIC_KEY || undefined;
+  // A PEM in one environment line often has its line breaks written as \n.
+  const publicKey = env.JWT_PUBLIC_KEY?.replace(/\\n/g, '\n') || undefined;
   if (!secret && !publicKey) throw new ConfigError('JWT_SECRET or JWT_PUBLIC_KEY is required');
+  if (secret && publicKey) throw new ConfigError('Set only one of JWT_SECRET (HS256) and JWT_PUBLIC_KEY (RS256/ES256)');
   if (secret && secret.length < 16) throw new ConfigError('JWT_SECRET must be at least 16 characters');
+  if (publicKey && !publicKeyAlgorithm(publicKey)) throw new ConfigError('JWT_PUBLIC_KEY must be a PEM public key: RSA (RS256) or EC P-256 (ES256)');
   const mode = env.KAIROS_MODE || (env.NODE_ENV === 'production' ? 'production' : 'development');
   if (mode !== 'development' && mode !== 'production') {
     throw new ConfigError(`KAIROS_MODE must be development or production, got "${mode}"`);

@@ -13,6 +13,7 @@ export interface AppServices {
   clock: Clock;
   logger: Logger;
   jwt: JwtOptions;
+  /** Every tenant's records and events: only createContext uses them, to build the caller's scope. */
   tenants: TenantStore;
   events: ExecutionEventBus;
   /** Publishes cancellations of running attempts to the workers. */

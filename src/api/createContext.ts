@@ -7,6 +7,8 @@ import { JobStore } from '../store/jobStore.js';
 import { ExecutionStore } from '../store/executionStore.js';
 import { ApiKeyStore } from '../store/apiKeyStore.js';
 import { ApiKeyLookup } from '../store/apiKeyLookup.js';
+import { OwnTenantStore } from '../store/ownTenantStore.js';
+import { TenantEvents } from '../events/tenantEvents.js';
 import { errorMessage } from '../logger.js';
 import type { AppServices } from './appServices.js';
 import type { Context, TenantScope } from './context.type.js';
@@ -18,6 +20,8 @@ function tenantScope(app: AppServices, identity: TenantScope['identity']): Tenan
     jobs,
     executions: new ExecutionStore(app.db, identity.tenantId),
     apiKeys: new ApiKeyStore(app.db, identity.tenantId),
+    tenant: new OwnTenantStore(app.tenants, identity.tenantId),
+    events: new TenantEvents(app.events, identity.tenantId),
     jobLoader: new DataLoader(async (ids: readonly string[]) => {
       const found = await jobs.findByIds(ids.map((id) => new ObjectId(id)));
       const byId = new Map(found.map((j) => [j._id.toHexString(), j]));

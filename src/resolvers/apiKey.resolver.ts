@@ -35,6 +35,6 @@ export class ApiKeyResolver {
 
   @Mutation(() => WebhookSecretPayload, { description: "ADMIN only. Replaces the tenant's webhook signing secret." })
   async rotateWebhookSecret(@Ctx() ctx: Context): Promise<WebhookSecretPayload> {
-    return { secret: await rotateWebhookSecret(ctx.app.tenants, scopeOf(ctx).identity.tenantId, ctx.app.clock()) };
+    return { secret: await rotateWebhookSecret(scopeOf(ctx).tenant, ctx.app.clock()) };
   }
 }

@@ -138,11 +138,12 @@ async function killLeader(): Promise<void> {
 let workerKills = 0;
 async function killWorkerMidAttempt(): Promise<void> {
   const running = await db.collection<ExecutionDoc>('executions').find({ status: 'RUNNING' }, { projection: { attempts: 1 } }).toArray();
-  const busy = new Set(running.map((e) => pidOf(e.attempts.at(-1)?.workerId)));
-  const victim = live('worker').find((w) => busy.has(w.child.pid)) ?? live('worker')[0];
+  const runningOn = (pid: number | undefined) => running.filter((e) => pidOf(e.attempts.at(-1)?.workerId) === pid).length;
+  const victim = live('worker').sort((a, b) => runningOn(b.child.pid) - runningOn(a.child.pid))[0];
+  const attempts = runningOn(victim.child.pid);
   kill(victim.child.pid!, 'SIGKILL');
   workerKills++;
-  say(`SIGKILLed worker ${victim.child.pid} (${busy.has(victim.child.pid) ? 'mid-attempt' : 'idle'})`);
+  say(`SIGKILLed worker ${victim.child.pid} with ${attempts} attempts running`);
   await spawn('worker');
 }
 async function restartRedisEmpty(): Promise<void> {
@@ -173,8 +174,10 @@ say(`run over; letting executions due by then settle (up to ${settleMs / 1000} s
 const executions = db.collection<ExecutionDoc>('executions');
 const settleBy = Date.now() + settleMs;
 for (;;) {
+  // Settled: the leader has materialised every occurrence due by then, and each has ended.
+  const behind = await db.collection<JobDoc>('jobs').countDocuments({ status: 'ACTIVE', nextRunAt: { $lte: until } });
   const open = await executions.countDocuments({ scheduledFor: { $lte: until }, status: { $nin: [...FINAL_STATUSES] } });
-  if (open === 0 || Date.now() > settleBy) break;
+  if ((open === 0 && behind === 0) || Date.now() > settleBy) break;
   await sleep(2000);
 }
 

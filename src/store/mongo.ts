@@ -5,9 +5,9 @@ import { MongoClient, MongoNetworkError, MongoServerSelectionError, type Db } fr
  * closes it. `dbName` overrides the database named in the URL (tests use one database each).
  */
 export async function connectMongo(url: string, dbName?: string): Promise<{ client: MongoClient; db: Db }> {
-  // Every Kairos query is short: a socket silent for 10 s means a hung server (paused, partitioned),
+  // Every Kairos query is short: a socket silent for 15 s means a hung server (paused, partitioned),
   // and failing the operation lets the API answer and a worker keep its result to write again.
-  const client = new MongoClient(url, { serverSelectionTimeoutMS: 5000, connectTimeoutMS: 5000, socketTimeoutMS: 10_000, appName: 'kairos' });
+  const client = new MongoClient(url, { serverSelectionTimeoutMS: 5000, connectTimeoutMS: 5000, socketTimeoutMS: 15_000, appName: 'kairos' });
   await client.connect();
   return { client, db: client.db(dbName) };
 }

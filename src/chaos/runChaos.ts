@@ -5,9 +5,7 @@ import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { Redis } from 'ioredis';
 import { signDevToken } from '../auth/verifyToken.js';
-import { FINAL_STATUSES } from '../domain/execution.js';
-import type { ExecutionDoc } from '../domain/execution.js';
-import type { JobDoc } from '../domain/job.js';
+import { AuditStore } from '../store/auditStore.js';
 import { chaosJobs } from './chaosJobs.js';
 import { checkRun } from './checkRun.js';
 import { FlakyReceiver } from './flakyReceiver.js';
@@ -95,7 +93,7 @@ say(`started 2 api, 2 scheduler, 3 worker processes; redis ${redis.url}; mongo $
 const probe = new Redis(redis.url, { maxRetriesPerRequest: 1 });
 probe.on('error', () => undefined);
 const mongoClient = await new MongoClient(mongo.url, { serverSelectionTimeoutMS: 30_000, socketTimeoutMS: 60_000 }).connect();
-const db = mongoClient.db();
+const audit = new AuditStore(mongoClient.db());
 const pidOf = (candidateId: string | null | undefined) => (candidateId ? Number(candidateId.split('-').at(-2)) : undefined);
 
 const token = signDevToken(secret, { tenantId: 'chaos', role: 'member', expiresInSeconds: 3600 });
@@ -137,8 +135,8 @@ async function killLeader(): Promise<void> {
 }
 let workerKills = 0;
 async function killWorkerMidAttempt(): Promise<void> {
-  const running = await db.collection<ExecutionDoc>('executions').find({ status: 'RUNNING' }, { projection: { attempts: 1 } }).toArray();
-  const runningOn = (pid: number | undefined) => running.filter((e) => pidOf(e.attempts.at(-1)?.workerId) === pid).length;
+  const running = await audit.runningWorkerIds();
+  const runningOn = (pid: number | undefined) => running.filter((workerId) => pidOf(workerId) === pid).length;
   const victim = live('worker').sort((a, b) => runningOn(b.child.pid) - runningOn(a.child.pid))[0];
   const attempts = runningOn(victim.child.pid);
   kill(victim.child.pid!, 'SIGKILL');
@@ -171,19 +169,18 @@ for (const [at, act] of timeline) {
 await sleep(until.getTime() - Date.now());
 
 say(`run over; letting executions due by then settle (up to ${settleMs / 1000} s)`);
-const executions = db.collection<ExecutionDoc>('executions');
 const settleBy = Date.now() + settleMs;
 for (;;) {
   // Settled: the leader has materialised every occurrence due by then, and each has ended.
-  const behind = await db.collection<JobDoc>('jobs').countDocuments({ status: 'ACTIVE', nextRunAt: { $lte: until } });
-  const open = await executions.countDocuments({ scheduledFor: { $lte: until }, status: { $nin: [...FINAL_STATUSES] } });
+  const behind = await audit.countJobsBehind(until);
+  const open = await audit.countOpenExecutions(until);
   if ((open === 0 && behind === 0) || Date.now() > settleBy) break;
   await sleep(2000);
 }
 
 const result = checkRun({
-  jobs: await db.collection<JobDoc>('jobs').find({}, { projection: { schedule: 1, createdAt: 1 } }).toArray(),
-  executions: await executions.find({}, { projection: { jobId: 1, occurrenceKey: 1, trigger: 1, status: 1, scheduledFor: 1, attempt: 1, attempts: 1, nextAttemptAt: 1 } }).toArray(),
+  jobs: await audit.allJobs(),
+  executions: await audit.allExecutions(),
   deliveries: receiver.deliveries,
   until,
   now: new Date(),

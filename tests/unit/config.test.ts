@@ -48,6 +48,10 @@ describe('loadConfig defaults (DESIGN.md "Configuration")', () => {
     expect(config.lookAheadMs).toBe(30_000);
     expect(config.leaseTtlMs).toBe(5_000);
     expect(config.queueLockMs).toBe(30_000);
+    expect(config.reconcileEveryMs).toBe(30_000);
+    expect(config.reconcileGraceMs).toBe(60_000);
+    expect(config.workerDrainMs).toBe(10_000);
+    expect(config.handlersModule).toBeNull();
     expect(config.mode).toBe('development');
   });
 
@@ -86,6 +90,10 @@ describe('loadConfig with explicit values', () => {
       WORKER_IO_CONCURRENCY: '8',
       WORKER_CPU_CONCURRENCY: '3',
       QUEUE_LOCK_MS: '45000',
+      RECONCILE_EVERY_MS: '5000',
+      RECONCILE_GRACE_MS: '0',
+      WORKER_DRAIN_MS: '2500',
+      HANDLERS_MODULE: './handlers.mjs',
       DEFAULT_MAX_JOBS: '0',
       DEFAULT_MAX_CONCURRENT_EXECUTIONS: '7',
       DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '9',
@@ -101,6 +109,10 @@ describe('loadConfig with explicit values', () => {
       workerIoConcurrency: 8,
       workerCpuConcurrency: 3,
       queueLockMs: 45_000,
+      reconcileEveryMs: 5000,
+      reconcileGraceMs: 0,
+      workerDrainMs: 2500,
+      handlersModule: './handlers.mjs',
       defaultQuota: { maxJobs: 0, maxConcurrentExecutions: 7, maxExecutionsPerMinute: 9 },
       redisPrefix: 'kairos',
       lookAheadMs: 30_000,

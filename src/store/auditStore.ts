@@ -1,0 +1,42 @@
+import type { Db } from 'mongodb';
+import { FINAL_STATUSES, type ExecutionDoc } from '../domain/execution.js';
+import type { JobDoc } from '../domain/job.js';
+import { collections, type Collections } from './collections.js';
+
+/**
+ * Cross-tenant reads for the chaos run's audit (src/chaos), which checks a whole deployment from
+ * outside. Never used by Kairos itself. Uses the caller's connection.
+ */
+export class AuditStore {
+  private readonly c: Collections;
+
+  constructor(db: Db) {
+    this.c = collections(db);
+  }
+
+  /** The worker id of each RUNNING execution's current attempt. */
+  async runningWorkerIds(): Promise<string[]> {
+    const running = await this.c.executions.find({ status: 'RUNNING' }, { projection: { attempts: 1 } }).toArray();
+    return running.map((e) => e.attempts.at(-1)?.workerId ?? '');
+  }
+
+  /** ACTIVE jobs whose next occurrence at or before `until` is not materialised yet. */
+  async countJobsBehind(until: Date): Promise<number> {
+    return this.c.jobs.countDocuments({ status: 'ACTIVE', nextRunAt: { $lte: until } });
+  }
+
+  /** Executions due at or before `until` that have not ended. */
+  async countOpenExecutions(until: Date): Promise<number> {
+    return this.c.executions.countDocuments({ scheduledFor: { $lte: until }, status: { $nin: [...FINAL_STATUSES] } });
+  }
+
+  async allJobs(): Promise<Pick<JobDoc, '_id' | 'schedule' | 'createdAt'>[]> {
+    return this.c.jobs.find({}, { projection: { schedule: 1, createdAt: 1 } }).toArray();
+  }
+
+  async allExecutions(): Promise<Pick<ExecutionDoc, '_id' | 'jobId' | 'occurrenceKey' | 'trigger' | 'status' | 'scheduledFor' | 'attempt' | 'attempts' | 'nextAttemptAt'>[]> {
+    return this.c.executions
+      .find({}, { projection: { jobId: 1, occurrenceKey: 1, trigger: 1, status: 1, scheduledFor: 1, attempt: 1, attempts: 1, nextAttemptAt: 1 } })
+      .toArray();
+  }
+}

@@ -17,6 +17,9 @@ import { WorkerRole, type WorkerRoleOptions } from './workers/workerRole.js';
 import { CancelSignals } from './events/cancelSignals.js';
 import { OverlapGuard } from './workers/overlapGuard.js';
 import { AttemptClaims } from './workers/attemptClaims.js';
+import { TenantQuotas } from './quotas/tenantQuotas.js';
+import { ConcurrencyLimiter } from './quotas/concurrencyLimiter.js';
+import { RateLimiter } from './quotas/rateLimiter.js';
 import { targetAgent } from './workers/targets/targetAgent.js';
 import { BUILTIN_HANDLERS } from './workers/handlers/builtins.js';
 import type { HandlerRegistry } from './workers/handlers/handler.js';
@@ -83,6 +86,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
     );
     closers.push(() => queues.close());
     const tenants = new TenantStore(db, config.defaultQuota);
+    const quotas = new TenantQuotas(tenants, clock);
     const materialiseDeps: MaterialiseDeps = { store: new SchedulerStore(db), queues, events, logger, random: Math.random };
 
     let scheduler: SchedulerRole | null = null;
@@ -93,11 +97,12 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       await cancels.start();
       const overlap = new OverlapGuard(redis, config.redisPrefix);
       const claims = new AttemptClaims(redis, config.redisPrefix);
+      const tenantSlots = new ConcurrencyLimiter(redis, config.redisPrefix, clock, quotas);
       const dispatcher = targetAgent(config.allowPrivateTargets);
       closers.push(() => dispatcher.close());
       const worker = new WorkerRole(
         bullConnection,
-        { runStore: new RunStore(db), tenants, queues, events, handlers, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, queueLockMs: config.queueLockMs, http: { dispatcher, allowPrivate: config.allowPrivateTargets } },
+        { runStore: new RunStore(db), tenants, queues, events, handlers, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, tenantSlots, queueLockMs: config.queueLockMs, http: { dispatcher, allowPrivate: config.allowPrivateTargets } },
         logger,
         {
           redisPrefix: config.redisPrefix,
@@ -130,6 +135,8 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         logger,
         jwt: config.jwt,
         tenants,
+        quotas,
+        rateLimiter: new RateLimiter(redis, config.redisPrefix, clock),
         events,
         cancels,
         materialise: materialiseDeps,

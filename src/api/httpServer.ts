@@ -8,7 +8,9 @@ import type { AppServices } from './appServices.js';
 import type { Context } from './context.type.js';
 import { createContext } from './createContext.js';
 import { makeFormatError } from './formatError.js';
-import { queryLimits } from './queryLimits.js';
+import { MAX_TOKENS, queryLimits } from './queryLimits.js';
+import { writeRateLimit } from './writeRateLimit.js';
+import { noSubscriptionsOverHttp } from './noSubscriptionsOverHttp.js';
 import { CloseCode } from 'graphql-ws';
 
 /** Request bodies above this are refused before parsing. */
@@ -34,11 +36,16 @@ export class ApiServer {
   constructor(private readonly schema: GraphQLSchema, private readonly app: AppServices, private readonly options: ApiServerOptions) {
     this.apollo = new ApolloServer<Context>({
       schema,
-      formatError: makeFormatError(app.logger),
+      formatError: makeFormatError(app.logger, app.development),
       introspection: app.development,
       includeStacktraceInErrorResponses: false,
-      validationRules: [queryLimits],
-      plugins: app.development ? [] : [ApolloServerPluginLandingPageDisabled()],
+      validationRules: [queryLimits, noSubscriptionsOverHttp],
+      // Automatic persisted queries are not offered: no client needs them, and their cache is memory anyone could fill.
+      persistedQueries: false,
+      parseOptions: { maxTokens: MAX_TOKENS },
+      // One operation per request: a batch would multiply every per-operation limit.
+      allowBatchedHttpRequests: false,
+      plugins: app.development ? [writeRateLimit] : [writeRateLimit, ApolloServerPluginLandingPageDisabled()],
     });
     this.httpServer = http.createServer((req, res) => void this.handle(req, res));
     this.wsServer = new WebSocketServer({ server: this.httpServer, path: '/graphql' });
@@ -51,7 +58,7 @@ export class ApiServer {
 
   async start(): Promise<void> {
     await this.apollo.start();
-    const formatError = makeFormatError(this.app.logger);
+    const formatError = makeFormatError(this.app.logger, this.app.development);
     this.wsCleanup = useServer<Record<string, unknown>, { context?: Context }>(
       {
         schema: this.schema,
@@ -102,6 +109,9 @@ export class ApiServer {
           parsed = JSON.parse(body);
         } catch {
           return send(res, 400, { errors: [{ message: 'The request body is not valid JSON', extensions: { code: 'BAD_USER_INPUT' } }] });
+        }
+        if (Array.isArray(parsed)) {
+          return send(res, 400, { errors: [{ message: 'Batched requests are not supported; send one operation per request', extensions: { code: 'BAD_USER_INPUT' } }] });
         }
       }
       const response = await this.apollo.executeHTTPGraphQLRequest({

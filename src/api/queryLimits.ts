@@ -27,10 +27,11 @@ export const MAX_ALIASES = 30;
 /**
  * Most fields one operation may resolve, counting each field once per item of the lists above it:
  * a connection counts its `first`/`last` (20 when omitted, 100 when a variable), previewSchedule its
- * `count`, another list field 10. `jobs(first: 100)` with 20 fields a job costs about 2 000; the
- * same with `executions(first: 100)` under each job costs over 100 000 and is refused.
+ * `count`, another list field 10 (a connection's own `edges` list is already counted by its page).
+ * A page of 100 executions with every field and their attempts costs about 9 000; 100 jobs with
+ * 100 executions under each cost over 30 000 and are refused.
  */
-export const MAX_COST = 10_000;
+export const MAX_COST = 20_000;
 
 /** Assumed length of a list field that has no size argument (attempts, headers, byStatus, apiKeys). */
 const LIST_SIZE = 10;
@@ -73,8 +74,8 @@ function intArgument(node: FieldNode, name: string, ifAbsent: number, ifVariable
 }
 
 /** How many items a field stands for: its page size, preview count, or LIST_SIZE for other lists. */
-function itemCount(node: FieldNode, field: GraphQLField<unknown, unknown> | undefined): number {
-  if (!field) return 1;
+function itemCount(node: FieldNode, field: GraphQLField<unknown, unknown> | undefined, parent: GraphQLNamedType | undefined): number {
+  if (!field || parent?.name.endsWith('Connection')) return 1;
   const names = new Set(field.args.map((a) => a.name));
   if (names.has('first') && names.has('last')) {
     return intArgument(node, 'first', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE) ?? intArgument(node, 'last', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE) ?? DEFAULT_PAGE_SIZE;
@@ -89,7 +90,7 @@ function selectionCost(set: SelectionSetNode, parent: GraphQLNamedType | undefin
     if (selection.kind === Kind.FIELD) {
       const field = parent && (isObjectType(parent) || isInterfaceType(parent)) ? parent.getFields()[selection.name.value] : undefined;
       const child = selection.selectionSet ? selectionCost(selection.selectionSet, field && getNamedType(field.type), m) : 0;
-      cost += 1 + itemCount(selection, field) * child;
+      cost += 1 + itemCount(selection, field, parent) * child;
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
       const type = selection.typeCondition ? m.context.getSchema().getType(selection.typeCondition.name.value) : parent;
       cost += selectionCost(selection.selectionSet, type ?? undefined, m);

@@ -236,6 +236,15 @@ describe('hostile input: a clear error or inert storage, never a 5xx or a half w
     it.each(documents)('%s', async (_label, query) => {
       expectClearError(await send({ query }), ['BAD_USER_INPUT']);
     });
+
+    it.each([
+      ['a page of 100 executions with every field and their attempts', `{ executions(first: 100) { edges { cursor node { id jobId status trigger scheduledFor queuedAt startedAt finishedAt durationMs startLagMs attempt maxAttempts nextAttemptAt error reason result createdAt updatedAt job { id name } attempts { number startedAt finishedAt outcome error httpStatus workerId } } } pageInfo { hasNextPage endCursor } } }`],
+      ['a page of 100 jobs with every field', `{ jobs(first: 100) { totalCount edges { cursor node { ${JOB_FIELDS} status nextRunAt lastRunAt createdAt updatedAt workload timeoutSeconds retryPolicy { maxAttempts } } } } }`],
+      ['20 jobs with their 20 latest executions', '{ jobs { edges { node { id name executions { edges { node { id status scheduledFor startedAt finishedAt attempt error } } } } } } }'],
+    ])('still accepts %s', async (_label, query) => {
+      const response = await send({ query });
+      expect(response.json?.errors).toBeUndefined();
+    });
   });
 
   describe('operator-looking values where GraphQL expects scalars are refused', () => {

@@ -22,9 +22,10 @@ function steppedClock(start = Date.parse('2030-01-01T00:00:00Z')) {
 }
 
 describe('quotas', () => {
-  describe('RateLimiter (real Redis, stepped clock)', () => {
+  describe('limiters (real Redis, stepped clock)', () => {
     let redis: Redis;
-    const prefix = uniqueName('rate');
+    const prefix = uniqueName('limits');
+    const quotas = { of: async () => ({ maxJobs: 10, maxConcurrentExecutions: 2, maxExecutionsPerMinute: 10 }) } as unknown as TenantQuotas;
 
     beforeAll(() => {
       redis = new Redis(REDIS_URL);
@@ -34,7 +35,7 @@ describe('quotas', () => {
       await dropTestState(prefix, prefix);
     });
 
-    it('allows a burst of the limit, then one more per minute / limit, with an exact retry-after', async () => {
+    it('rate: allows a burst of the limit, then one more per minute / limit, with an exact retry-after', async () => {
       const time = steppedClock();
       const limiter = new RateLimiter(redis, prefix, time.clock);
       for (let i = 0; i < 6; i++) await limiter.take('writes', 't1', 6);
@@ -50,7 +51,7 @@ describe('quotas', () => {
       await limiter.take('other', 't1', 6);
     });
 
-    it('takes several tokens all or nothing', async () => {
+    it('rate: takes several tokens all or nothing', async () => {
       const time = steppedClock();
       const limiter = new RateLimiter(redis, prefix, time.clock);
       await limiter.take('batch', 't1', 5, 4);
@@ -59,44 +60,44 @@ describe('quotas', () => {
       await limiter.take('batch', 't1', 5, 1);
       await expect(limiter.take('batch', 't1', 5, 1)).rejects.toThrow(RateLimitedError);
     });
-  });
 
-  describe('ConcurrencyLimiter (real Redis, stepped clock)', () => {
-    let redis: Redis;
-    const prefix = uniqueName('slots');
-    const quotas = { of: async () => ({ maxJobs: 10, maxConcurrentExecutions: 2, maxExecutionsPerMinute: 10 }) } as unknown as TenantQuotas;
-
-    beforeAll(() => {
-      redis = new Redis(REDIS_URL);
-    });
-    afterAll(async () => {
-      await redis.quit();
-      await dropTestState(prefix, prefix);
-    });
-
-    it('gives out maxConcurrentExecutions slots, recognises a redelivery, and frees a released slot', async () => {
+    /** A step: take a slot (tenant, execution, ttl → expected), release one, or move the clock. */
+    type Step = ['take', string, string, number, string] | ['release', string, string] | ['advance', number] | ['held', string, number];
+    it.each<[string, Step[]]>([
+      [
+        'give out maxConcurrentExecutions slots, recognise a redelivery, and free a released slot',
+        [
+          ['take', 't', 'e1', 60_000, 'new'],
+          ['take', 't', 'e2', 60_000, 'new'],
+          ['take', 't', 'e3', 60_000, 'full'],
+          ['take', 't', 'e1', 60_000, 'held'],
+          ['take', 'other', 'e3', 60_000, 'new'],
+          ['release', 't', 'e1'],
+          ['take', 't', 'e3', 60_000, 'new'],
+          ['held', 't', 2],
+        ],
+      ],
+      [
+        'let a slot whose worker died expire after its TTL',
+        [
+          ['take', 'dead', 'a', 30_000, 'new'],
+          ['take', 'dead', 'b', 90_000, 'new'],
+          ['take', 'dead', 'c', 30_000, 'full'],
+          ['advance', 30_001],
+          ['take', 'dead', 'c', 30_000, 'new'],
+          ['advance', 90_000],
+          ['held', 'dead', 0],
+        ],
+      ],
+    ])('slots: %s', async (_label, steps) => {
       const time = steppedClock();
-      const slots = new ConcurrencyLimiter(redis, prefix, time.clock, quotas);
-      expect(await slots.take('t', 'e1', 60_000)).toBe('new');
-      expect(await slots.take('t', 'e2', 60_000)).toBe('new');
-      expect(await slots.take('t', 'e3', 60_000)).toBe('full');
-      expect(await slots.take('t', 'e1', 60_000)).toBe('held');
-      expect(await slots.take('other', 'e3', 60_000)).toBe('new');
-      await slots.release('t', 'e1');
-      expect(await slots.take('t', 'e3', 60_000)).toBe('new');
-      expect(await slots.held('t')).toBe(2);
-    });
-
-    it('lets a slot whose worker died expire after its TTL', async () => {
-      const time = steppedClock();
-      const slots = new ConcurrencyLimiter(redis, prefix, time.clock, quotas);
-      expect(await slots.take('dead', 'a', 30_000)).toBe('new');
-      expect(await slots.take('dead', 'b', 90_000)).toBe('new');
-      expect(await slots.take('dead', 'c', 30_000)).toBe('full');
-      time.advance(30_001);
-      expect(await slots.take('dead', 'c', 30_000)).toBe('new');
-      time.advance(90_000);
-      expect(await slots.held('dead')).toBe(0);
+      const slots = new ConcurrencyLimiter(redis, `${prefix}:${_label.length}`, time.clock, quotas);
+      for (const step of steps) {
+        if (step[0] === 'take') expect([step, await slots.take(step[1], step[2], step[3])]).toEqual([step, step[4]]);
+        else if (step[0] === 'release') await slots.release(step[1], step[2]);
+        else if (step[0] === 'advance') time.advance(step[1]);
+        else expect(await slots.held(step[1])).toBe(step[2]);
+      }
     });
   });
 

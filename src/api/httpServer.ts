@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { specifiedRules, validate, type GraphQLSchema } from 'graphql';
+import { GraphQLError, parse, specifiedRules, validate, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { AppServices } from './appServices.js';
@@ -48,7 +48,8 @@ export class ApiServer {
       plugins: app.development ? [writeRateLimit] : [writeRateLimit, ApolloServerPluginLandingPageDisabled()],
     });
     this.httpServer = http.createServer((req, res) => void this.handle(req, res));
-    this.wsServer = new WebSocketServer({ server: this.httpServer, path: '/graphql' });
+    // ws accepts 100 MiB messages by default: hold them to the HTTP body limit (larger ones close the socket with 1009).
+    this.wsServer = new WebSocketServer({ server: this.httpServer, path: '/graphql', maxPayload: MAX_BODY_BYTES });
   }
 
   get port(): number {
@@ -64,10 +65,18 @@ export class ApiServer {
         schema: this.schema,
         context: (ctx) => ctx.extra.context!,
         validate: (schema, document) => validate(schema, document, [...specifiedRules, queryLimits]),
+        // graphql-ws parses without a token limit: refuse an oversized document before it does.
+        onSubscribe: (_ctx, _id, payload) => {
+          try {
+            parse(payload.query, { maxTokens: MAX_TOKENS });
+          } catch (error) {
+            return [error instanceof GraphQLError ? error : new GraphQLError('The document could not be parsed')];
+          }
+        },
         // The same mapping as over HTTP: codes kept, internal messages never sent to the client.
         onNext: (_ctx, _id, _payload, _args, result) =>
-          result.errors ? { ...result, errors: result.errors.map((e) => formatError(e.toJSON(), e)) } : undefined,
-        onError: (_ctx, _id, _payload, errors) => errors.map((e) => formatError(e.toJSON(), e)),
+          result.errors ? { ...result, errors: result.errors.map((e) => formatError(asRequestError(e), e)) } : undefined,
+        onError: (_ctx, _id, _payload, errors) => errors.map((e) => formatError(asRequestError(e), e)),
         // The token is checked at connection time; a bad one closes the socket with 4401 (Unauthorized) before any subscription runs.
         onConnect: (ctx) => {
           const raw = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
@@ -142,6 +151,16 @@ export class ApiServer {
     await new Promise<void>((resolve) => this.httpServer.close(() => resolve()));
     await this.apollo.stop();
   }
+}
+
+/**
+ * graphql-ws reports parse, validation and variable errors without the codes Apollo gives them over
+ * HTTP. An error with no path and no code never reached a resolver: it is the caller's input.
+ */
+function asRequestError(error: GraphQLError): GraphQLFormattedError {
+  const formatted = error.toJSON();
+  if (error.path || error.extensions?.code) return formatted;
+  return { ...formatted, extensions: { ...formatted.extensions, code: 'GRAPHQL_VALIDATION_FAILED' } };
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

@@ -4,7 +4,9 @@ import jwt from 'jsonwebtoken';
 import { MongoClient, ObjectId } from 'mongodb';
 import { fromGlobalId } from '../../src/ids/globalId.js';
 import { MONGO_URL, TEST_JWT_SECRET } from '../support/env.js';
+import WebSocket from 'ws';
 import { gqlOk } from '../support/graphqlClient.js';
+import { wsClient } from '../support/subscriptions.js';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
 
 /**
@@ -244,6 +246,36 @@ describe('hostile input: a clear error or inert storage, never a 5xx or a half w
     ])('still accepts %s', async (_label, query) => {
       const response = await send({ query });
       expect(response.json?.errors).toBeUndefined();
+    });
+  });
+
+  describe('subscriptions over WebSocket', () => {
+    const subscriptions: [string, string, Record<string, unknown>?][] = [
+      ['over 10 000 tokens', `subscription { executionUpdated { ${'__typename '.repeat(10_001)} } }`],
+      ['nested 15 levels', `subscription { executionUpdated { execution { ${'job { executions { edges { node { '.repeat(3)}id${' } } } }'.repeat(3)} } } }`],
+      ['31 aliases', `subscription { executionUpdated { ${Array.from({ length: 31 }, (_, i) => `a${i}: status`).join(' ')} } }`],
+      ['an unknown field', 'subscription { executionUpdated { password } }'],
+      ['a syntax error', 'subscription { executionUpdated { status '],
+      ['a jobId variable that is an operator object', 'subscription($j: ID) { executionUpdated(jobId: $j) { status } }', { j: { $ne: null } }],
+      ['statuses outside the enum', 'subscription($s: [ExecutionStatus!]) { executionUpdated(statuses: $s) { status } }', { s: ['RUNNING', '$where'] }],
+    ];
+    it.each(subscriptions)('%s gets a clear error', async (_label, query, variables = {}) => {
+      const client = wsClient(k.url, member);
+      const outcome = await new Promise<unknown>((resolve) => {
+        client.subscribe({ query, variables }, { next: (value) => resolve(value.errors), error: (error) => resolve(error), complete: () => resolve('complete') });
+      });
+      await client.dispose();
+      const errors = outcome as { message: string; extensions?: { code?: string } }[];
+      expect(Array.isArray(errors)).toBe(true);
+      expect(['BAD_USER_INPUT', 'NOT_FOUND']).toContain(errors[0].extensions?.code);
+    });
+
+    it('closes the socket on a message over 1 MiB', async () => {
+      const socket = new WebSocket(k.url.replace(/^http/, 'ws'), 'graphql-transport-ws');
+      await new Promise((resolve) => socket.once('open', resolve));
+      socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${member}`, pad: 'x'.repeat(1024 * 1024 + 10) } }));
+      const code = await new Promise<number>((resolve) => socket.once('close', (closeCode: number) => resolve(closeCode)));
+      expect(code).toBe(1009);
     });
   });
 

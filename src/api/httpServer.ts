@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { GraphQLError, parse, specifiedRules, validate, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { GraphQLError, getOperationAST, parse, specifiedRules, validate, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { AppServices } from './appServices.js';
@@ -9,7 +9,8 @@ import type { Context } from './context.type.js';
 import { createContext } from './createContext.js';
 import { makeFormatError } from './formatError.js';
 import { MAX_TOKENS, queryLimits } from './queryLimits.js';
-import { writeRateLimit } from './writeRateLimit.js';
+import { chargeWrites, writeRateLimit } from './writeRateLimit.js';
+import { KairosError } from '../errors/index.js';
 import { noSubscriptionsOverHttp } from './noSubscriptionsOverHttp.js';
 import { CloseCode } from 'graphql-ws';
 
@@ -66,10 +67,13 @@ export class ApiServer {
         context: (ctx) => ctx.extra.context!,
         validate: (schema, document) => validate(schema, document, [...specifiedRules, queryLimits]),
         // graphql-ws parses without a token limit: refuse an oversized document before it does.
-        onSubscribe: (_ctx, _id, payload) => {
+        // Mutations sent over the socket count against the write rate as over HTTP.
+        onSubscribe: async (ctx, _id, payload) => {
           try {
-            parse(payload.query, { maxTokens: MAX_TOKENS });
+            const document = parse(payload.query, { maxTokens: MAX_TOKENS });
+            await chargeWrites(ctx.extra.context!, document, getOperationAST(document, payload.operationName));
           } catch (error) {
+            if (error instanceof KairosError) return [new GraphQLError(error.message, { originalError: error })];
             return [error instanceof GraphQLError ? error : new GraphQLError('The document could not be parsed')];
           }
         },

@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { Kind, type OperationDefinitionNode, type SelectionSetNode, type FragmentDefinitionNode } from 'graphql';
+import { Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import { RateLimitedError } from '../errors/index.js';
 import type { Context } from './context.type.js';
 
@@ -20,25 +20,30 @@ function rootFieldCount(selectionSet: SelectionSetNode, fragments: Record<string
 }
 
 /**
- * Counts every mutation field (one `triggerJob` is one manual trigger; aliases count one each)
- * against the tenant's maxExecutionsPerMinute, before anything runs. Over the limit, the whole
- * operation is refused with RATE_LIMITED, HTTP 429 and a Retry-After header, and nothing is written.
- * Reads are not counted: the query limits bound what one read may cost.
+ * Counts every mutation field of the operation (one `triggerJob` is one manual trigger; aliases
+ * count one each) against the tenant's maxExecutionsPerMinute, before anything runs; throws
+ * RATE_LIMITED (and takes nothing) over the limit. Reads are not counted: the query limits bound
+ * what one read may cost. Used over HTTP (the plugin below) and WebSocket alike.
  */
+export async function chargeWrites(context: Context, document: DocumentNode, operation: OperationDefinitionNode | null | undefined): Promise<void> {
+  const scope = context.scope;
+  if (!scope || operation?.operation !== 'mutation') return;
+  const fragments = Object.fromEntries(
+    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+  );
+  const writes = rootFieldCount(operation.selectionSet, fragments);
+  if (writes === 0) return;
+  const { maxExecutionsPerMinute } = await context.app.quotas.of(scope.identity.tenantId);
+  await context.app.rateLimiter.take(WRITES_BUCKET, scope.identity.tenantId, maxExecutionsPerMinute, writes);
+}
+
+/** chargeWrites for Apollo: a refusal also answers HTTP 429 with a Retry-After header. */
 export const writeRateLimit: ApolloServerPlugin<Context> = {
   async requestDidStart() {
     return {
       async didResolveOperation({ contextValue, operation, document, response }) {
-        const scope = contextValue.scope;
-        if (!scope || operation?.operation !== 'mutation') return;
-        const fragments = Object.fromEntries(
-          document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
-        );
-        const writes = rootFieldCount((operation as OperationDefinitionNode).selectionSet, fragments);
-        if (writes === 0) return;
-        const { maxExecutionsPerMinute } = await contextValue.app.quotas.of(scope.identity.tenantId);
         try {
-          await contextValue.app.rateLimiter.take(WRITES_BUCKET, scope.identity.tenantId, maxExecutionsPerMinute, writes);
+          await chargeWrites(contextValue, document, operation);
         } catch (error) {
           if (error instanceof RateLimitedError) {
             response.http.status = 429;

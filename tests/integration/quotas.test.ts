@@ -170,7 +170,7 @@ describe('quotas', () => {
       await gqlOk(k.url, tokenFor(uniqueName('rl2'), 'member'), CREATE, job('fine'));
     });
 
-    it('counts every aliased mutation of a document, and refuses the whole document', async () => {
+    it('counts every aliased mutation of a document and refuses the whole document, over HTTP and WebSocket', async () => {
       const member = tokenFor(uniqueName('rla'), 'member');
       const id = (await gqlOk(k.url, member, CREATE, job('aliased'))).createJob.job.id;
       const triggers = (n: number) => `mutation($id: ID!) { ${Array.from({ length: n }, (_, i) => `t${i}: triggerJob(id: $id) { execution { id } }`).join(' ')} }`;
@@ -178,7 +178,18 @@ describe('quotas', () => {
       // One write left: a document of two is refused whole.
       const refused = await gql(k.url, member, triggers(2), { id });
       expect(refused.errors?.[0].extensions?.code).toBe('RATE_LIMITED');
-      expect((await gqlOk(k.url, member, COUNTS)).executionStats.total).toBe(3);
+      // The last write, spent over the WebSocket, counts too; the next one there is refused.
+      const client = wsClient(k.url, member);
+      const overSocket = () =>
+        new Promise<unknown>((resolve) => {
+          client.subscribe({ query: TRIGGER, variables: { id } }, { next: (value) => resolve(value.errors ?? value.data), error: resolve, complete: () => undefined });
+        });
+      expect(await overSocket()).toHaveProperty('triggerJob.execution.id');
+      const errors = (await overSocket()) as { extensions: { code: string; retryAfterSeconds: number } }[];
+      await client.dispose();
+      expect(errors[0].extensions.code).toBe('RATE_LIMITED');
+      expect(errors[0].extensions.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+      expect((await gqlOk(k.url, member, COUNTS)).executionStats.total).toBe(4);
     });
   });
 

@@ -25,7 +25,7 @@ export interface EnqueueRequest {
   round?: number | 'buffered';
   /** A takeover of the RUNNING attempt with this number (reconcile); its own queue entry id. */
   takeoverOf?: number;
-  /** A redelivery after waiting for a tenant concurrency slot; each wait needs an entry id of its own (e.g. the time). */
+  /** A redelivery after waiting for a tenant concurrency slot; each wait needs an entry id of its own (the period it is due in). */
   waitRound?: number;
 }
 

@@ -49,7 +49,7 @@ interface AttemptResult {
 
 class AttemptTimeout extends Error {}
 
-/** How long an execution waits (plus up to as much again of jitter) before trying again for a tenant slot. */
+/** How long an execution waits (plus up to half as much again of jitter) before trying again for a tenant slot. */
 const TENANT_SLOT_RETRY_MS = 500;
 
 /** How long CANCEL_PREVIOUS waits for the cancelled execution to give up the job's slot before taking it anyway. */
@@ -109,11 +109,17 @@ export async function runExecution(deps: RunDeps, executionId: string, delivery:
   }
 }
 
-/** The tenant runs all the executions its quota allows: this one stays as it is (QUEUED or RETRYING) and comes back shortly. */
+/**
+ * The tenant runs all the executions its quota allows: this one stays as it is (QUEUED or RETRYING)
+ * and comes back shortly. The entry id is the TENANT_SLOT_RETRY_MS period it is due in: deliveries
+ * of one execution that wait at once (a reconcile re-enqueue, a duplicate) merge into one entry
+ * instead of polling side by side, and since it is due at least one period from now it never
+ * collides with the entry being processed.
+ */
 async function waitForTenantSlot(deps: RunDeps, execution: ExecutionDoc): Promise<void> {
-  const now = deps.clock().getTime();
-  const dueAt = new Date(now + TENANT_SLOT_RETRY_MS * (1 + deps.random()));
-  await deps.queues.enqueue([{ executionId: execution._id.toHexString(), tenantId: execution.tenantId, workload: execution.workload, dueAt, waitRound: now }]);
+  const dueAt = new Date(deps.clock().getTime() + TENANT_SLOT_RETRY_MS * (1 + deps.random() / 2));
+  const waitRound = Math.floor(dueAt.getTime() / TENANT_SLOT_RETRY_MS);
+  await deps.queues.enqueue([{ executionId: execution._id.toHexString(), tenantId: execution.tenantId, workload: execution.workload, dueAt, waitRound }]);
 }
 
 /** Claims the attempt (Redis, then the MongoDB compare-and-set); null when another delivery has it. */

@@ -16,6 +16,8 @@ import { CloseCode } from 'graphql-ws';
 
 /** Request bodies above this are refused before parsing. */
 const MAX_BODY_BYTES = 1024 * 1024;
+/** All request headers together, Authorization included. */
+const MAX_HEADER_BYTES = 16 * 1024;
 
 export interface ApiServerOptions {
   port: number;
@@ -48,7 +50,8 @@ export class ApiServer {
       allowBatchedHttpRequests: false,
       plugins: app.development ? [writeRateLimit] : [writeRateLimit, ApolloServerPluginLandingPageDisabled()],
     });
-    this.httpServer = http.createServer((req, res) => void this.handle(req, res));
+    // Explicit rather than Node's default (which a flag can raise): larger headers get 431 from the parser.
+    this.httpServer = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => void this.handle(req, res));
     // ws accepts 100 MiB messages by default: hold them to the HTTP body limit (larger ones close the socket with 1009).
     this.wsServer = new WebSocketServer({ server: this.httpServer, path: '/graphql', maxPayload: MAX_BODY_BYTES });
   }

@@ -199,6 +199,12 @@ describe('hostile input: a clear error or inert storage, never a 5xx or a half w
       expectClearError(await send(body, { ...bearer(member), ...headers }), ['BAD_USER_INPUT']);
     });
 
+    it('request headers over 16 KiB get 431 and the server stays up', async () => {
+      const response = await post(k.url, JSON.stringify({ query: '{ viewer { tenantId } }' }), { ...bearer(member), 'x-pad': 'x'.repeat(32 * 1024) });
+      expect(response.status).toBe(431);
+      expect(await counts()).toEqual(stored);
+    });
+
     it('a mutation sent with GET', async () => {
       const query = encodeURIComponent('mutation { pauseJob(id: "x") { job { id } } }');
       const response = await post(`${k.url}?query=${query}`, '', { ...bearer(member), 'apollo-require-preflight': 'true' }, 'GET');

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `npm test`: the whole suite on a fresh machine: install, services, type check, build, then jest
-# against the real Redis and MongoDB-wire server.
+# `npm test`: the whole suite on a fresh machine: install, services, type check, build, jest against
+# the real Redis and MongoDB-wire server, then the short chaos run (skipped when jest gets arguments,
+# e.g. `npm test -- tests/unit`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
@@ -9,3 +10,4 @@ source scripts/dev-env.sh
 # ts-jest only transpiles; this is where a type error fails the run.
 npx tsc --noEmit -p tsconfig.json
 NODE_OPTIONS="--experimental-vm-modules ${NODE_OPTIONS:-}" npx jest --ci "$@"
+if [ $# -eq 0 ]; then bash scripts/chaos.sh --short; fi

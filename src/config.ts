@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { publicKeyAlgorithm } from './auth/publicKeyAlgorithm.js';
 
 export type Role = 'api' | 'scheduler' | 'worker';
 const ALL_ROLES: readonly Role[] = ['api', 'scheduler', 'worker'];
@@ -14,6 +15,11 @@ export interface KairosConfig {
   workerIoConcurrency: number;
   workerCpuConcurrency: number;
   /**
+   * An ES module exporting `handlers` (name → async function) that workers can run, besides the
+   * built-ins. CPU_BOUND executions load it in their child process. Default: none.
+   */
+  handlersModule: string | null;
+  /**
    * The queue lock: the visibility timeout after which a dead worker's execution is taken over
    * (renewed every half while the worker lives). Default 30 s.
    */
@@ -25,6 +31,12 @@ export interface KairosConfig {
   lookAheadMs: number;
   /** Leader lease TTL. Default 5 s. */
   leaseTtlMs: number;
+  /** Period of the leader's reconcile job. Default 30 s. */
+  reconcileEveryMs: number;
+  /** How long past its time a waiting execution must be before reconcile re-enqueues it. Default 60 s. */
+  reconcileGraceMs: number;
+  /** How long a stopping worker lets running attempts finish before aborting them. Default 10 s. */
+  workerDrainMs: number;
   /** `development` enables introspection and detailed logs; anything else is production. */
   mode: 'development' | 'production';
 }
@@ -83,9 +95,12 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     }
   }
   const secret = env.JWT_SECRET || undefined;
-  const publicKey = env.JWT_PUBLIC_KEY || undefined;
+  // A PEM in one environment line often has its line breaks written as \n.
+  const publicKey = env.JWT_PUBLIC_KEY?.replace(/\\n/g, '\n') || undefined;
   if (!secret && !publicKey) throw new ConfigError('JWT_SECRET or JWT_PUBLIC_KEY is required');
+  if (secret && publicKey) throw new ConfigError('Set only one of JWT_SECRET (HS256) and JWT_PUBLIC_KEY (RS256/ES256)');
   if (secret && secret.length < 16) throw new ConfigError('JWT_SECRET must be at least 16 characters');
+  if (publicKey && !publicKeyAlgorithm(publicKey)) throw new ConfigError('JWT_PUBLIC_KEY must be a PEM public key: RSA (RS256) or EC P-256 (ES256)');
   const mode = env.KAIROS_MODE || (env.NODE_ENV === 'production' ? 'production' : 'development');
   if (mode !== 'development' && mode !== 'production') {
     throw new ConfigError(`KAIROS_MODE must be development or production, got "${mode}"`);
@@ -101,6 +116,7 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', false),
     workerIoConcurrency: int(env, 'WORKER_IO_CONCURRENCY', 64, 1, 10000),
     workerCpuConcurrency: int(env, 'WORKER_CPU_CONCURRENCY', os.availableParallelism(), 1, 1024),
+    handlersModule: env.HANDLERS_MODULE || null,
     queueLockMs: int(env, 'QUEUE_LOCK_MS', 30_000, 1000, 3_600_000),
     defaultQuota: {
       maxJobs: int(env, 'DEFAULT_MAX_JOBS', 1000, 0),
@@ -110,6 +126,9 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     redisPrefix: prefix,
     lookAheadMs: int(env, 'LOOK_AHEAD_MS', 30_000, 1000, 3_600_000),
     leaseTtlMs: int(env, 'LEASE_TTL_MS', 5_000, 1000, 600_000),
+    reconcileEveryMs: int(env, 'RECONCILE_EVERY_MS', 30_000, 500, 86_400_000),
+    reconcileGraceMs: int(env, 'RECONCILE_GRACE_MS', 60_000, 0, 86_400_000),
+    workerDrainMs: int(env, 'WORKER_DRAIN_MS', 10_000, 0, 3_600_000),
     mode,
   };
 }

@@ -21,11 +21,14 @@ import { TenantQuotas } from './quotas/tenantQuotas.js';
 import { ConcurrencyLimiter } from './quotas/concurrencyLimiter.js';
 import { RateLimiter } from './quotas/rateLimiter.js';
 import { targetAgent } from './workers/targets/targetAgent.js';
-import { BUILTIN_HANDLERS } from './workers/handlers/builtins.js';
+import { loadHandlers } from './workers/handlers/loadHandlers.js';
+import { ChildProcessRunner } from './workers/cpu/childProcessRunner.js';
 import type { HandlerRegistry } from './workers/handlers/handler.js';
 import { ApiServer } from './api/httpServer.js';
 import type { AppServices } from './api/appServices.js';
 import { kairosSchema } from './schema/buildSchema.js';
+
+const READY_TIMEOUT_MS = 2000;
 
 export interface KairosOptions {
   config: KairosConfig;
@@ -34,10 +37,13 @@ export interface KairosOptions {
   logger?: Logger;
   /** Overrides the database named in MONGO_URL (tests use one database each). */
   dbName?: string;
-  /** Handlers workers can run. Default: the built-ins (noop, sleep). */
+  /**
+   * Handlers IO_BOUND executions run in this process. Default: the built-ins plus config
+   * HANDLERS_MODULE, which is also what CPU_BOUND executions run in their child processes.
+   */
   handlers?: HandlerRegistry;
   /** Scheduler tuning beyond the configuration (tests shorten these). */
-  scheduler?: Pick<SchedulerRoleOptions, 'sweepEveryMs' | 'reconcileEvery' | 'agendaProcessEveryMs' | 'agendaLockLifetimeMs' | 'misfireThresholdMs'>;
+  scheduler?: Pick<SchedulerRoleOptions, 'sweepEveryMs' | 'reconcileEveryMs' | 'reconcileGraceMs' | 'agendaProcessEveryMs' | 'agendaLockLifetimeMs' | 'misfireThresholdMs'>;
   /** Worker tuning beyond the configuration (tests shorten the drain). */
   worker?: Pick<WorkerRoleOptions, 'drainTimeoutMs' | 'lockDurationMs'>;
   /** Host the api role listens on. Default 0.0.0.0. */
@@ -61,7 +67,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger({ service: 'kairos' });
   const instanceId = `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-  const handlers = options.handlers ?? BUILTIN_HANDLERS;
+  const handlers = options.handlers ?? (await loadHandlers(config.handlersModule));
 
   const { client: mongo, db } = await connectMongo(config.mongoUrl, options.dbName);
   const closers: (() => Promise<unknown>)[] = [() => mongo.close()];
@@ -100,15 +106,19 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       const tenantSlots = new ConcurrencyLimiter(redis, config.redisPrefix, clock, quotas);
       const dispatcher = targetAgent(config.allowPrivateTargets);
       closers.push(() => dispatcher.close());
+      const cpu = new ChildProcessRunner({ handlersModule: config.handlersModule });
+      // Closed after the worker has drained: kills a child that ignored its abort.
+      closers.push(() => cpu.close());
       const worker = new WorkerRole(
         bullConnection,
-        { runStore: new RunStore(db), tenants, queues, events, handlers, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, tenantSlots, queueLockMs: config.queueLockMs, http: { dispatcher, allowPrivate: config.allowPrivateTargets } },
+        { runStore: new RunStore(db), tenants, queues, events, handlers, cpu, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, tenantSlots, queueLockMs: config.queueLockMs, http: { dispatcher, allowPrivate: config.allowPrivateTargets } },
         logger,
         {
           redisPrefix: config.redisPrefix,
           ioConcurrency: config.workerIoConcurrency,
           cpuConcurrency: config.workerCpuConcurrency,
           lockDurationMs: config.queueLockMs,
+          drainTimeoutMs: config.workerDrainMs,
           ...options.worker,
         },
       );
@@ -121,6 +131,8 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         redisPrefix: config.redisPrefix,
         leaseTtlMs: config.leaseTtlMs,
         lookAheadMs: config.lookAheadMs,
+        reconcileEveryMs: config.reconcileEveryMs,
+        reconcileGraceMs: config.reconcileGraceMs,
         ...options.scheduler,
       });
       scheduler.start();
@@ -147,9 +159,12 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       const api = new ApiServer(await kairosSchema(), app, {
         port: config.port,
         host: options.host,
-        ready: async () => {
-          await Promise.all([db.command({ ping: 1 }), redis.ping()]);
-          return true;
+        // A paused server never answers: a probe must not hang for the socket timeout.
+        ready: () => {
+          let timer: NodeJS.Timeout | undefined;
+          const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), READY_TIMEOUT_MS)));
+          const pinged = Promise.all([db.command({ ping: 1 }), redis.ping()]).then(() => true);
+          return Promise.race([pinged, timeout]).finally(() => clearTimeout(timer));
         },
       });
       await api.start();

@@ -15,6 +15,7 @@ export interface AppServices {
   clock: Clock;
   logger: Logger;
   jwt: JwtOptions;
+  /** Every tenant's records and events: only createContext uses them, to build the caller's scope. */
   tenants: TenantStore;
   /** The tenants' quotas, cached briefly for the per-request checks. */
   quotas: TenantQuotas;

@@ -4,13 +4,23 @@ import type { KairosError } from '../errors/index.js';
 import type { JobDoc } from '../domain/job.js';
 import type { JobStore } from '../store/jobStore.js';
 import type { ExecutionStore } from '../store/executionStore.js';
+import type { ApiKeyStore } from '../store/apiKeyStore.js';
+import type { OwnTenantStore } from '../store/ownTenantStore.js';
+import type { TenantEvents } from '../events/tenantEvents.js';
 import type { AppServices } from './appServices.js';
 
-/** Stores and loaders bound to the caller's tenant; built per request (or per subscription). */
+/**
+ * Stores, events and loaders bound to the caller's tenant; built per request (or per subscription).
+ * Resolvers reach tenant data only through these, never with a tenant id of their own.
+ */
 export interface TenantScope {
   identity: Identity;
   jobs: JobStore;
   executions: ExecutionStore;
+  apiKeys: ApiKeyStore;
+  /** The tenant's own record (quota, webhook secret). */
+  tenant: OwnTenantStore;
+  events: TenantEvents;
   /** Batches Execution.job lookups of one request into one query. */
   jobLoader: DataLoader<string, JobDoc | null>;
 }
@@ -20,4 +30,6 @@ export interface Context {
   app: AppServices;
   scope: TenantScope | null;
   authError: KairosError | null;
+  /** When the caller's token stops being valid (a JWT's exp plus the clock tolerance); null for API keys or without a scope. */
+  validUntil: Date | null;
 }

@@ -1,9 +1,15 @@
 import DataLoader from 'dataloader';
 import { ObjectId } from 'mongodb';
-import { bearerToken, verifyJwt } from '../auth/verifyToken.js';
+import { authenticate } from '../auth/authenticate.js';
+import { bearerToken } from '../auth/verifyToken.js';
 import { KairosError, UnauthenticatedError } from '../errors/index.js';
 import { JobStore } from '../store/jobStore.js';
 import { ExecutionStore } from '../store/executionStore.js';
+import { ApiKeyStore } from '../store/apiKeyStore.js';
+import { ApiKeyLookup } from '../store/apiKeyLookup.js';
+import { OwnTenantStore } from '../store/ownTenantStore.js';
+import { TenantEvents } from '../events/tenantEvents.js';
+import { errorMessage } from '../logger.js';
 import type { AppServices } from './appServices.js';
 import type { Context, TenantScope } from './context.type.js';
 
@@ -13,6 +19,9 @@ function tenantScope(app: AppServices, identity: TenantScope['identity']): Tenan
     identity,
     jobs,
     executions: new ExecutionStore(app.db, identity.tenantId),
+    apiKeys: new ApiKeyStore(app.db, identity.tenantId),
+    tenant: new OwnTenantStore(app.tenants, identity.tenantId),
+    events: new TenantEvents(app.events, identity.tenantId),
     jobLoader: new DataLoader(async (ids: readonly string[]) => {
       const found = await jobs.findByIds(ids.map((id) => new ObjectId(id)));
       const byId = new Map(found.map((j) => [j._id.toHexString(), j]));
@@ -21,13 +30,20 @@ function tenantScope(app: AppServices, identity: TenantScope['identity']): Tenan
   };
 }
 
-/** Builds a context from an Authorization header value; never throws (resolvers report UNAUTHENTICATED). */
-export function createContext(app: AppServices, authorization: string | null | undefined): Context {
+/**
+ * Builds a context from an Authorization header value (a JWT or an API key, looked up on every
+ * call); never throws (resolvers report UNAUTHENTICATED).
+ */
+export async function createContext(app: AppServices, authorization: string | null | undefined): Promise<Context> {
   const token = bearerToken(authorization);
-  if (!token) return { app, scope: null, authError: new UnauthenticatedError('An Authorization: Bearer <token> header is required') };
+  if (!token) return { app, scope: null, authError: new UnauthenticatedError('An Authorization: Bearer <token> header is required'), validUntil: null };
   try {
-    return { app, scope: tenantScope(app, verifyJwt(token, app.jwt)), authError: null };
+    const { identity, validUntil } = await authenticate({ jwt: app.jwt, apiKeys: new ApiKeyLookup(app.db) }, token, app.clock());
+    return { app, scope: tenantScope(app, identity), authError: null, validUntil };
   } catch (error) {
-    return { app, scope: null, authError: error instanceof KairosError ? error : new UnauthenticatedError() };
+    if (error instanceof KairosError) return { app, scope: null, authError: error, validUntil: null };
+    // The key lookup failed (MongoDB down): still no access, but the operator needs to know.
+    app.logger.error('could not authenticate a request', { error: errorMessage(error) });
+    return { app, scope: null, authError: new UnauthenticatedError('The token could not be checked; try again'), validUntil: null };
   }
 }

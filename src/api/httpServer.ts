@@ -7,12 +7,12 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { AppServices } from './appServices.js';
 import type { Context } from './context.type.js';
 import { createContext } from './createContext.js';
+import { socketAuth, type SocketExtra } from './socketAuth.js';
 import { makeFormatError } from './formatError.js';
 import { MAX_TOKENS, queryLimits } from './queryLimits.js';
 import { chargeWrites, writeRateLimit } from './writeRateLimit.js';
 import { KairosError } from '../errors/index.js';
 import { noSubscriptionsOverHttp } from './noSubscriptionsOverHttp.js';
-import { CloseCode } from 'graphql-ws';
 
 /** Request bodies above this are refused before parsing. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -24,6 +24,8 @@ export interface ApiServerOptions {
   host?: string;
   /** `/readyz`: true when MongoDB and Redis answer. */
   ready: () => Promise<boolean>;
+  /** How often a subscription socket opened with an API key is checked for revocation. Default 30 s. */
+  socketRecheckMs?: number;
 }
 
 /**
@@ -64,17 +66,20 @@ export class ApiServer {
   async start(): Promise<void> {
     await this.apollo.start();
     const formatError = makeFormatError(this.app.logger, this.app.development);
-    this.wsCleanup = useServer<Record<string, unknown>, { context?: Context }>(
+    const auth = socketAuth(this.app, { recheckEveryMs: this.options.socketRecheckMs });
+    this.wsCleanup = useServer<Record<string, unknown>, Partial<SocketExtra>>(
       {
         schema: this.schema,
-        context: (ctx) => ctx.extra.context!,
+        // Authenticated at connect and again for every operation (see socketAuth).
+        context: (ctx) => auth.context(ctx),
         validate: (schema, document) => validate(schema, document, [...specifiedRules, queryLimits]),
         // graphql-ws parses without a token limit: refuse an oversized document before it does.
         // Mutations sent over the socket count against the write rate as over HTTP.
         onSubscribe: async (ctx, _id, payload) => {
           try {
             const document = parse(payload.query, { maxTokens: MAX_TOKENS });
-            await chargeWrites(ctx.extra.context!, document, getOperationAST(document, payload.operationName));
+            const operation = getOperationAST(document, payload.operationName);
+            if (operation?.operation === 'mutation') await chargeWrites(await auth.context(ctx), document, operation);
           } catch (error) {
             if (error instanceof KairosError) return [new GraphQLError(error.message, { originalError: error })];
             return [error instanceof GraphQLError ? error : new GraphQLError('The document could not be parsed')];
@@ -84,17 +89,7 @@ export class ApiServer {
         onNext: (_ctx, _id, _payload, _args, result) =>
           result.errors ? { ...result, errors: result.errors.map((e) => formatError(asRequestError(e), e)) } : undefined,
         onError: (_ctx, _id, _payload, errors) => errors.map((e) => formatError(asRequestError(e), e)),
-        // The token is checked at connection time; a bad one closes the socket with 4401 (Unauthorized) before any subscription runs.
-        onConnect: (ctx) => {
-          const raw = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
-          const context = createContext(this.app, typeof raw === 'string' ? raw : null);
-          if (!context.scope) {
-            ctx.extra.socket.close(CloseCode.Unauthorized, context.authError?.message ?? 'Unauthorized');
-            return false;
-          }
-          (ctx.extra as { context?: Context }).context = context;
-          return true;
-        },
+        onConnect: (ctx) => auth.onConnect(ctx),
       },
       this.wsServer,
     );

@@ -1,14 +1,24 @@
+import type { KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { UnauthenticatedError } from '../errors/index.js';
 import type { Identity, RoleName } from './identity.js';
+import { publicKeyAlgorithm } from './publicKeyAlgorithm.js';
 
 export interface JwtOptions {
-  /** HS256 shared secret. */
+  /** HS256 shared secret (JWT_SECRET). Exclusive with `publicKey`. */
   secret?: string;
-  /** PEM public key for RS256/ES256. */
+  /** PEM public key (JWT_PUBLIC_KEY): an RSA key verifies RS256 only, a P-256 key ES256 only. */
   publicKey?: string;
+  /** Required `iss` when set (JWT_ISSUER). */
   issuer?: string;
+  /** Required `aud` when set (JWT_AUDIENCE). */
   audience?: string;
+}
+
+/** A verified bearer token: who it names, and until when it may be used (null: no expiry, as for API keys). */
+export interface Credential {
+  identity: Identity;
+  validUntil: Date | null;
 }
 
 const ROLES = new Map<string, RoleName>([
@@ -18,7 +28,8 @@ const ROLES = new Map<string, RoleName>([
 ]);
 /** Tenant ids end up in keys and logs: keep them to a safe alphabet. */
 const TENANT_ID = /^[A-Za-z0-9_.-]{1,128}$/;
-const CLOCK_TOLERANCE_SECONDS = 5;
+/** Tolerated clock skew between the token issuer and Kairos, for `exp` and `nbf`. */
+export const CLOCK_TOLERANCE_SECONDS = 5;
 
 /** Strips `Bearer ` from an Authorization header value; null when absent or of another scheme. */
 export function bearerToken(header: string | undefined | null): string | null {
@@ -27,21 +38,36 @@ export function bearerToken(header: string | undefined | null): string | null {
   return match ? match[1] : null;
 }
 
+/** Parsed public keys with the one algorithm each may verify; a PEM is parsed once. */
+const publicKeys = new Map<string, { key: KeyObject; algorithm: 'RS256' | 'ES256' } | null>();
+
+function verificationKey(options: JwtOptions): { key: string | KeyObject; algorithm: jwt.Algorithm } | null {
+  // Both configured is ambiguous (loadConfig refuses it): verify nothing rather than guess.
+  if (options.secret && options.publicKey) return null;
+  if (options.secret) return { key: options.secret, algorithm: 'HS256' };
+  if (!options.publicKey) return null;
+  if (!publicKeys.has(options.publicKey)) publicKeys.set(options.publicKey, publicKeyAlgorithm(options.publicKey));
+  return publicKeys.get(options.publicKey) ?? null;
+}
+
 /**
- * Verifies a JWT (algorithms pinned to the configured key type) and reads the identity from its
- * claims: `tid` tenant, `sub` subject, `role` admin|member|viewer, `exp` required.
+ * Verifies a JWT with exactly one algorithm, the one of the configured key (HS256 for a secret,
+ * RS256 or ES256 for a public key: no `none`, no HS/RS confusion), `exp` required and `nbf`
+ * honoured with CLOCK_TOLERANCE_SECONDS of skew at `now`, issuer and audience when configured;
+ * then reads the identity from its claims: `tid` tenant, `sub` subject, `role` admin|member|viewer.
  * Any failure is UNAUTHENTICATED with a message that never echoes the token.
  */
-export function verifyJwt(token: string, options: JwtOptions): Identity {
-  const key = options.secret ?? options.publicKey;
-  if (!key) throw new UnauthenticatedError('Token verification is not configured');
+export function verifyJwt(token: string, options: JwtOptions, now: Date = new Date()): Credential {
+  const verification = verificationKey(options);
+  if (!verification) throw new UnauthenticatedError('Token verification is not configured');
   let claims: jwt.JwtPayload;
   try {
-    const decoded = jwt.verify(token, key, {
-      algorithms: options.secret ? ['HS256'] : ['RS256', 'ES256'],
+    const decoded = jwt.verify(token, verification.key, {
+      algorithms: [verification.algorithm],
       issuer: options.issuer,
       audience: options.audience,
       clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      clockTimestamp: Math.floor(now.getTime() / 1000),
     });
     if (typeof decoded === 'string') throw new Error('not a JSON payload');
     claims = decoded;
@@ -54,7 +80,10 @@ export function verifyJwt(token: string, options: JwtOptions): Identity {
   if (typeof tenantId !== 'string' || !TENANT_ID.test(tenantId)) throw new UnauthenticatedError('The token has no valid tenant (tid)');
   const role = typeof claims.role === 'string' ? ROLES.get(claims.role.toLowerCase()) : undefined;
   if (!role) throw new UnauthenticatedError('The token has no valid role (admin, member or viewer)');
-  return { tenantId, subject: typeof claims.sub === 'string' ? claims.sub : '', role };
+  return {
+    identity: { tenantId, subject: typeof claims.sub === 'string' ? claims.sub : '', role },
+    validUntil: new Date((claims.exp + CLOCK_TOLERANCE_SECONDS) * 1000),
+  };
 }
 
 /** Mints a development token (the `npm run token` command and tests). */

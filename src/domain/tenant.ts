@@ -6,5 +6,7 @@ export interface TenantDoc {
   maxExecutionsPerMinute: number;
   /** HMAC-SHA256 key for X-Kairos-Signature; returned to the tenant only when rotated. */
   webhookSecret: string;
+  /** When the secret was last replaced by rotateWebhookSecret; absent until then. */
+  webhookSecretRotatedAt?: Date;
   createdAt: Date;
 }

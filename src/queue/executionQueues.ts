@@ -39,7 +39,9 @@ export class ExecutionQueues {
 
   constructor(connection: ConnectionOptions, prefix: string, onError: (error: Error) => void) {
     const make = (name: string) => {
-      const queue = new Queue<ExecutionMessage>(name, { connection, prefix });
+      // Without an offline queue an add fails at once while Redis is unreachable, instead of hanging
+      // the mutation until it returns; the execution is in MongoDB already and reconcile enqueues it.
+      const queue = new Queue<ExecutionMessage>(name, { connection: { ...connection, enableOfflineQueue: false }, prefix });
       // BullMQ emits 'error' when Redis goes away; an unhandled 'error' event would crash the process.
       queue.on('error', onError);
       return queue;

@@ -52,7 +52,7 @@ export class JobResolver {
   async createJob(@Arg('input', () => CreateJobInput) input: CreateJobInput, @Ctx() ctx: Context): Promise<JobPayload> {
     const scope = scopeOf(ctx);
     const now = ctx.app.clock();
-    const tenant = await ctx.app.tenants.ensure(scope.identity.tenantId, now);
+    const tenant = await scope.tenant.ensure(now);
     const doc = await createJob(jobDeps(ctx), tenant, input, now);
     return { job: toJobNode(doc) };
   }

@@ -3,6 +3,8 @@ import type { JobDoc } from '../domain/job.js';
 import { toGlobalId } from '../ids/globalId.js';
 import type { Execution } from '../schema/execution.type.js';
 import type { Job } from '../schema/job.type.js';
+import type { ApiKey } from '../schema/apiKey.type.js';
+import type { ApiKeyRecord } from '../store/apiKeyStore.js';
 
 /** A Job as GraphQL sees it, keeping its document for field resolvers (`doc` is not a GraphQL field). */
 export type JobNode = Job & { doc: JobDoc };
@@ -59,5 +61,16 @@ export function toExecutionNode(doc: ExecutionDoc): ExecutionNode {
     result: doc.resultJson === null ? null : JSON.parse(doc.resultJson),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
+  };
+}
+
+export function toApiKey(record: ApiKeyRecord): ApiKey {
+  return {
+    id: toGlobalId('ApiKey', record._id),
+    name: record.name,
+    role: record.role,
+    prefix: record.prefix,
+    createdAt: record.createdAt,
+    lastUsedAt: record.lastUsedAt,
   };
 }

@@ -3,7 +3,6 @@ import { ObjectId } from 'mongodb';
 import type { Context } from '../api/context.type.js';
 import { scopeOf } from '../auth/auth-checker.js';
 import type { ExecutionStatus as ExecutionStatusValue } from '../domain/execution.js';
-import { eventStream } from '../events/eventStream.js';
 import { fromGlobalId } from '../ids/globalId.js';
 import { ExecutionStatus } from '../schema/enums.js';
 import { ExecutionEvent } from '../schema/execution.type.js';
@@ -15,7 +14,7 @@ interface ExecutionUpdatedArgs {
 }
 
 /**
- * Relays the Redis event bus to this connection's subscribers: only the token's tenant, narrowed
+ * Relays the tenant's events (the scope holds only the token's tenant's) to this subscriber, narrowed
  * by jobId and statuses. Each event carries the execution as stored when the event is relayed.
  */
 async function executionUpdates({ args, context }: SubscribeResolverData<unknown, ExecutionUpdatedArgs, Context>): Promise<AsyncIterableIterator<ExecutionEvent>> {
@@ -25,10 +24,7 @@ async function executionUpdates({ args, context }: SubscribeResolverData<unknown
   // A malformed or foreign job id matches nothing, exactly like an id that does not exist.
   const jobHex = jobId ? (job?.id.toHexString() ?? 'none') : null;
   const wanted = statuses?.length ? new Set(statuses) : null;
-  const stream = await eventStream(
-    context.app.events,
-    (e) => e.tenantId === scope.identity.tenantId && (!jobHex || e.jobId === jobHex) && (!wanted || wanted.has(e.status)),
-  );
+  const stream = await scope.events.stream((e) => (!jobHex || e.jobId === jobHex) && (!wanted || wanted.has(e.status)));
   // Not an async generator, so that closing the subscription reaches stream.return() at once.
   const next = async (): Promise<IteratorResult<ExecutionEvent>> => {
     for (;;) {

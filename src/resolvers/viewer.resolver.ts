@@ -8,8 +8,8 @@ export class ViewerResolver {
   @Authorized()
   @Query(() => Viewer)
   async viewer(@Ctx() ctx: Context): Promise<Viewer> {
-    const { identity, jobs } = scopeOf(ctx);
-    const [tenant, jobCount] = await Promise.all([ctx.app.tenants.ensure(identity.tenantId, ctx.app.clock()), jobs.count()]);
+    const { identity, jobs, tenant: own } = scopeOf(ctx);
+    const [tenant, jobCount] = await Promise.all([own.ensure(ctx.app.clock()), jobs.count()]);
     return {
       tenantId: identity.tenantId,
       subject: identity.subject,

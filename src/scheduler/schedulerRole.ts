@@ -23,9 +23,11 @@ export interface SchedulerRoleOptions {
    * the lease TTL is not a misfire.
    */
   misfireThresholdMs?: number;
-  /** Period of Agenda's `reconcile` system job. Default '30 seconds'. */
-  reconcileEvery?: string;
-  /** How often Agenda polls for its system jobs. Default 5000 ms. */
+  /** Period of Agenda's `reconcile` system job. Default 30 s. */
+  reconcileEveryMs?: number;
+  /** How long past its time a waiting execution must be before reconcile re-enqueues it. Default 60 s. */
+  reconcileGraceMs?: number;
+  /** How often Agenda polls for its system jobs. Default 5000 ms, or the reconcile period when shorter. */
   agendaProcessEveryMs?: number;
   /**
    * Agenda's lock lifetime for system jobs. Default 30000 ms. Agenda keeps a timer of
@@ -86,13 +88,13 @@ export class SchedulerRole {
     try {
       const agenda = new Agenda({
         backend: new MongoBackend({ mongo: this.db, collection: 'agendaJobs' }),
-        processEvery: this.options.agendaProcessEveryMs ?? 5000,
+        processEvery: this.options.agendaProcessEveryMs ?? Math.min(5000, this.options.reconcileEveryMs ?? 30_000),
         defaultLockLifetime: this.options.agendaLockLifetimeMs ?? 30_000,
       });
       agenda.on('error', (error: unknown) => this.logger.warn('agenda error', { error: errorMessage(error) }));
       agenda.define('reconcile', async () => {
         try {
-          const result = await reconcile(this.deps, this.clock());
+          const result = await reconcile(this.deps, this.clock(), { graceMs: this.options.reconcileGraceMs });
           if (result.requeued > 0) this.logger.info('reconcile re-enqueued executions past their time', result);
         } catch (error) {
           // Agenda reports a failing job as 'fail', which nothing listens to: log it here.
@@ -101,7 +103,7 @@ export class SchedulerRole {
       });
       this.agenda = agenda;
       await agenda.start();
-      await agenda.every(this.options.reconcileEvery ?? '30 seconds', 'reconcile');
+      await agenda.every(this.options.reconcileEveryMs ?? 30_000, 'reconcile');
     } catch (error) {
       this.logger.error('could not start agenda', { error: errorMessage(error) });
     }

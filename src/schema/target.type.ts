@@ -27,7 +27,7 @@ export class HttpTarget {
   headers!: HttpHeader[];
 }
 
-@ObjectType('HandlerTarget', { description: 'A handler registered in the worker processes (built in: noop, sleep).' })
+@ObjectType('HandlerTarget', { description: 'A handler registered in the worker processes (built in: noop, sleep, spin).' })
 export class HandlerTarget {
   /** Not a GraphQL field: optional tag that decides the JobTarget union member. */
   declare __typename?: 'HandlerTarget';

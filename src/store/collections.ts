@@ -2,12 +2,14 @@ import type { Collection, Db } from 'mongodb';
 import type { JobDoc } from '../domain/job.js';
 import type { ExecutionDoc } from '../domain/execution.js';
 import type { TenantDoc } from '../domain/tenant.js';
+import type { ApiKeyDoc } from '../domain/apiKey.js';
 
 /** Typed handles on Kairos' collections. Only the store layer uses them. */
 export interface Collections {
   jobs: Collection<JobDoc>;
   executions: Collection<ExecutionDoc>;
   tenants: Collection<TenantDoc>;
+  apiKeys: Collection<ApiKeyDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -15,5 +17,6 @@ export function collections(db: Db): Collections {
     jobs: db.collection<JobDoc>('jobs'),
     executions: db.collection<ExecutionDoc>('executions'),
     tenants: db.collection<TenantDoc>('tenants'),
+    apiKeys: db.collection<ApiKeyDoc>('apiKeys'),
   };
 }

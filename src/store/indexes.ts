@@ -4,7 +4,7 @@ import { collections } from './collections.js';
 /**
  * Creates every index Kairos relies on (idempotent). Tenant-owned indexes start with `tenantId`,
  * except the ones the scheduler uses across tenants: the jobs' due-time index and the executions'
- * reconcile index.
+ * reconcile index, and the API keys' secret hash (looked up before the tenant is known).
  * No partial or sparse indexes (FerretDB 1.24 lacks them): a job created without an idempotency key
  * gets `auto:<its id>` so the unique key index still holds.
  */
@@ -22,6 +22,10 @@ export async function ensureIndexes(db: Db): Promise<void> {
       { key: { tenantId: 1, scheduledFor: -1, _id: -1 }, name: 'tenant_scheduled' },
       { key: { tenantId: 1, jobId: 1, scheduledFor: -1, _id: -1 }, name: 'tenant_job_scheduled' },
       { key: { status: 1, scheduledFor: 1 }, name: 'reconcile' },
+    ]),
+    createEach(c.apiKeys, [
+      { key: { secretHash: 1 }, name: 'secret_hash', unique: true },
+      { key: { tenantId: 1, createdAt: -1, _id: -1 }, name: 'tenant_created' },
     ]),
   ]);
 }

@@ -9,6 +9,7 @@ import { collections, type Collections } from './collections.js';
  * and deadlocked it; MongoDB is indifferent to the chunking.
  */
 const BULK_CHUNK = 20;
+const WRITE_CHUNK = 100;
 
 /** A compare-and-set advance of a job's schedule: applied only if `nextRunAt` still equals `expected`. */
 export interface JobAdvance {
@@ -51,13 +52,17 @@ export class SchedulerStore {
   async insertExecutions(docs: ExecutionDoc[]): Promise<{ inserted: ExecutionDoc[]; leftBehind: ExecutionDoc[] }> {
     if (docs.length === 0) return { inserted: [], leftBehind: [] };
     const failed = new Set<number>();
-    try {
-      await this.c.executions.insertMany(docs, { ordered: false });
-    } catch (error) {
-      const writeErrors = (error as { writeErrors?: { index: number; code: number }[] | { index: number; code: number } }).writeErrors;
-      const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
-      if (list.length === 0 || list.some((e) => e.code !== 11000)) throw error;
-      for (const e of list) failed.add(e.index);
+    // In chunks: one large insert on a busy FerretDB can outlast the socket timeout, and then the
+    // whole pass fails again and again; a chunk that lands stays landed.
+    for (let start = 0; start < docs.length; start += WRITE_CHUNK) {
+      try {
+        await this.c.executions.insertMany(docs.slice(start, start + WRITE_CHUNK), { ordered: false });
+      } catch (error) {
+        const writeErrors = (error as { writeErrors?: { index: number; code: number }[] | { index: number; code: number } }).writeErrors;
+        const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
+        if (list.length === 0 || list.some((e) => e.code !== 11000)) throw error;
+        for (const e of list) failed.add(start + e.index);
+      }
     }
     const inserted = docs.filter((_, i) => !failed.has(i));
     if (failed.size === 0) return { inserted, leftBehind: [] };
@@ -70,11 +75,12 @@ export class SchedulerStore {
 
   /** SCHEDULED → QUEUED for the given executions (a compare-and-set on the status). */
   async markQueued(ids: ObjectId[], now: Date): Promise<void> {
-    if (ids.length === 0) return;
-    await this.c.executions.updateMany(
-      { _id: { $in: ids }, status: 'SCHEDULED' },
-      { $set: { status: 'QUEUED', queuedAt: now, updatedAt: now } },
-    );
+    for (let start = 0; start < ids.length; start += WRITE_CHUNK) {
+      await this.c.executions.updateMany(
+        { _id: { $in: ids.slice(start, start + WRITE_CHUNK) }, status: 'SCHEDULED' },
+        { $set: { status: 'QUEUED', queuedAt: now, updatedAt: now } },
+      );
+    }
   }
 
   async advanceJobs(advances: JobAdvance[], now: Date): Promise<void> {

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
 import type { TenantDoc } from '../domain/tenant.js';
 import { collections, type Collections } from './collections.js';
 import { isDuplicateKey } from './mongo.js';
+import { newWebhookSecret } from '../tenants/webhookSecret.js';
 
 export interface DefaultQuota {
   maxJobs: number;
@@ -24,7 +24,7 @@ export class TenantStore {
     if (existing) return existing;
     const fresh: Omit<TenantDoc, '_id'> = {
       ...this.defaults,
-      webhookSecret: randomBytes(32).toString('base64url'),
+      webhookSecret: newWebhookSecret(),
       createdAt: now,
     };
     try {
@@ -36,5 +36,10 @@ export class TenantStore {
     const created = await this.c.tenants.findOne({ _id: tenantId });
     if (!created) throw new Error(`tenant ${tenantId} vanished right after its creation`);
     return created;
+  }
+
+  /** Sets the tenant's webhook signing secret (the tenant exists: `ensure` it first). */
+  async replaceWebhookSecret(tenantId: string, secret: string, now: Date): Promise<void> {
+    await this.c.tenants.updateOne({ _id: tenantId }, { $set: { webhookSecret: secret, webhookSecretRotatedAt: now } });
   }
 }

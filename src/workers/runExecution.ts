@@ -18,6 +18,8 @@ import type { OverlapDecision, OverlapGuard } from './overlapGuard.js';
 import type { AttemptClaims } from './attemptClaims.js';
 import type { ConcurrencyLimiter } from '../quotas/concurrencyLimiter.js';
 import type { Dispatcher } from 'undici';
+import type { ChildProcessRunner } from './cpu/childProcessRunner.js';
+import { retryWhileMongoDown } from './retryWhileMongoDown.js';
 
 export interface RunDeps {
   runStore: RunStore;
@@ -25,6 +27,8 @@ export interface RunDeps {
   queues: ExecutionQueues;
   events: ExecutionEventBus;
   handlers: HandlerRegistry;
+  /** Runs CPU_BOUND handler attempts in child processes. */
+  cpu: ChildProcessRunner;
   clock: Clock;
   logger: Logger;
   workerId: string;
@@ -217,14 +221,19 @@ async function attempt(deps: RunDeps, job: JobDoc, execution: ExecutionDoc): Pro
         resultJson: JSON.stringify(response.result),
       };
     }
-    const handler = deps.handlers.get(job.target.handler);
-    if (!handler) throw new Error(`No handler named "${job.target.handler}" is registered in this worker`);
-    const value = await handler({
+    const context = {
       payload: payloadJson === null ? null : JSON.parse(payloadJson),
       executionId: toGlobalId('Execution', execution._id),
       attempt: execution.attempt,
       signal: controller.signal,
-    });
+    };
+    let value: unknown;
+    if (job.workload === 'CPU_BOUND') value = await deps.cpu.run(job.target.handler, context);
+    else {
+      const handler = deps.handlers.get(job.target.handler);
+      if (!handler) throw new Error(`No handler named "${job.target.handler}" is registered in this worker`);
+      value = await handler(context);
+    }
     return { outcome: 'SUCCEEDED', error: null, httpStatus: null, resultJson: value === undefined ? null : JSON.stringify(value) };
   } catch (error) {
     const reason: unknown = controller.signal.reason;
@@ -264,7 +273,7 @@ async function finish(deps: RunDeps, execution: ExecutionDoc, job: JobDoc, resul
     nextAttemptAt = new Date(now.getTime() + backoffDelayMs(job.retryPolicy, execution.attempt, deps.random));
   } else status = 'FAILED';
 
-  const ended = await deps.runStore.endAttempt(
+  const ended = await retryWhileMongoDown(() => deps.runStore.endAttempt(
     execution._id,
     execution.attempt,
     {
@@ -277,7 +286,7 @@ async function finish(deps: RunDeps, execution: ExecutionDoc, job: JobDoc, resul
       resultJson: result.resultJson,
     },
     now,
-  );
+  ));
   if (!ended) return;
   await publishStatusEvents(deps.events, deps.logger, [statusEvent(execution, 'RUNNING', status, now)]);
   if (retry && nextAttemptAt) {

@@ -1,8 +1,11 @@
-import { Worker, type ConnectionOptions } from 'bullmq';
+import { Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { Workload } from '../domain/job.js';
 import { errorMessage, type Logger } from '../logger.js';
 import { QUEUE_NAMES, type ExecutionMessage } from '../queue/executionQueues.js';
 import { runExecution, type RunDeps } from './runExecution.js';
+import { isMongoUnavailable } from '../store/mongo.js';
+
+const MONGO_DOWN_PAUSE_MS = 2000;
 
 export interface WorkerRoleOptions {
   redisPrefix: string;
@@ -28,7 +31,19 @@ export class WorkerRole {
   constructor(connection: ConnectionOptions, private readonly deps: RunDeps, private readonly logger: Logger, options: WorkerRoleOptions) {
     this.drainTimeoutMs = options.drainTimeoutMs ?? 10_000;
     const consume = (workload: Workload, concurrency: number) => {
-      const worker = new Worker<ExecutionMessage>(QUEUE_NAMES[workload], async (entry) => runExecution(deps, entry.data.executionId, { takeover: entry.stalledCounter > 0 || entry.data.takeover === true }), {
+      const run = async (entry: Job<ExecutionMessage>) => {
+        try {
+          await runExecution(deps, entry.data.executionId, { takeover: entry.stalledCounter > 0 || entry.data.takeover === true });
+        } catch (error) {
+          if (!isMongoUnavailable(error)) throw error;
+          // MongoDB unreachable: put the entry back and pause this queue for a while, rather than
+          // drop work we could not record (reconcile would find it, but only after its grace period).
+          logger.warn('MongoDB unreachable: pausing the queue', { workload, pauseMs: MONGO_DOWN_PAUSE_MS });
+          await worker.rateLimit(MONGO_DOWN_PAUSE_MS);
+          throw Worker.RateLimitError();
+        }
+      };
+      const worker: Worker<ExecutionMessage> = new Worker<ExecutionMessage>(QUEUE_NAMES[workload], run, {
         connection,
         prefix: options.redisPrefix,
         concurrency,

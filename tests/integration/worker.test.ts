@@ -151,4 +151,11 @@ describe('workers run targets and record every attempt', () => {
     expect(execution.result).toEqual({ sleptMs: 300 });
     expect(execution.durationMs).toBeGreaterThanOrEqual(300);
   });
+
+  it("fires a handler's abort signal at the timeout and records TIMED_OUT", async () => {
+    const { execution } = await runJob({ target: { handler: 'sleep' }, payload: { ms: 20_000 }, timeoutSeconds: 1, retryPolicy: { maxAttempts: 1 } }, 'FAILED');
+    expect(execution.attempts).toEqual([expect.objectContaining({ number: 1, outcome: 'TIMED_OUT', error: 'Timed out after 1 s' })]);
+    // The sleep handler stopped when its signal fired, not after its 20 s.
+    expect(execution.durationMs).toBeLessThan(5000);
+  });
 });

@@ -64,3 +64,27 @@ export class EventCollector<T> {
     this.notify();
   }
 }
+
+/**
+ * graphql-ws acknowledges the connection, not each subscription, so an event published before the
+ * server has set a subscription up is missed. Calls `trigger` (which returns the id of an execution
+ * it started) until one of those executions shows up in `events`, within `timeoutMs`.
+ */
+export async function triggerUntilSeen<T>(
+  events: EventCollector<T>,
+  executionIdOf: (item: T) => string,
+  trigger: () => Promise<string>,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const triggered = new Set<string>();
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    triggered.add(await trigger());
+    try {
+      await events.waitFor((items) => items.some((item) => triggered.has(executionIdOf(item))), Math.max(1, Math.min(1000, deadline - Date.now())));
+      return;
+    } catch (error) {
+      if (Date.now() >= deadline) throw error;
+    }
+  }
+}

@@ -1,9 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import os from 'node:os';
+import { generateKeyPairSync } from 'node:crypto';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
 const SECRET = 'a-secret-of-32-characters-length';
-const PEM = '-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----\n';
+const PEM = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
 
 function configError(env: Record<string, string | undefined>): ConfigError {
   try {
@@ -186,6 +187,26 @@ describe('loadConfig rejects invalid values with a ConfigError naming the variab
       expect(error.message).toContain('JWT_SECRET');
       expect(error.message).toContain('JWT_PUBLIC_KEY');
     }
+  });
+
+  it('refuses JWT_SECRET and JWT_PUBLIC_KEY together (which algorithm would be meant is ambiguous)', () => {
+    const error = configError({ JWT_SECRET: SECRET, JWT_PUBLIC_KEY: PEM });
+    expect(error.message).toContain('JWT_SECRET');
+    expect(error.message).toContain('JWT_PUBLIC_KEY');
+    expect(error.message).not.toContain(SECRET);
+  });
+
+  it.each([
+    ['not a PEM', 'not a key'],
+    ['a truncated PEM', '-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----\n'],
+    ['an Ed25519 key', generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString()],
+    ['a P-384 key', generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey.export({ type: 'spki', format: 'pem' }).toString()],
+  ])('rejects a JWT_PUBLIC_KEY that is %s', (_label, key) => {
+    expect(configError({ JWT_PUBLIC_KEY: key }).message).toContain('JWT_PUBLIC_KEY');
+  });
+
+  it('accepts a JWT_PUBLIC_KEY written on one line with \\n for its line breaks', () => {
+    expect(loadConfig({ JWT_PUBLIC_KEY: PEM.replace(/\n/g, '\\n') }).jwt.publicKey).toBe(PEM);
   });
 
   it('rejects a JWT_SECRET shorter than 16 characters without echoing it', () => {

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { bearerToken, signDevToken, verifyJwt, type JwtOptions } from '../../src/auth/verifyToken.js';
+import { bearerToken, CLOCK_TOLERANCE_SECONDS, signDevToken, verifyJwt, type JwtOptions } from '../../src/auth/verifyToken.js';
 import { UnauthenticatedError } from '../../src/errors/index.js';
+import type { Identity } from '../../src/auth/identity.js';
 
 const SECRET = 'test-secret-0123456789abcdef';
 /** Fixed "now" for every token and every verification: 2025-03-01T12:00:00Z = 1740830400 s. */
@@ -15,6 +16,13 @@ function hs256(claims: Record<string, unknown>, secret = SECRET): string {
   return jwt.sign(claims, secret, { algorithm: 'HS256' });
 }
 
+/** An HS256 token built by hand, for claims jwt.sign refuses to sign. */
+function handSigned(claims: Record<string, unknown>, key: string = SECRET, alg = 'HS256'): string {
+  const header = Buffer.from(JSON.stringify({ alg, typ: 'JWT' })).toString('base64url');
+  const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
+  return `${header}.${payload}.${createHmac('sha256', key).update(`${header}.${payload}`).digest('base64url')}`;
+}
+
 /** Claims of a valid token: one hour left. */
 const valid = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   tid: 'acme',
@@ -25,10 +33,15 @@ const valid = (extra: Record<string, unknown> = {}): Record<string, unknown> => 
   ...extra,
 });
 
+/** The identity of a token verified at NOW. */
+function identityOf(token: string, options: JwtOptions = HS): Identity {
+  return verifyJwt(token, options, NOW).identity;
+}
+
 function unauthenticated(token: string, options: JwtOptions = HS): UnauthenticatedError {
   let caught: unknown;
   try {
-    verifyJwt(token, options);
+    verifyJwt(token, options, NOW);
   } catch (error) {
     caught = error;
   }
@@ -57,7 +70,7 @@ describe('verifyJwt with an HS256 secret', () => {
   });
 
   it('returns the identity of a valid token', () => {
-    expect(verifyJwt(hs256(valid()), HS)).toEqual({ tenantId: 'acme', subject: 'user-42', role: 'MEMBER' });
+    expect(identityOf(hs256(valid()), HS)).toEqual({ tenantId: 'acme', subject: 'user-42', role: 'MEMBER' });
   });
 
   it.each([
@@ -67,23 +80,23 @@ describe('verifyJwt with an HS256 secret', () => {
     ['viewer', 'VIEWER'],
     ['vIeWeR', 'VIEWER'],
   ])('upper-cases role %s to %s', (role, expected) => {
-    expect(verifyJwt(hs256(valid({ role })), HS).role).toBe(expected);
+    expect(identityOf(hs256(valid({ role })), HS).role).toBe(expected);
   });
 
   it('accepts tenant ids of letters, digits, _ . - up to 128 characters', () => {
-    expect(verifyJwt(hs256(valid({ tid: 'Acme_corp.eu-1' })), HS).tenantId).toBe('Acme_corp.eu-1');
+    expect(identityOf(hs256(valid({ tid: 'Acme_corp.eu-1' })), HS).tenantId).toBe('Acme_corp.eu-1');
     const long = 't'.repeat(128);
-    expect(verifyJwt(hs256(valid({ tid: long })), HS).tenantId).toBe(long);
+    expect(identityOf(hs256(valid({ tid: long })), HS).tenantId).toBe(long);
   });
 
   it('gives an empty subject when sub is absent', () => {
     const claims = valid();
     delete claims.sub;
-    expect(verifyJwt(hs256(claims), HS)).toEqual({ tenantId: 'acme', subject: '', role: 'MEMBER' });
+    expect(identityOf(hs256(claims), HS)).toEqual({ tenantId: 'acme', subject: '', role: 'MEMBER' });
   });
 
   it('accepts a token that expired less than 5 seconds ago (clock tolerance)', () => {
-    expect(verifyJwt(hs256(valid({ exp: NOW_S - 4 })), HS).tenantId).toBe('acme');
+    expect(identityOf(hs256(valid({ exp: NOW_S - 4 })), HS).tenantId).toBe('acme');
   });
 
   it('rejects a token that expired more than 5 seconds ago, saying it expired', () => {
@@ -100,6 +113,27 @@ describe('verifyJwt with an HS256 secret', () => {
 
   it('rejects a token not valid before a later time (nbf beyond the tolerance)', () => {
     unauthenticated(hs256(valid({ nbf: NOW_S + 60 })));
+    unauthenticated(hs256(valid({ nbf: NOW_S + 6 })));
+  });
+
+  it('accepts a token whose nbf is less than 5 seconds ahead (clock tolerance) or past', () => {
+    expect(identityOf(hs256(valid({ nbf: NOW_S + 4 }))).tenantId).toBe('acme');
+    expect(identityOf(hs256(valid({ nbf: NOW_S - 60 }))).tenantId).toBe('acme');
+  });
+
+  it('takes the time to verify at as an input, not from the system clock', () => {
+    const token = hs256(valid({ nbf: NOW_S + 600, exp: NOW_S + 3600 }));
+    expect(verifyJwt(token, HS, new Date((NOW_S + 601) * 1000)).identity.tenantId).toBe('acme');
+    expect(() => verifyJwt(token, HS, new Date((NOW_S + 3606) * 1000))).toThrow('The token has expired');
+  });
+
+  it('says the token is valid until exp plus the clock tolerance', () => {
+    expect(verifyJwt(hs256(valid({ exp: NOW_S + 2 })), HS, NOW).validUntil).toEqual(new Date((NOW_S + 2 + CLOCK_TOLERANCE_SECONDS) * 1000));
+  });
+
+  it.each([['a string', 'soon'], ['an object', { $gt: 0 }], ['null', null]])('rejects an exp that is %s', (_label, exp) => {
+    expect(identityOf(handSigned(valid())).tenantId).toBe('acme');
+    unauthenticated(handSigned({ ...valid(), exp }));
   });
 
   it('rejects a token signed with another secret', () => {
@@ -168,7 +202,7 @@ describe('verifyJwt with an HS256 secret', () => {
   it('checks issuer and audience when configured', () => {
     const options: JwtOptions = { secret: SECRET, issuer: 'https://idp.example', audience: 'kairos' };
     const good = hs256(valid({ iss: 'https://idp.example', aud: 'kairos' }));
-    expect(verifyJwt(good, options).tenantId).toBe('acme');
+    expect(identityOf(good, options).tenantId).toBe('acme');
     unauthenticated(hs256(valid({ iss: 'https://evil.example', aud: 'kairos' })), options);
     unauthenticated(hs256(valid({ iss: 'https://idp.example', aud: 'other' })), options);
     unauthenticated(hs256(valid({ aud: 'kairos' })), options);
@@ -176,6 +210,16 @@ describe('verifyJwt with an HS256 secret', () => {
 
   it('refuses every token when no key is configured', () => {
     expect(unauthenticated(hs256(valid()), {}).message).toBe('Token verification is not configured');
+  });
+
+  it('refuses every token when both a secret and a public key are configured (ambiguous algorithm)', () => {
+    const publicKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    expect(unauthenticated(hs256(valid()), { secret: SECRET, publicKey }).message).toBe('Token verification is not configured');
+  });
+
+  it('refuses an HS384 or HS512 token signed with the right secret (only HS256 is accepted)', () => {
+    unauthenticated(jwt.sign(valid(), SECRET, { algorithm: 'HS384' }));
+    unauthenticated(jwt.sign(valid(), SECRET, { algorithm: 'HS512' }));
   });
 });
 
@@ -187,14 +231,28 @@ describe('verifyJwt with a public key', () => {
 
   it('accepts an RS256 token signed with the matching private key', () => {
     const token = jwt.sign(valid({ role: 'viewer' }), privatePem, { algorithm: 'RS256' });
-    expect(verifyJwt(token, options)).toEqual({ tenantId: 'acme', subject: 'user-42', role: 'VIEWER' });
+    expect(identityOf(token, options)).toEqual({ tenantId: 'acme', subject: 'user-42', role: 'VIEWER' });
   });
 
   it('rejects an HS256 token using the public key text as its secret (algorithm confusion)', () => {
-    const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
-    const payload = Buffer.from(JSON.stringify(valid({ role: 'admin' }))).toString('base64url');
-    const sig = createHmac('sha256', publicPem).update(`${header}.${payload}`).digest('base64url');
-    unauthenticated(`${header}.${payload}.${sig}`, options);
+    unauthenticated(handSigned(valid({ role: 'admin' }), publicPem), options);
+  });
+
+  it('rejects an unsigned token (alg none)', () => {
+    const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+    const payload = Buffer.from(JSON.stringify(valid())).toString('base64url');
+    unauthenticated(`${header}.${payload}.`, options);
+  });
+
+  it('rejects an RS512 token signed with the matching private key (RS256 only)', () => {
+    unauthenticated(jwt.sign(valid(), privatePem, { algorithm: 'RS512' }), options);
+  });
+
+  it('refuses every token when the public key is not a PEM key it can use', () => {
+    const token = jwt.sign(valid(), privatePem, { algorithm: 'RS256' });
+    expect(unauthenticated(token, { publicKey: 'not a key' }).message).toBe('Token verification is not configured');
+    const ed = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    expect(unauthenticated(token, { publicKey: ed }).message).toBe('Token verification is not configured');
   });
 
   it('rejects an RS256 token signed with another key', () => {
@@ -203,10 +261,42 @@ describe('verifyJwt with a public key', () => {
   });
 });
 
+describe('verifyJwt with an ES256 (P-256) public key', () => {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const publicPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+  const privatePem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const options: JwtOptions = { publicKey: publicPem, issuer: 'https://idp.example', audience: 'kairos' };
+  const claims = valid({ role: 'admin', iss: 'https://idp.example', aud: 'kairos' });
+
+  it('accepts an ES256 token signed with the matching private key', () => {
+    expect(identityOf(jwt.sign(claims, privatePem, { algorithm: 'ES256' }), options)).toEqual({ tenantId: 'acme', subject: 'user-42', role: 'ADMIN' });
+  });
+
+  it('rejects an ES256 token from another key, or with the wrong issuer or audience', () => {
+    const other = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' });
+    unauthenticated(jwt.sign(claims, other, { algorithm: 'ES256' }), options);
+    unauthenticated(jwt.sign({ ...claims, iss: 'https://evil.example' }, privatePem, { algorithm: 'ES256' }), options);
+    unauthenticated(jwt.sign({ ...claims, aud: 'someone-else' }, privatePem, { algorithm: 'ES256' }), options);
+  });
+
+  it('rejects an RS256 token and an HS256 token keyed with the PEM text (no algorithm confusion)', () => {
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' });
+    unauthenticated(jwt.sign(claims, rsa, { algorithm: 'RS256' }), options);
+    unauthenticated(handSigned(claims, publicPem), options);
+  });
+
+  it('rejects an ES384 token (P-256 keys verify ES256 only)', () => {
+    const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' });
+    const p384Options: JwtOptions = { publicKey: p384.publicKey.export({ type: 'spki', format: 'pem' }).toString() };
+    const token = jwt.sign(valid(), p384.privateKey.export({ type: 'pkcs8', format: 'pem' }), { algorithm: 'ES384' });
+    expect(unauthenticated(token, p384Options).message).toBe('Token verification is not configured');
+  });
+});
+
 describe('signDevToken', () => {
   it('mints a token verifyJwt accepts, expiring in 24 hours by default', () => {
     const token = signDevToken(SECRET, { tenantId: 'dev-tenant', role: 'admin' });
-    expect(verifyJwt(token, HS)).toEqual({ tenantId: 'dev-tenant', subject: 'dev:dev-tenant', role: 'ADMIN' });
+    expect(identityOf(token, HS)).toEqual({ tenantId: 'dev-tenant', subject: 'dev:dev-tenant', role: 'ADMIN' });
     const claims = jwt.decode(token) as jwt.JwtPayload;
     expect(claims.exp).toBe(NOW_S + 86_400);
     expect(claims.iat).toBe(NOW_S);
@@ -214,7 +304,7 @@ describe('signDevToken', () => {
 
   it('honours subject and expiresInSeconds', () => {
     const token = signDevToken(SECRET, { tenantId: 't1', role: 'viewer', subject: 'ci', expiresInSeconds: 60 });
-    expect(verifyJwt(token, HS)).toEqual({ tenantId: 't1', subject: 'ci', role: 'VIEWER' });
+    expect(identityOf(token, HS)).toEqual({ tenantId: 't1', subject: 'ci', role: 'VIEWER' });
     expect((jwt.decode(token) as jwt.JwtPayload).exp).toBe(NOW_S + 60);
   });
 });

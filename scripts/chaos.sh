@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# `npm run chaos [-- --short]`: the chaos run (src/chaos/runChaos.ts). It starts its own Redis and
+# FerretDB; FerretDB stores in a fresh PostgreSQL database `kairos_chaos` when PostgreSQL is up
+# (SQLite under .data/chaos otherwise, which is slower under many writers).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install.sh
+bash scripts/services.sh >/dev/null
+PG_SERVER=${FERRETDB_POSTGRESQL_SERVER:-postgres://postgres@127.0.0.1:5432}
+args=()
+if command -v psql >/dev/null && psql "$PG_SERVER/postgres" -qtAc 'select 1' >/dev/null 2>&1; then
+  psql "$PG_SERVER/postgres" -qc 'drop database if exists kairos_chaos with (force)' -c 'create database kairos_chaos' >/dev/null
+  args=(--postgres-url "$PG_SERVER/kairos_chaos?pool_max_conns=50")
+fi
+exec node dist/chaos/runChaos.js "${args[@]}" "$@"

@@ -1,0 +1,30 @@
+import { ObjectId } from 'mongodb';
+import type { RoleName } from '../auth/identity.js';
+import { parseName } from '../jobs/parseJobInput.js';
+import type { ApiKeyRecord, ApiKeyStore } from '../store/apiKeyStore.js';
+import { hashApiKeySecret, newApiKeySecret, shownPrefix } from './apiKeySecret.js';
+
+/**
+ * Creates an API key of the caller's tenant with `role`. Returns the secret, which is not stored
+ * (only its hash is) and so can never be shown again.
+ */
+export async function createApiKey(
+  keys: ApiKeyStore,
+  input: { name: string; role: RoleName },
+  now: Date,
+  newSecret: () => string = newApiKeySecret,
+): Promise<{ apiKey: ApiKeyRecord; secret: string }> {
+  // Named like jobs: trimmed, not empty, at most 200 characters.
+  const name = parseName(input.name);
+  const secret = newSecret();
+  const apiKey = await keys.insert({
+    _id: new ObjectId(),
+    name,
+    role: input.role,
+    prefix: shownPrefix(secret),
+    secretHash: hashApiKeySecret(secret),
+    createdAt: now,
+    lastUsedAt: null,
+  });
+  return { apiKey, secret };
+}

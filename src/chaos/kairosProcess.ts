@@ -1,0 +1,50 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+
+export interface KairosProcess {
+  child: ChildProcess;
+  /** The GraphQL URL when the process runs the api role, else null. */
+  url: string | null;
+  /** Its log so far (the last 64 KiB), when not written to a file. */
+  stderr(): string;
+}
+
+/**
+ * Starts `node dist/main.js` (built by `npm run build`) with exactly `env` (plus PATH), and resolves
+ * once it logs that it started. Its log goes to `logFile` when given (appended), else it is kept in
+ * memory. The caller kills it.
+ */
+export async function spawnKairos(env: Record<string, string>, options: { logFile?: string; startTimeoutMs?: number } = {}): Promise<KairosProcess> {
+  const child = spawn(process.execPath, ['dist/main.js'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const file = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : null;
+  let log = '';
+  let pending = '';
+  const url = await new Promise<string | null>((resolve, reject) => {
+    let started = false;
+    const timer = setTimeout(() => reject(new Error(`no start within ${options.startTimeoutMs ?? 20_000} ms: ${log.slice(-2000)}`)), options.startTimeoutMs ?? 20_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      const text = chunk.toString();
+      file?.write(text);
+      log = (log + text).slice(-65_536);
+      if (started) return;
+      pending += text;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        if (!line.startsWith('{')) continue;
+        const entry = JSON.parse(line) as { msg?: string; url?: string | null };
+        if (entry.msg === 'kairos started') {
+          started = true;
+          clearTimeout(timer);
+          resolve(entry.url ?? null);
+        }
+      }
+    });
+    child.once('exit', (code) => {
+      file?.end();
+      clearTimeout(timer);
+      if (!started) reject(new Error(`exited with ${code} before starting: ${log.slice(-2000)}`));
+    });
+  });
+  return { child, url, stderr: () => log };
+}

@@ -1,0 +1,215 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { MongoClient } from 'mongodb';
+import { Redis } from 'ioredis';
+import { signDevToken } from '../auth/verifyToken.js';
+import { FINAL_STATUSES } from '../domain/execution.js';
+import type { ExecutionDoc } from '../domain/execution.js';
+import type { JobDoc } from '../domain/job.js';
+import { chaosJobs } from './chaosJobs.js';
+import { checkRun } from './checkRun.js';
+import { FlakyReceiver } from './flakyReceiver.js';
+import { spawnKairos, type KairosProcess } from './kairosProcess.js';
+import { startLocalMongo, startLocalRedis } from './localServers.js';
+
+/**
+ * `npm run chaos [-- --short] [--duration S] [--jobs N] [--postgres-url URL]`: runs Kairos as
+ * separate processes (2 api, 2 scheduler, 3 worker) against a Redis and a FerretDB (or mongod) of
+ * its own, keeps the jobs firing, and meanwhile SIGKILLs the leader and workers mid-attempt,
+ * restarts Redis empty and pauses MongoDB with SIGSTOP for 10 s. Then it lets the run settle and
+ * checks MongoDB and the HTTP target's log (checkRun.ts). Prints one summary line; exits 1 on any
+ * violation. Logs of every process go to .data/chaos/.
+ */
+const { values } = parseArgs({
+  options: {
+    short: { type: 'boolean', default: false },
+    duration: { type: 'string' },
+    jobs: { type: 'string', default: '200' },
+    settle: { type: 'string', default: '90' },
+    'postgres-url': { type: 'string' },
+  },
+});
+const durationMs = Number(values.duration ?? (values.short ? 45 : 240)) * 1000;
+const jobCount = Number(values.jobs);
+const settleMs = Number(values.settle) * 1000;
+const MONGO_PAUSE_MS = 10_000;
+const PREFIX = 'chaos';
+const started = Date.now();
+const say = (line: string) => process.stdout.write(`chaos: t+${((Date.now() - started) / 1000).toFixed(1)}s ${line}\n`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+const dir = path.resolve('.data/chaos');
+rmSync(dir, { recursive: true, force: true });
+mkdirSync(path.join(dir, 'ferretdb'), { recursive: true });
+
+const redis = await startLocalRedis();
+const mongo = await startLocalMongo({ dataDir: path.join(dir, 'ferretdb'), postgresUrl: values['postgres-url'] });
+const receiver = new FlakyReceiver();
+const targetUrl = await receiver.start();
+const secret = randomBytes(24).toString('base64url');
+const env: Record<string, string> = {
+  // Seven processes share FerretDB's PostgreSQL pool: a few connections each.
+  MONGO_URL: `${mongo.url}?maxPoolSize=6`,
+  REDIS_URL: redis.url,
+  REDIS_PREFIX: PREFIX,
+  JWT_SECRET: secret,
+  PORT: '0',
+  ALLOW_PRIVATE_TARGETS: 'true',
+  KAIROS_MODE: 'development',
+  QUEUE_LOCK_MS: '5000',
+  LEASE_TTL_MS: '3000',
+  RECONCILE_EVERY_MS: '3000',
+  RECONCILE_GRACE_MS: '5000',
+  WORKER_DRAIN_MS: '2000',
+};
+const violations: string[] = [];
+const processes: { role: string; proc: KairosProcess; killedByUs: boolean }[] = [];
+let serial = 0;
+async function spawn(role: 'api' | 'scheduler' | 'worker'): Promise<KairosProcess> {
+  const proc = await spawnKairos({ ...env, ROLES: role }, { logFile: path.join(dir, `${role}-${++serial}.log`) });
+  const entry = { role, proc, killedByUs: false };
+  processes.push(entry);
+  proc.child.once('exit', (code, signal) => {
+    if (!entry.killedByUs) violations.push(`process: ${role} pid ${proc.child.pid} exited on its own (${signal ?? code}); see .data/chaos`);
+  });
+  return proc;
+}
+function kill(pid: number, signal: NodeJS.Signals): string {
+  const entry = processes.find((p) => p.proc.child.pid === pid && p.proc.child.exitCode === null);
+  if (!entry) throw new Error(`no live process ${pid}`);
+  entry.killedByUs = true;
+  entry.proc.child.kill(signal);
+  processes.splice(processes.indexOf(entry), 1);
+  return entry.role;
+}
+const live = (role: string) => processes.filter((p) => p.role === role).map((p) => p.proc);
+
+const apis = [await spawn('api'), await spawn('api')];
+await spawn('scheduler');
+await spawn('scheduler');
+for (let i = 0; i < 3; i++) await spawn('worker');
+say(`started 2 api, 2 scheduler, 3 worker processes; redis ${redis.url}; mongo ${mongo.url}; target ${targetUrl}`);
+
+const probe = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+probe.on('error', () => undefined);
+const mongoClient = await new MongoClient(mongo.url, { serverSelectionTimeoutMS: 30_000, socketTimeoutMS: 60_000 }).connect();
+const db = mongoClient.db();
+const pidOf = (candidateId: string | null | undefined) => (candidateId ? Number(candidateId.split('-').at(-2)) : undefined);
+
+const token = signDevToken(secret, { tenantId: 'chaos', role: 'member', expiresInSeconds: 3600 });
+const inputs = chaosJobs(jobCount, targetUrl);
+for (let i = 0; i < inputs.length; i += 10) {
+  await Promise.all(
+    inputs.slice(i, i + 10).map(async (input, j) => {
+      const response = await fetch(apis[(i + j) % apis.length].url!, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query: 'mutation($i: CreateJobInput!) { createJob(input: $i) { job { id } } }', variables: { i: input } }),
+      });
+      const body = (await response.json()) as { errors?: unknown };
+      if (body.errors) throw new Error(`createJob failed: ${JSON.stringify(body.errors)}`);
+    }),
+  );
+}
+const runStart = Date.now();
+const until = new Date(runStart + durationMs);
+say(`created ${inputs.length} jobs; chaos for ${durationMs / 1000} s`);
+
+const takeovers: number[] = [];
+async function killLeader(): Promise<void> {
+  const leader = pidOf(await probe.get(`${PREFIX}:leader`));
+  if (!leader) {
+    say('no leader to kill right now');
+    return;
+  }
+  kill(leader, 'SIGKILL');
+  const at = Date.now();
+  await spawn('scheduler');
+  for (;;) {
+    const now = pidOf(await probe.get(`${PREFIX}:leader`).catch(() => null));
+    if (now && now !== leader) break;
+    await sleep(50);
+  }
+  takeovers.push(Date.now() - at);
+  say(`SIGKILLed leader ${leader}; leadership moved in ${((Date.now() - at) / 1000).toFixed(1)} s`);
+}
+let workerKills = 0;
+async function killWorkerMidAttempt(): Promise<void> {
+  const running = await db.collection<ExecutionDoc>('executions').find({ status: 'RUNNING' }, { projection: { attempts: 1 } }).toArray();
+  const runningOn = (pid: number | undefined) => running.filter((e) => pidOf(e.attempts.at(-1)?.workerId) === pid).length;
+  const victim = live('worker').sort((a, b) => runningOn(b.child.pid) - runningOn(a.child.pid))[0];
+  const attempts = runningOn(victim.child.pid);
+  kill(victim.child.pid!, 'SIGKILL');
+  workerKills++;
+  say(`SIGKILLed worker ${victim.child.pid} with ${attempts} attempts running`);
+  await spawn('worker');
+}
+async function restartRedisEmpty(): Promise<void> {
+  await redis.restart({ downMs: 1000 });
+  say('restarted Redis with its data gone');
+}
+async function pauseMongo(): Promise<void> {
+  mongo.pause();
+  say(`paused MongoDB (SIGSTOP) for ${MONGO_PAUSE_MS / 1000} s`);
+  await sleep(MONGO_PAUSE_MS);
+  mongo.resume();
+  say('resumed MongoDB (SIGCONT)');
+}
+const timeline: [number, () => Promise<void>][] = [
+  [0.15, killLeader],
+  [0.3, killWorkerMidAttempt],
+  [0.45, restartRedisEmpty],
+  [0.6, pauseMongo],
+  [0.85, async () => (await killWorkerMidAttempt(), await killLeader())],
+];
+for (const [at, act] of timeline) {
+  await sleep(runStart + at * durationMs - Date.now());
+  await act();
+}
+await sleep(until.getTime() - Date.now());
+
+say(`run over; letting executions due by then settle (up to ${settleMs / 1000} s)`);
+const executions = db.collection<ExecutionDoc>('executions');
+const settleBy = Date.now() + settleMs;
+for (;;) {
+  // Settled: the leader has materialised every occurrence due by then, and each has ended.
+  const behind = await db.collection<JobDoc>('jobs').countDocuments({ status: 'ACTIVE', nextRunAt: { $lte: until } });
+  const open = await executions.countDocuments({ scheduledFor: { $lte: until }, status: { $nin: [...FINAL_STATUSES] } });
+  if ((open === 0 && behind === 0) || Date.now() > settleBy) break;
+  await sleep(2000);
+}
+
+const result = checkRun({
+  jobs: await db.collection<JobDoc>('jobs').find({}, { projection: { schedule: 1, createdAt: 1 } }).toArray(),
+  executions: await executions.find({}, { projection: { jobId: 1, occurrenceKey: 1, trigger: 1, status: 1, scheduledFor: 1, attempt: 1, attempts: 1, nextAttemptAt: 1 } }).toArray(),
+  deliveries: receiver.deliveries,
+  until,
+  now: new Date(),
+  pendingGraceMs: 30_000,
+});
+violations.push(...result.violations);
+
+for (const entry of processes) {
+  entry.killedByUs = true;
+  entry.proc.child.kill('SIGTERM');
+}
+await Promise.all(processes.map((p) => (p.proc.child.exitCode === null ? new Promise((resolve) => p.proc.child.once('exit', resolve)) : null)));
+probe.disconnect();
+await mongoClient.close();
+await receiver.close();
+await redis.stop();
+await mongo.stop();
+
+for (const line of violations.slice(0, 30)) process.stdout.write(`  violation ${line}\n`);
+if (violations.length > 30) process.stdout.write(`  … and ${violations.length - 30} more\n`);
+const c = result.counts;
+process.stdout.write(
+  `chaos: ${violations.length === 0 ? 'PASS' : 'FAIL'} in ${Math.round((Date.now() - started) / 1000)} s: ${c.jobs} jobs, ${c.occurrences} occurrences due, ` +
+    `${c.executions} executions (${c.succeeded} succeeded, ${c.failed} failed, ${c.pending} pending), ${c.attempts} attempts (${c.failedAttempts} failed, ${c.timedoutAttempts} timed out, ${c.crashedAttempts} crashed), ` +
+    `${c.deliveries} deliveries (${c.duplicateDeliveries} repeats after a 2xx, all of crashed attempts); lost ${c.lost}, doubled ${c.doubled}, unfinished ${c.unfinished}, ` +
+    `violations ${violations.length}; chaos: ${takeovers.length} leader kills (takeover ${takeovers.map((t) => (t / 1000).toFixed(1)).join(', ')} s), ` +
+    `${workerKills} worker kills, 1 Redis restart without data, MongoDB paused ${MONGO_PAUSE_MS / 1000} s\n`,
+);
+process.exit(violations.length === 0 ? 0 : 1);

@@ -379,6 +379,16 @@ describe('hostile input: a clear error or inert storage, never a 5xx or a half w
       expect(doc?.payloadJson).toBe(JSON.stringify({ text: value }));
     });
 
+    it.each(HOSTILE_STRINGS)('createApiKey name: %s', async (_label, value) => {
+      const admin = tokenFor(tenant, 'admin');
+      const response = await send({ query: 'mutation($n: String!) { createApiKey(role: VIEWER, name: $n) { apiKey { id name } } }', variables: { n: value } }, bearer(admin));
+      const key = response.json?.data?.createApiKey?.apiKey;
+      if (!key) return void expectClearError(response, ['BAD_USER_INPUT']);
+      expect(key.name).toBe(value);
+      const listed = (await gqlOk(k.url, admin, '{ apiKeys { id name } }')).apiKeys.find((a: { id: string }) => a.id === key.id);
+      expect(listed.name).toBe(value);
+    });
+
     const readers: [string, string, (s: string) => Record<string, unknown>][] = [
       ['job(id)', 'query($v: ID!) { job(id: $v) { id } }', (s) => ({ v: s })],
       ['execution(id)', 'query($v: ID!) { execution(id: $v) { id } }', (s) => ({ v: s })],
@@ -387,6 +397,8 @@ describe('hostile input: a clear error or inert storage, never a 5xx or a half w
       ['executions jobId filter', 'query($v: ID) { executions(filter: { jobId: $v }) { edges { cursor } } }', (s) => ({ v: s })],
       ['pauseJob id', 'mutation($v: ID!) { pauseJob(id: $v) { job { id } } }', (s) => ({ v: s })],
       ['deleteJob id', 'mutation($v: ID!) { deleteJob(id: $v) { deletedJobId } }', (s) => ({ v: s })],
+      ['cancelExecution id', 'mutation($v: ID!) { cancelExecution(id: $v) { execution { id } } }', (s) => ({ v: s })],
+      ['retryExecution id', 'mutation($v: ID!) { retryExecution(id: $v) { execution { id } } }', (s) => ({ v: s })],
     ];
     const readerCases = readers.flatMap(([where, query, variables]) => HOSTILE_STRINGS.map(([what, s]) => [`${where}: ${what}`, query, variables(s)] as const));
     // Asked by a tenant with no jobs: whatever a lookup of nonsense does, it can only find nothing.

@@ -16,6 +16,8 @@ import { noSubscriptionsOverHttp } from './noSubscriptionsOverHttp.js';
 
 /** Request bodies above this are refused before parsing. */
 const MAX_BODY_BYTES = 1024 * 1024;
+/** Operations one WebSocket connection may run at once (each holds a listener on the event stream). */
+const MAX_SUBSCRIPTIONS_PER_SOCKET = 100;
 /** All request headers together, Authorization included. */
 const MAX_HEADER_BYTES = 16 * 1024;
 
@@ -73,9 +75,12 @@ export class ApiServer {
         // Authenticated at connect and again for every operation (see socketAuth).
         context: (ctx) => auth.context(ctx),
         validate: (schema, document) => validate(schema, document, [...specifiedRules, queryLimits]),
-        // graphql-ws parses without a token limit: refuse an oversized document before it does.
-        // Mutations sent over the socket count against the write rate as over HTTP.
+        // graphql-ws neither bounds a connection's subscriptions nor parses with a token limit: refuse
+        // both before it starts one. Mutations sent over the socket count against the write rate as over HTTP.
         onSubscribe: async (ctx, _id, payload) => {
+          if (Object.keys(ctx.subscriptions).length >= MAX_SUBSCRIPTIONS_PER_SOCKET) {
+            return [new GraphQLError(`A connection may run at most ${MAX_SUBSCRIPTIONS_PER_SOCKET} operations at once; complete one first`)];
+          }
           try {
             const document = parse(payload.query, { maxTokens: MAX_TOKENS });
             const operation = getOperationAST(document, payload.operationName);

@@ -17,6 +17,9 @@ import { WorkerRole, type WorkerRoleOptions } from './workers/workerRole.js';
 import { CancelSignals } from './events/cancelSignals.js';
 import { OverlapGuard } from './workers/overlapGuard.js';
 import { AttemptClaims } from './workers/attemptClaims.js';
+import { TenantQuotas } from './quotas/tenantQuotas.js';
+import { ConcurrencyLimiter } from './quotas/concurrencyLimiter.js';
+import { RateLimiter } from './quotas/rateLimiter.js';
 import { targetAgent } from './workers/targets/targetAgent.js';
 import { loadHandlers } from './workers/handlers/loadHandlers.js';
 import { ChildProcessRunner } from './workers/cpu/childProcessRunner.js';
@@ -89,6 +92,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
     );
     closers.push(() => queues.close());
     const tenants = new TenantStore(db, config.defaultQuota);
+    const quotas = new TenantQuotas(tenants, clock);
     const materialiseDeps: MaterialiseDeps = { store: new SchedulerStore(db), queues, events, logger, random: Math.random };
 
     let scheduler: SchedulerRole | null = null;
@@ -99,6 +103,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       await cancels.start();
       const overlap = new OverlapGuard(redis, config.redisPrefix);
       const claims = new AttemptClaims(redis, config.redisPrefix);
+      const tenantSlots = new ConcurrencyLimiter(redis, config.redisPrefix, clock, quotas);
       const dispatcher = targetAgent(config.allowPrivateTargets);
       closers.push(() => dispatcher.close());
       const cpu = new ChildProcessRunner({ handlersModule: config.handlersModule });
@@ -106,7 +111,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       closers.push(() => cpu.close());
       const worker = new WorkerRole(
         bullConnection,
-        { runStore: new RunStore(db), tenants, queues, events, handlers, cpu, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, queueLockMs: config.queueLockMs, http: { dispatcher, allowPrivate: config.allowPrivateTargets } },
+        { runStore: new RunStore(db), tenants, queues, events, handlers, cpu, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, tenantSlots, queueLockMs: config.queueLockMs, http: { dispatcher, allowPrivate: config.allowPrivateTargets } },
         logger,
         {
           redisPrefix: config.redisPrefix,
@@ -142,6 +147,8 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         logger,
         jwt: config.jwt,
         tenants,
+        quotas,
+        rateLimiter: new RateLimiter(redis, config.redisPrefix, clock),
         events,
         cancels,
         materialise: materialiseDeps,

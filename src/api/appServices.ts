@@ -6,6 +6,8 @@ import type { CancelSignals } from '../events/cancelSignals.js';
 import type { Logger } from '../logger.js';
 import type { MaterialiseDeps } from '../scheduler/materialise.js';
 import type { TenantStore } from '../store/tenantStore.js';
+import type { TenantQuotas } from '../quotas/tenantQuotas.js';
+import type { RateLimiter } from '../quotas/rateLimiter.js';
 
 /** Process-wide services the api role hands to resolvers through the context (built once by the composition root). */
 export interface AppServices {
@@ -15,6 +17,10 @@ export interface AppServices {
   jwt: JwtOptions;
   /** Every tenant's records and events: only createContext uses them, to build the caller's scope. */
   tenants: TenantStore;
+  /** The tenants' quotas, cached briefly for the per-request checks. */
+  quotas: TenantQuotas;
+  /** Counts each tenant's writes (mutations, manual triggers included) against maxExecutionsPerMinute. */
+  rateLimiter: RateLimiter;
   events: ExecutionEventBus;
   /** Publishes cancellations of running attempts to the workers. */
   cancels: CancelSignals;

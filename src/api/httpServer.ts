@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { specifiedRules, validate, type GraphQLSchema } from 'graphql';
+import { GraphQLError, getOperationAST, parse, specifiedRules, validate, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { AppServices } from './appServices.js';
@@ -9,10 +9,17 @@ import type { Context } from './context.type.js';
 import { createContext } from './createContext.js';
 import { socketAuth, type SocketExtra } from './socketAuth.js';
 import { makeFormatError } from './formatError.js';
-import { queryLimits } from './queryLimits.js';
+import { MAX_TOKENS, queryLimits } from './queryLimits.js';
+import { chargeWrites, writeRateLimit } from './writeRateLimit.js';
+import { KairosError } from '../errors/index.js';
+import { noSubscriptionsOverHttp } from './noSubscriptionsOverHttp.js';
 
 /** Request bodies above this are refused before parsing. */
 const MAX_BODY_BYTES = 1024 * 1024;
+/** Operations one WebSocket connection may run at once (each holds a listener on the event stream). */
+const MAX_SUBSCRIPTIONS_PER_SOCKET = 100;
+/** All request headers together, Authorization included. */
+const MAX_HEADER_BYTES = 16 * 1024;
 
 export interface ApiServerOptions {
   port: number;
@@ -36,14 +43,21 @@ export class ApiServer {
   constructor(private readonly schema: GraphQLSchema, private readonly app: AppServices, private readonly options: ApiServerOptions) {
     this.apollo = new ApolloServer<Context>({
       schema,
-      formatError: makeFormatError(app.logger),
+      formatError: makeFormatError(app.logger, app.development),
       introspection: app.development,
       includeStacktraceInErrorResponses: false,
-      validationRules: [queryLimits],
-      plugins: app.development ? [] : [ApolloServerPluginLandingPageDisabled()],
+      validationRules: [queryLimits, noSubscriptionsOverHttp],
+      // Automatic persisted queries are not offered: no client needs them, and their cache is memory anyone could fill.
+      persistedQueries: false,
+      parseOptions: { maxTokens: MAX_TOKENS },
+      // One operation per request: a batch would multiply every per-operation limit.
+      allowBatchedHttpRequests: false,
+      plugins: app.development ? [writeRateLimit] : [writeRateLimit, ApolloServerPluginLandingPageDisabled()],
     });
-    this.httpServer = http.createServer((req, res) => void this.handle(req, res));
-    this.wsServer = new WebSocketServer({ server: this.httpServer, path: '/graphql' });
+    // Explicit rather than Node's default (which a flag can raise): larger headers get 431 from the parser.
+    this.httpServer = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => void this.handle(req, res));
+    // ws accepts 100 MiB messages by default: hold them to the HTTP body limit (larger ones close the socket with 1009).
+    this.wsServer = new WebSocketServer({ server: this.httpServer, path: '/graphql', maxPayload: MAX_BODY_BYTES });
   }
 
   get port(): number {
@@ -53,7 +67,7 @@ export class ApiServer {
 
   async start(): Promise<void> {
     await this.apollo.start();
-    const formatError = makeFormatError(this.app.logger);
+    const formatError = makeFormatError(this.app.logger, this.app.development);
     const auth = socketAuth(this.app, { recheckEveryMs: this.options.socketRecheckMs });
     this.wsCleanup = useServer<Record<string, unknown>, Partial<SocketExtra>>(
       {
@@ -61,10 +75,25 @@ export class ApiServer {
         // Authenticated at connect and again for every operation (see socketAuth).
         context: (ctx) => auth.context(ctx),
         validate: (schema, document) => validate(schema, document, [...specifiedRules, queryLimits]),
+        // graphql-ws neither bounds a connection's subscriptions nor parses with a token limit: refuse
+        // both before it starts one. Mutations sent over the socket count against the write rate as over HTTP.
+        onSubscribe: async (ctx, _id, payload) => {
+          if (Object.keys(ctx.subscriptions).length >= MAX_SUBSCRIPTIONS_PER_SOCKET) {
+            return [new GraphQLError(`A connection may run at most ${MAX_SUBSCRIPTIONS_PER_SOCKET} operations at once; complete one first`)];
+          }
+          try {
+            const document = parse(payload.query, { maxTokens: MAX_TOKENS });
+            const operation = getOperationAST(document, payload.operationName);
+            if (operation?.operation === 'mutation') await chargeWrites(await auth.context(ctx), document, operation);
+          } catch (error) {
+            if (error instanceof KairosError) return [new GraphQLError(error.message, { originalError: error })];
+            return [error instanceof GraphQLError ? error : new GraphQLError('The document could not be parsed')];
+          }
+        },
         // The same mapping as over HTTP: codes kept, internal messages never sent to the client.
         onNext: (_ctx, _id, _payload, _args, result) =>
-          result.errors ? { ...result, errors: result.errors.map((e) => formatError(e.toJSON(), e)) } : undefined,
-        onError: (_ctx, _id, _payload, errors) => errors.map((e) => formatError(e.toJSON(), e)),
+          result.errors ? { ...result, errors: result.errors.map((e) => formatError(asRequestError(e), e)) } : undefined,
+        onError: (_ctx, _id, _payload, errors) => errors.map((e) => formatError(asRequestError(e), e)),
         onConnect: (ctx) => auth.onConnect(ctx),
       },
       this.wsServer,
@@ -97,6 +126,9 @@ export class ApiServer {
         } catch {
           return send(res, 400, { errors: [{ message: 'The request body is not valid JSON', extensions: { code: 'BAD_USER_INPUT' } }] });
         }
+        if (Array.isArray(parsed)) {
+          return send(res, 400, { errors: [{ message: 'Batched requests are not supported; send one operation per request', extensions: { code: 'BAD_USER_INPUT' } }] });
+        }
       }
       const response = await this.apollo.executeHTTPGraphQLRequest({
         httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: url.search, body: parsed },
@@ -126,6 +158,16 @@ export class ApiServer {
     await new Promise<void>((resolve) => this.httpServer.close(() => resolve()));
     await this.apollo.stop();
   }
+}
+
+/**
+ * graphql-ws reports parse, validation and variable errors without the codes Apollo gives them over
+ * HTTP. An error with no path and no code never reached a resolver: it is the caller's input.
+ */
+function asRequestError(error: GraphQLError): GraphQLFormattedError {
+  const formatted = error.toJSON();
+  if (error.path || error.extensions?.code) return formatted;
+  return { ...formatted, extensions: { ...formatted.extensions, code: 'GRAPHQL_VALIDATION_FAILED' } };
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

@@ -19,7 +19,8 @@ export class ForbiddenError extends KairosError {
 export class NotFoundError extends KairosError {
   readonly code: ErrorCode = 'NOT_FOUND';
   constructor(what: string, id: string) {
-    super(`${what} ${id} was not found`);
+    // The id is the caller's input: shown, but never at any length.
+    super(`${what} ${id.length > 100 ? `${id.slice(0, 100)}...` : id} was not found`);
   }
 }
 

@@ -23,9 +23,8 @@ export interface CreateJobInputFields extends JobInputFields {
 export async function createJob(deps: CreateJobDeps, tenant: TenantDoc, input: CreateJobInputFields, now: Date): Promise<JobDoc> {
   const definition = parseNewJob(input, now, deps.handlerNames);
   const key = parseIdempotencyKey(input.idempotencyKey);
-  if ((await deps.jobs.count()) >= tenant.maxJobs) {
-    throw new QuotaExceededError(`This tenant may have at most ${tenant.maxJobs} jobs; delete one first`, { maxJobs: tenant.maxJobs });
-  }
+  const overQuota = () => new QuotaExceededError(`This tenant may have at most ${tenant.maxJobs} jobs; delete one first`, { maxJobs: tenant.maxJobs });
+  if ((await deps.jobs.count()) >= tenant.maxJobs) throw overQuota();
   const _id = new ObjectId();
   const nextRunAt = firstOccurrence(definition.schedule, now);
   const { job, created } = await deps.jobs.insert({
@@ -41,5 +40,12 @@ export async function createJob(deps: CreateJobDeps, tenant: TenantDoc, input: C
     updatedAt: now,
     version: 1,
   });
-  return created ? materialiseNearTerm(deps, job, now) : job;
+  if (!created) return job;
+  // Concurrent creates can all pass the count above: counting again after the insert, each sees
+  // the others, and one over the quota takes its own job back before anything is scheduled from it.
+  if ((await deps.jobs.count()) > tenant.maxJobs) {
+    await deps.jobs.deleteById(_id);
+    throw overQuota();
+  }
+  return materialiseNearTerm(deps, job, now);
 }

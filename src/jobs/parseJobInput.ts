@@ -10,6 +10,10 @@ export const LIMITS = {
   urlLength: 2048,
   headerCount: 32,
   headerValueLength: 4096,
+  /** All header names and values of a target together. */
+  headerBytes: 16 * 1024,
+  /** Arrays and objects nested in a payload. */
+  payloadDepth: 64,
   timeoutSeconds: 24 * 3600,
   idempotencyKeyLength: 200,
 };
@@ -36,11 +40,26 @@ export interface JobInputFields {
   misfirePolicy?: MisfirePolicy | null;
 }
 
+/** C0 control characters (NUL included) and DEL; `multiline` lets tab and line breaks through. */
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const CONTROL_BUT_WHITESPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+/** Half of a UTF-16 surrogate pair without its other half: not text, and not storable as UTF-8 unchanged. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Refuses text that could not be stored and read back unchanged, or that would confuse logs and UIs. */
+function checkText(value: string, field: string, multiline = false): string {
+  if ((multiline ? CONTROL_BUT_WHITESPACE : CONTROL).test(value)) {
+    throw new BadUserInputError(`${field} must not contain control characters${multiline ? ' other than tabs and line breaks' : ''}`, field);
+  }
+  if (LONE_SURROGATE.test(value)) throw new BadUserInputError(`${field} is not valid Unicode text (a lone surrogate)`, field);
+  return value;
+}
+
 export function parseName(name: string | null | undefined): string {
   const trimmed = (name ?? '').trim();
   if (!trimmed) throw new BadUserInputError('name must not be empty', 'name');
   if (trimmed.length > LIMITS.nameLength) throw new BadUserInputError(`name must be at most ${LIMITS.nameLength} characters`, 'name');
-  return trimmed;
+  return checkText(trimmed, 'name');
 }
 
 export function parseDescription(description: string | null | undefined): string | null {
@@ -48,12 +67,30 @@ export function parseDescription(description: string | null | undefined): string
   if (description.length > LIMITS.descriptionLength) {
     throw new BadUserInputError(`description must be at most ${LIMITS.descriptionLength} characters`, 'description');
   }
-  return description;
+  return checkText(description, 'description', true);
 }
 
-/** Serialises a payload to JSON text within the size limit; undefined/null means none. */
+/** True when arrays and objects nest deeper than `limit`; iterative, so a hostile depth cannot overflow the stack. */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
+ * Serialises a payload to JSON text within the size and nesting limits; undefined/null means none.
+ * The payload is kept as this text, never as a document, so keys such as `$where` or `a.b` are data.
+ */
 export function parsePayload(payload: unknown, field = 'payload'): string | null {
   if (payload === undefined || payload === null) return null;
+  if (nestedDeeperThan(payload, LIMITS.payloadDepth)) {
+    throw new BadUserInputError(`${field} may nest arrays and objects at most ${LIMITS.payloadDepth} levels deep`, field);
+  }
   const text = JSON.stringify(payload);
   if (Buffer.byteLength(text) > LIMITS.payloadBytes) {
     throw new BadUserInputError(`${field} must be at most ${LIMITS.payloadBytes / 1024} KiB of JSON`, field);
@@ -97,6 +134,9 @@ function parseHeaders(headers: HttpHeader[]): HttpHeader[] {
   if (headers.length > LIMITS.headerCount) {
     throw new BadUserInputError(`target.http.headers may have at most ${LIMITS.headerCount} entries`, 'target.http.headers');
   }
+  if (headers.reduce((sum, { name, value }) => sum + name.length + value.length, 0) > LIMITS.headerBytes) {
+    throw new BadUserInputError(`target.http.headers may hold at most ${LIMITS.headerBytes / 1024} KiB of names and values`, 'target.http.headers');
+  }
   return headers.map(({ name, value }) => {
     if (!HEADER_NAME.test(name)) throw new BadUserInputError(`header name "${name.slice(0, 50)}" is not a valid HTTP header name`, 'target.http.headers');
     if (RESERVED_HEADERS.test(name)) throw new BadUserInputError(`header ${name} is set by Kairos and cannot be overridden`, 'target.http.headers');
@@ -121,7 +161,7 @@ export function parseIdempotencyKey(key: string | null | undefined): string | nu
   if (key.length === 0 || key.length > LIMITS.idempotencyKeyLength) {
     throw new BadUserInputError(`idempotencyKey must be 1 to ${LIMITS.idempotencyKeyLength} characters`, 'idempotencyKey');
   }
-  return key;
+  return checkText(key, 'idempotencyKey');
 }
 
 /** The validated definition of a new job; throws BadUserInputError naming the first field to fix. */

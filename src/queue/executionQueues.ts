@@ -25,6 +25,8 @@ export interface EnqueueRequest {
   round?: number | 'buffered';
   /** A takeover of the RUNNING attempt with this number (reconcile); its own queue entry id. */
   takeoverOf?: number;
+  /** A redelivery after waiting for a tenant concurrency slot; each wait needs an entry id of its own (the period it is due in). */
+  waitRound?: number;
 }
 
 /**
@@ -47,8 +49,9 @@ export class ExecutionQueues {
     this.queues = { IO_BOUND: make(QUEUE_NAMES.IO_BOUND), CPU_BOUND: make(QUEUE_NAMES.CPU_BOUND) };
   }
 
-  static entryId(executionId: string, round: number | 'buffered' = 0, takeoverOf?: number): string {
+  static entryId(executionId: string, round: number | 'buffered' = 0, takeoverOf?: number, waitRound?: number): string {
     // BullMQ ids may not contain ':'.
+    if (waitRound) return `${executionId}-w${waitRound}`;
     if (takeoverOf) return `${executionId}-t${takeoverOf}`;
     if (round === 'buffered') return `${executionId}-b`;
     return round === 0 ? executionId : `${executionId}-r${round}`;
@@ -69,7 +72,7 @@ export class ExecutionQueues {
           name: 'run',
           data: { executionId: r.executionId, tenantId: r.tenantId, ...(r.takeoverOf ? { takeover: true } : {}) },
           opts: {
-            jobId: ExecutionQueues.entryId(r.executionId, r.round, r.takeoverOf),
+            jobId: ExecutionQueues.entryId(r.executionId, r.round, r.takeoverOf, r.waitRound),
             delay: Math.max(0, r.dueAt.getTime() - now),
             removeOnComplete: true,
             removeOnFail: true,

@@ -16,6 +16,7 @@ import { callHttpTarget } from './targets/httpTarget.js';
 import { CancelledError, ShutdownError, type CancelSignals } from '../events/cancelSignals.js';
 import type { OverlapDecision, OverlapGuard } from './overlapGuard.js';
 import type { AttemptClaims } from './attemptClaims.js';
+import type { ConcurrencyLimiter } from '../quotas/concurrencyLimiter.js';
 import type { Dispatcher } from 'undici';
 import type { ChildProcessRunner } from './cpu/childProcessRunner.js';
 import { retryWhileMongoDown } from './retryWhileMongoDown.js';
@@ -35,6 +36,8 @@ export interface RunDeps {
   overlap: OverlapGuard;
   cancels: CancelSignals;
   claims: AttemptClaims;
+  /** The tenants' running slots (maxConcurrentExecutions). */
+  tenantSlots: ConcurrencyLimiter;
   /** The queue lock (visibility timeout), part of a running attempt's deadline. */
   queueLockMs: number;
   /** How HTTP targets are reached: the guarded connection pool and whether private addresses are allowed. */
@@ -49,6 +52,9 @@ interface AttemptResult {
 }
 
 class AttemptTimeout extends Error {}
+
+/** How long an execution waits (plus up to half as much again of jitter) before trying again for a tenant slot. */
+const TENANT_SLOT_RETRY_MS = 500;
 
 /** How long CANCEL_PREVIOUS waits for the cancelled execution to give up the job's slot before taking it anyway. */
 const CANCEL_PREVIOUS_WAIT_MS = 15_000;
@@ -77,10 +83,13 @@ export async function runExecution(deps: RunDeps, executionId: string, delivery:
 
   const jobId = job._id.toHexString();
   const slotTtlMs = job.timeoutSeconds * 1000 + 30_000;
+  const tenantSlot = await deps.tenantSlots.take(current.tenantId, executionId, slotTtlMs);
+  if (tenantSlot === 'full') return waitForTenantSlot(deps, current);
   let decision = await deps.overlap.decide(job.overlapPolicy, jobId, executionId, slotTtlMs);
   if (decision.action === 'cancel-previous') {
     decision = await cancelPrevious(deps, decision.runningId, jobId, executionId, slotTtlMs);
   }
+  if (decision.action !== 'run' && tenantSlot === 'new') await deps.tenantSlots.release(current.tenantId, executionId);
   if (decision.action === 'skip') return endUnstarted(deps, current, 'SKIPPED', decision.reason);
   // BUFFER_ONE: stays QUEUED; the running execution's worker enqueues it when it finishes.
   if (decision.action === 'hold') return;
@@ -100,7 +109,21 @@ export async function runExecution(deps: RunDeps, executionId: string, delivery:
   } finally {
     // Only a delivery that started the attempt owns the slot; a duplicate that lost the claim must not free it.
     if (execution && job.overlapPolicy !== 'ALLOW') await releaseSlot(deps, current, jobId, executionId);
+    if (execution || tenantSlot === 'new') await deps.tenantSlots.release(current.tenantId, executionId);
   }
+}
+
+/**
+ * The tenant runs all the executions its quota allows: this one stays as it is (QUEUED or RETRYING)
+ * and comes back shortly. The entry id is the TENANT_SLOT_RETRY_MS period it is due in: deliveries
+ * of one execution that wait at once (a reconcile re-enqueue, a duplicate) merge into one entry
+ * instead of polling side by side, and since it is due at least one period from now it never
+ * collides with the entry being processed.
+ */
+async function waitForTenantSlot(deps: RunDeps, execution: ExecutionDoc): Promise<void> {
+  const dueAt = new Date(deps.clock().getTime() + TENANT_SLOT_RETRY_MS * (1 + deps.random() / 2));
+  const waitRound = Math.floor(dueAt.getTime() / TENANT_SLOT_RETRY_MS);
+  await deps.queues.enqueue([{ executionId: execution._id.toHexString(), tenantId: execution.tenantId, workload: execution.workload, dueAt, waitRound }]);
 }
 
 /** Claims the attempt (Redis, then the MongoDB compare-and-set); null when another delivery has it. */

@@ -153,7 +153,7 @@ function parseTimeZone(timezone: string | null | undefined): string {
   }
   if (!known) {
     throw new BadUserInputError(
-      `schedule.timezone "${timezone}" is not a known IANA time zone; use a name such as "Europe/Paris", "America/New_York" or "UTC"`,
+      `schedule.timezone "${timezone.slice(0, 100)}" is not a known IANA time zone; use a name such as "Europe/Paris", "America/New_York" or "UTC"`,
       'schedule.timezone',
     );
   }

@@ -1,0 +1,27 @@
+import { readFileSync } from 'node:fs';
+import type { Redis } from 'ioredis';
+import type { Clock } from '../clock.js';
+import { RateLimitedError } from '../errors/index.js';
+
+const TAKE = readFileSync(new URL('./lua/takeRateTokens.lua', import.meta.url), 'utf8');
+const MINUTE_MS = 60_000;
+
+/**
+ * Per-tenant request rates, counted in Redis so every api replica sees the same counts. A tenant
+ * may spend `perMinute` tokens a minute, in bursts of up to `perMinute` (GCRA: the bucket refills
+ * one token every minute / perMinute). Uses the caller's Redis connection.
+ */
+export class RateLimiter {
+  constructor(private readonly redis: Redis, private readonly prefix: string, private readonly clock: Clock) {}
+
+  /** Takes `tokens` from the tenant's `bucket`, or throws RATE_LIMITED with a retry-after hint and takes none. */
+  async take(bucket: string, tenantId: string, perMinute: number, tokens = 1): Promise<void> {
+    const key = `${this.prefix}:rate:${bucket}:${tenantId}`;
+    const waitMs = Number(await this.redis.eval(TAKE, 1, key, this.clock().getTime(), perMinute, MINUTE_MS, tokens));
+    if (waitMs > 0) {
+      const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
+      const asked = tokens > 1 ? `${tokens} operations at once exceed` : 'This request exceeds';
+      throw new RateLimitedError(`${asked} the tenant's limit of ${perMinute} per minute; retry after ${retryAfterSeconds} s`, retryAfterSeconds);
+    }
+  }
+}

@@ -1,0 +1,241 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Client } from 'graphql-ws';
+import { Redis } from 'ioredis';
+import { RateLimiter } from '../../src/quotas/rateLimiter.js';
+import { ConcurrencyLimiter } from '../../src/quotas/concurrencyLimiter.js';
+import type { TenantQuotas } from '../../src/quotas/tenantQuotas.js';
+import { RateLimitedError } from '../../src/errors/index.js';
+import { REDIS_URL } from '../support/env.js';
+import { gql, gqlOk } from '../support/graphqlClient.js';
+import { dropTestState, startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
+import { EventCollector, wsClient } from '../support/subscriptions.js';
+
+const CREATE = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`;
+const TRIGGER = `mutation($id: ID!, $payload: JSON) { triggerJob(id: $id, payload: $payload) { execution { id } } }`;
+const COUNTS = `{ viewer { quota { jobCount } } executionStats(since: "2000-01-01T00:00:00Z") { total } }`;
+const job = (name: string, extra: Record<string, unknown> = {}) => ({ input: { name, schedule: { intervalSeconds: 3600 }, target: { handler: 'noop' }, paused: true, ...extra } });
+
+/** A clock the test moves by hand. */
+function steppedClock(start = Date.parse('2030-01-01T00:00:00Z')) {
+  let now = start;
+  return { clock: () => new Date(now), advance: (ms: number) => (now += ms) };
+}
+
+describe('quotas', () => {
+  describe('limiters (real Redis, stepped clock)', () => {
+    let redis: Redis;
+    const prefix = uniqueName('limits');
+    const quotas = { of: async () => ({ maxJobs: 10, maxConcurrentExecutions: 2, maxExecutionsPerMinute: 10 }) } as unknown as TenantQuotas;
+
+    beforeAll(() => {
+      redis = new Redis(REDIS_URL);
+    });
+    afterAll(async () => {
+      await redis.quit();
+      await dropTestState(prefix, prefix);
+    });
+
+    it('rate: allows a burst of the limit, then one more per minute / limit, with an exact retry-after', async () => {
+      const time = steppedClock();
+      const limiter = new RateLimiter(redis, prefix, time.clock);
+      for (let i = 0; i < 6; i++) await limiter.take('writes', 't1', 6);
+      const refused = await limiter.take('writes', 't1', 6).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(RateLimitedError);
+      expect((refused as RateLimitedError).details.retryAfterSeconds).toBe(10);
+      time.advance(9_000);
+      await expect(limiter.take('writes', 't1', 6)).rejects.toThrow(RateLimitedError);
+      time.advance(1_000);
+      await limiter.take('writes', 't1', 6);
+      // Another tenant and another bucket have their own counts.
+      await limiter.take('writes', 't2', 6);
+      await limiter.take('other', 't1', 6);
+    });
+
+    it('rate: takes several tokens all or nothing', async () => {
+      const time = steppedClock();
+      const limiter = new RateLimiter(redis, prefix, time.clock);
+      await limiter.take('batch', 't1', 5, 4);
+      await expect(limiter.take('batch', 't1', 5, 2)).rejects.toThrow(RateLimitedError);
+      // The refused request took nothing: the one token left is still there.
+      await limiter.take('batch', 't1', 5, 1);
+      await expect(limiter.take('batch', 't1', 5, 1)).rejects.toThrow(RateLimitedError);
+    });
+
+    /** A step: take a slot (tenant, execution, ttl → expected), release one, or move the clock. */
+    type Step = ['take', string, string, number, string] | ['release', string, string] | ['advance', number] | ['held', string, number];
+    it.each<[string, Step[]]>([
+      [
+        'give out maxConcurrentExecutions slots, recognise a redelivery, and free a released slot',
+        [
+          ['take', 't', 'e1', 60_000, 'new'],
+          ['take', 't', 'e2', 60_000, 'new'],
+          ['take', 't', 'e3', 60_000, 'full'],
+          ['take', 't', 'e1', 60_000, 'held'],
+          ['take', 'other', 'e3', 60_000, 'new'],
+          ['release', 't', 'e1'],
+          ['take', 't', 'e3', 60_000, 'new'],
+          ['held', 't', 2],
+        ],
+      ],
+      [
+        'let a slot whose worker died expire after its TTL',
+        [
+          ['take', 'dead', 'a', 30_000, 'new'],
+          ['take', 'dead', 'b', 90_000, 'new'],
+          ['take', 'dead', 'c', 30_000, 'full'],
+          ['advance', 30_001],
+          ['take', 'dead', 'c', 30_000, 'new'],
+          ['advance', 90_000],
+          ['held', 'dead', 0],
+        ],
+      ],
+    ])('slots: %s', async (_label, steps) => {
+      const time = steppedClock();
+      const slots = new ConcurrencyLimiter(redis, `${prefix}:${_label.length}`, time.clock, quotas);
+      for (const step of steps) {
+        if (step[0] === 'take') expect([step, await slots.take(step[1], step[2], step[3])]).toEqual([step, step[4]]);
+        else if (step[0] === 'release') await slots.release(step[1], step[2]);
+        else if (step[0] === 'advance') time.advance(step[1]);
+        else expect(await slots.held(step[1])).toBe(step[2]);
+      }
+    });
+  });
+
+  describe('maxJobs', () => {
+    let k: TestKairos;
+
+    beforeAll(async () => {
+      k = await startTestKairos('maxjobs', { roles: ['api'], env: { DEFAULT_MAX_JOBS: '3' } });
+    });
+    afterAll(async () => {
+      await k?.stop();
+    });
+
+    it('refuses the job past the quota with QUOTA_EXCEEDED and stores nothing', async () => {
+      const member = tokenFor(uniqueName('mj'), 'member');
+      for (let i = 0; i < 3; i++) await gqlOk(k.url, member, CREATE, job(`j${i}`));
+      const refused = await gql(k.url, member, CREATE, job('one too many'));
+      expect(refused.errors?.[0].extensions).toEqual({ code: 'QUOTA_EXCEEDED', maxJobs: 3 });
+      expect((await gqlOk(k.url, member, COUNTS)).viewer.quota.jobCount).toBe(3);
+    });
+
+    it('never exceeds the quota under concurrent creates', async () => {
+      const member = tokenFor(uniqueName('mjc'), 'member');
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => gql(k.url, member, CREATE, job(`c${i}`))));
+      const created = results.filter((r) => r.data?.createJob).length;
+      expect(results.every((r) => r.data?.createJob || r.errors?.[0].extensions?.code === 'QUOTA_EXCEEDED')).toBe(true);
+      expect(created).toBeGreaterThan(0);
+      expect(created).toBeLessThanOrEqual(3);
+      expect((await gqlOk(k.url, member, COUNTS)).viewer.quota.jobCount).toBe(created);
+    });
+  });
+
+  describe('maxExecutionsPerMinute: manual triggers and writes', () => {
+    let k: TestKairos;
+    let replica: TestKairos;
+
+    beforeAll(async () => {
+      k = await startTestKairos('ratelimit', { roles: ['api'], env: { DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '5' } });
+      replica = await startTestKairos('ratelimit', { roles: ['api'], joining: k, env: { DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '5' } });
+    });
+    afterAll(async () => {
+      await replica?.stop();
+      await k?.stop();
+    });
+
+    it('counts writes on every replica, then answers RATE_LIMITED with a retry-after hint and writes nothing', async () => {
+      const member = tokenFor(uniqueName('rl'), 'member');
+      const id = (await gqlOk(k.url, member, CREATE, job('limited'))).createJob.job.id;
+      await gqlOk(k.url, member, TRIGGER, { id });
+      await gqlOk(replica.url, member, TRIGGER, { id });
+      await gqlOk(k.url, member, TRIGGER, { id });
+      await gqlOk(replica.url, member, TRIGGER, { id });
+      // Five writes spent (one create, four triggers), two on each replica and one more.
+      const response = await fetch(replica.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${member}` },
+        body: JSON.stringify({ query: TRIGGER, variables: { id } }),
+      });
+      const body = (await response.json()) as { data?: unknown; errors: { message: string; extensions: { code: string; retryAfterSeconds: number } }[] };
+      expect(response.status).toBe(429);
+      expect(body.data ?? null).toBeNull();
+      expect(body.errors[0].extensions.code).toBe('RATE_LIMITED');
+      expect(body.errors[0].extensions.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+      expect(body.errors[0].extensions.retryAfterSeconds).toBeLessThanOrEqual(12);
+      expect(Number(response.headers.get('retry-after'))).toBe(body.errors[0].extensions.retryAfterSeconds);
+      // Reads still answer, and show the four executions only.
+      const counts = await gqlOk(k.url, member, COUNTS);
+      expect(counts.executionStats.total).toBe(4);
+      // Another tenant has its own allowance.
+      await gqlOk(k.url, tokenFor(uniqueName('rl2'), 'member'), CREATE, job('fine'));
+    });
+
+    it('counts every aliased mutation of a document and refuses the whole document, over HTTP and WebSocket', async () => {
+      const member = tokenFor(uniqueName('rla'), 'member');
+      const id = (await gqlOk(k.url, member, CREATE, job('aliased'))).createJob.job.id;
+      const triggers = (n: number) => `mutation($id: ID!) { ${Array.from({ length: n }, (_, i) => `t${i}: triggerJob(id: $id) { execution { id } }`).join(' ')} }`;
+      await gqlOk(k.url, member, triggers(3), { id });
+      // One write left: a document of two is refused whole.
+      const refused = await gql(k.url, member, triggers(2), { id });
+      expect(refused.errors?.[0].extensions?.code).toBe('RATE_LIMITED');
+      // The last write, spent over the WebSocket, counts too; the next one there is refused.
+      const client = wsClient(k.url, member);
+      const overSocket = () =>
+        new Promise<unknown>((resolve) => {
+          client.subscribe({ query: TRIGGER, variables: { id } }, { next: (value) => resolve(value.errors ?? value.data), error: resolve, complete: () => undefined });
+        });
+      expect(await overSocket()).toHaveProperty('triggerJob.execution.id');
+      const errors = (await overSocket()) as { extensions: { code: string; retryAfterSeconds: number } }[];
+      await client.dispose();
+      expect(errors[0].extensions.code).toBe('RATE_LIMITED');
+      expect(errors[0].extensions.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+      expect((await gqlOk(k.url, member, COUNTS)).executionStats.total).toBe(4);
+    });
+  });
+
+  describe('maxConcurrentExecutions', () => {
+    let k: TestKairos;
+    let client: Client;
+
+    beforeAll(async () => {
+      k = await startTestKairos('concurrency', { env: { DEFAULT_MAX_CONCURRENT_EXECUTIONS: '2' } });
+    });
+    afterAll(async () => {
+      await client?.dispose();
+      await k?.stop();
+    });
+
+    it('runs at most the quota at once; the others wait and all succeed', async () => {
+      const tenant = uniqueName('conc');
+      const member = tokenFor(tenant, 'member');
+      client = wsClient(k.url, member);
+      type Event = { executionUpdated: { status: string; execution: { id: string } } };
+      const events = new EventCollector<Event>(client, 'subscription { executionUpdated { status execution { id } } }');
+      const id = (await gqlOk(k.url, member, CREATE, job('sleeper', { target: { handler: 'sleep' }, payload: { ms: 600 } }))).createJob.job.id;
+      // Subscriptions start asynchronously: a warm-up run's end shows this one is live.
+      await gqlOk(k.url, member, TRIGGER, { id, payload: { ms: 0 } });
+      await events.waitFor((items) => items.some((e) => e.executionUpdated.status === 'SUCCEEDED'), 15_000);
+      const ids = new Set<string>();
+      const started = Date.now();
+      const n = 6;
+      for (let i = 0; i < n; i++) ids.add((await gqlOk(k.url, member, TRIGGER, { id })).triggerJob.execution.id);
+      const ours = (items: Event[]) => items.filter((e) => ids.has(e.executionUpdated.execution.id));
+      const done = ours(await events.waitFor((items) => ours(items).filter((e) => e.executionUpdated.status === 'SUCCEEDED').length >= n, 30_000));
+      const elapsedMs = Date.now() - started;
+      let running = 0;
+      let most = 0;
+      for (const e of done) {
+        if (e.executionUpdated.status === 'RUNNING') running += 1;
+        if (['SUCCEEDED', 'FAILED', 'CANCELLED'].includes(e.executionUpdated.status)) running -= 1;
+        most = Math.max(most, running);
+      }
+      expect(most).toBe(2);
+      expect(done.filter((e) => e.executionUpdated.status === 'FAILED')).toEqual([]);
+      // Every slot was given back.
+      const redis = new Redis(REDIS_URL);
+      const held = await redis.zcard(`${k.prefix}:slots:${tenant}`).finally(() => redis.quit());
+      expect(held).toBe(0);
+      process.stdout.write(`quotas: ${n} executions of 600 ms with maxConcurrentExecutions=2 took ${elapsedMs} ms\n`);
+    });
+  });
+});

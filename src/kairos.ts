@@ -148,7 +148,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         jwt: config.jwt,
         tenants,
         quotas,
-        rateLimiter: new RateLimiter(redis, config.redisPrefix, clock),
+        rateLimiter: new RateLimiter(redis, config.redisPrefix, clock, logger),
         events,
         cancels,
         materialise: materialiseDeps,

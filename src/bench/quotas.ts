@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { parse, specifiedRules, validate } from 'graphql';
 import { loadConfig } from '../config.js';
 import { systemClock } from '../clock.js';
+import { createLogger } from '../logger.js';
 import { RateLimiter } from '../quotas/rateLimiter.js';
 import { ConcurrencyLimiter } from '../quotas/concurrencyLimiter.js';
 import type { TenantQuotas } from '../quotas/tenantQuotas.js';
@@ -52,7 +53,7 @@ async function measure(label: string, op: (i: number) => Promise<unknown>): Prom
 }
 
 try {
-  const rates = new RateLimiter(redis, prefix, systemClock);
+  const rates = new RateLimiter(redis, prefix, systemClock, createLogger({ bench: 'quotas' }, 'warn'));
   // A limit no run reaches: every call does the full check.
   await measure('rate limit check', (i) => rates.take('writes', `t${i % 100}`, 1_000_000_000));
   const quotas = { of: async () => ({ maxJobs: 1, maxConcurrentExecutions: 1_000_000, maxExecutionsPerMinute: 1 }) } as unknown as TenantQuotas;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
 import { RateLimitedError } from '../errors/index.js';
+import { errorMessage, type Logger } from '../logger.js';
 
 const TAKE = readFileSync(new URL('./lua/takeRateTokens.lua', import.meta.url), 'utf8');
 const MINUTE_MS = 60_000;
@@ -12,12 +13,22 @@ const MINUTE_MS = 60_000;
  * one token every minute / perMinute). Uses the caller's Redis connection.
  */
 export class RateLimiter {
-  constructor(private readonly redis: Redis, private readonly prefix: string, private readonly clock: Clock) {}
+  constructor(private readonly redis: Redis, private readonly prefix: string, private readonly clock: Clock, private readonly logger: Logger) {}
 
-  /** Takes `tokens` from the tenant's `bucket`, or throws RATE_LIMITED with a retry-after hint and takes none. */
+  /**
+   * Takes `tokens` from the tenant's `bucket`, or throws RATE_LIMITED with a retry-after hint and
+   * takes none. With Redis unreachable it lets the request through: availability over strict
+   * limits, since MongoDB can still take the write and reconcile enqueues it later.
+   */
   async take(bucket: string, tenantId: string, perMinute: number, tokens = 1): Promise<void> {
     const key = `${this.prefix}:rate:${bucket}:${tenantId}`;
-    const waitMs = Number(await this.redis.eval(TAKE, 1, key, this.clock().getTime(), perMinute, MINUTE_MS, tokens));
+    let waitMs: number;
+    try {
+      waitMs = Number(await this.redis.eval(TAKE, 1, key, this.clock().getTime(), perMinute, MINUTE_MS, tokens));
+    } catch (error) {
+      this.logger.warn('rate limit not checked: Redis unreachable', { bucket, error: errorMessage(error) });
+      return;
+    }
     if (waitMs > 0) {
       const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
       const asked = tokens > 1 ? `${tokens} operations at once exceed` : 'This request exceeds';

@@ -5,6 +5,7 @@ import { RateLimiter } from '../../src/quotas/rateLimiter.js';
 import { ConcurrencyLimiter } from '../../src/quotas/concurrencyLimiter.js';
 import type { TenantQuotas } from '../../src/quotas/tenantQuotas.js';
 import { RateLimitedError } from '../../src/errors/index.js';
+import { createLogger } from '../../src/logger.js';
 import { REDIS_URL } from '../support/env.js';
 import { gql, gqlOk } from '../support/graphqlClient.js';
 import { dropTestState, startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
@@ -37,7 +38,7 @@ describe('quotas', () => {
 
     it('rate: allows a burst of the limit, then one more per minute / limit, with an exact retry-after', async () => {
       const time = steppedClock();
-      const limiter = new RateLimiter(redis, prefix, time.clock);
+      const limiter = new RateLimiter(redis, prefix, time.clock, createLogger({ test: 'quotas' }, 'warn'));
       for (let i = 0; i < 6; i++) await limiter.take('writes', 't1', 6);
       const refused = await limiter.take('writes', 't1', 6).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(RateLimitedError);
@@ -53,7 +54,7 @@ describe('quotas', () => {
 
     it('rate: takes several tokens all or nothing', async () => {
       const time = steppedClock();
-      const limiter = new RateLimiter(redis, prefix, time.clock);
+      const limiter = new RateLimiter(redis, prefix, time.clock, createLogger({ test: 'quotas' }, 'warn'));
       await limiter.take('batch', 't1', 5, 4);
       await expect(limiter.take('batch', 't1', 5, 2)).rejects.toThrow(RateLimitedError);
       // The refused request took nothing: the one token left is still there.

@@ -19,10 +19,16 @@ try {
 try {
   const kairos = await startKairos({ config, logger });
   let stopping = false;
+  const stopDeadlineMs = config.workerDrainMs + 15_000;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info('stopping', { signal });
+    // Closing waits on Redis and MongoDB; with one of them down it could wait forever.
+    setTimeout(() => {
+      logger.error('stop did not finish in time; exiting', { afterMs: stopDeadlineMs });
+      process.exit(1);
+    }, stopDeadlineMs).unref();
     kairos.stop().then(
       () => process.exit(0),
       (error: unknown) => {

@@ -23,7 +23,14 @@ describe('CPU_BOUND executions run in isolated child processes', () => {
   const token = tokenFor(tenant, 'member');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'kairos-handlers-'));
   const handlersModule = path.join(dir, 'handlers.mjs');
-  writeFileSync(handlersModule, 'export const handlers = { double: async ({ payload }) => ({ doubled: payload.n * 2, pid: process.pid }) };\n');
+  // `spin` busy-loops without yielding, so it never sees its abort signal: CPU-heavy work at its worst.
+  writeFileSync(
+    handlersModule,
+    `export const handlers = {
+      double: async ({ payload }) => ({ doubled: payload.n * 2, pid: process.pid }),
+      spin: async ({ payload }) => { const until = Date.now() + payload.ms; while (Date.now() < until); return null; },
+    };\n`,
+  );
 
   beforeAll(async () => {
     k = await startTestKairos('cpu', { env: { HANDLERS_MODULE: handlersModule, WORKER_CPU_CONCURRENCY: '2' } });

@@ -47,11 +47,3 @@ export class RateLimitedError extends KairosError {
 export class ConflictError extends KairosError {
   readonly code: ErrorCode = 'CONFLICT';
 }
-
-/** A contract element that exists in the schema but is not built yet. */
-export class NotImplementedError extends KairosError {
-  readonly code: ErrorCode = 'NOT_IMPLEMENTED';
-  constructor(feature: string) {
-    super(`${feature} is not implemented yet`);
-  }
-}

@@ -7,7 +7,6 @@ export type ErrorCode =
   | 'QUOTA_EXCEEDED'
   | 'RATE_LIMITED'
   | 'CONFLICT'
-  | 'NOT_IMPLEMENTED'
   | 'INTERNAL_SERVER_ERROR';
 
 /** Base of every error Kairos raises on purpose; its message is safe to show to the caller. */

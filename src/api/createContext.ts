@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import { ObjectId } from 'mongodb';
 import { authenticate } from '../auth/authenticate.js';
 import { bearerToken } from '../auth/verifyToken.js';
-import { KairosError, UnauthenticatedError } from '../errors/index.js';
+import { KairosError, UnauthenticatedError, UnavailableError } from '../errors/index.js';
 import { JobStore } from '../store/jobStore.js';
 import { ExecutionStore } from '../store/executionStore.js';
 import { ApiKeyStore } from '../store/apiKeyStore.js';
@@ -42,8 +42,9 @@ export async function createContext(app: AppServices, authorization: string | nu
     return { app, scope: tenantScope(app, identity), authError: null, validUntil };
   } catch (error) {
     if (error instanceof KairosError) return { app, scope: null, authError: error, validUntil: null };
-    // The key lookup failed (MongoDB down): still no access, but the operator needs to know.
+    // The key lookup failed (MongoDB down): no access, but the credential is not bad either, so
+    // this is INTERNAL_SERVER_ERROR (not UNAUTHENTICATED) and sockets are kept (see socketAuth).
     app.logger.error('could not authenticate a request', { error: errorMessage(error) });
-    return { app, scope: null, authError: new UnauthenticatedError('The token could not be checked; try again'), validUntil: null };
+    return { app, scope: null, authError: new UnavailableError('The credential could not be checked right now; try again shortly'), validUntil: null };
   }
 }

@@ -12,6 +12,7 @@ import { makeFormatError } from './formatError.js';
 import { MAX_TOKENS, queryLimits } from './queryLimits.js';
 import { chargeWrites, writeRateLimit } from './writeRateLimit.js';
 import { KairosError } from '../errors/index.js';
+import { errorMessage } from '../logger.js';
 import { noSubscriptionsOverHttp } from './noSubscriptionsOverHttp.js';
 
 /** Request bodies above this are refused before parsing. */
@@ -87,7 +88,10 @@ export class ApiServer {
             if (operation?.operation === 'mutation') await chargeWrites(await auth.context(ctx), document, operation);
           } catch (error) {
             if (error instanceof KairosError) return [new GraphQLError(error.message, { originalError: error })];
-            return [error instanceof GraphQLError ? error : new GraphQLError('The document could not be parsed')];
+            if (error instanceof GraphQLError) return [error];
+            // Not the document's fault (e.g. the quota lookup found MongoDB down).
+            this.app.logger.error('could not admit a WebSocket operation', { error: errorMessage(error) });
+            return [new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR' } })];
           }
         },
         // The same mapping as over HTTP: codes kept, internal messages never sent to the client.

@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 import { CloseCode } from 'graphql-ws';
+import { UnavailableError } from '../errors/index.js';
 import { errorMessage } from '../logger.js';
 import type { AppServices } from './appServices.js';
 import type { Context } from './context.type.js';
@@ -34,13 +35,19 @@ export function socketAuth(app: AppServices, options: SocketAuthOptions = {}) {
       const context = await createContext(app, authorization);
       const { socket } = ctx.extra;
       if (!context.scope) {
-        socket.close(CloseCode.Unauthorized, context.authError?.message ?? 'Unauthorized');
+        const unavailable = context.authError instanceof UnavailableError;
+        socket.close(unavailable ? CloseCode.InternalServerError : CloseCode.Unauthorized, context.authError?.message ?? 'Unauthorized');
         return false;
       }
       ctx.extra.authorization = authorization;
       if (context.validUntil) closeAtExpiry(socket, context.validUntil, app.clock);
       else {
-        const stillValid = async () => (await createContext(app, authorization)).scope !== null;
+        const stillValid = async () => {
+          const recheck = await createContext(app, authorization);
+          // Unreachable database: not a revocation; closeWhenRevoked keeps the socket and tries again.
+          if (recheck.authError instanceof UnavailableError) throw recheck.authError;
+          return recheck.scope !== null;
+        };
         closeWhenRevoked(socket, stillValid, recheckEveryMs, (error) => app.logger.warn('could not recheck a socket credential', { error: errorMessage(error) }));
       }
       return true;
@@ -48,7 +55,8 @@ export function socketAuth(app: AppServices, options: SocketAuthOptions = {}) {
 
     async context(ctx: { extra: SocketExtra }): Promise<Context> {
       const context = await createContext(app, ctx.extra.authorization);
-      if (!context.scope) ctx.extra.socket.close(CloseCode.Unauthorized, context.authError?.message ?? 'Unauthorized');
+      // The operation then fails with authError; only a credential found bad ends the connection.
+      if (!context.scope && !(context.authError instanceof UnavailableError)) ctx.extra.socket.close(CloseCode.Unauthorized, context.authError?.message ?? 'Unauthorized');
       return context;
     },
   };

@@ -33,6 +33,8 @@ const durationMs = Number(values.duration ?? (values.short ? 45 : 240)) * 1000;
 const jobCount = Number(values.jobs);
 const settleMs = Number(values.settle) * 1000;
 const MONGO_PAUSE_MS = 10_000;
+/** Three lease TTLs: a failover slower than that is a violation, not a hang. */
+const LEADER_WAIT_MS = 9000;
 const PREFIX = 'chaos';
 const started = Date.now();
 const say = (line: string) => process.stdout.write(`chaos: t+${((Date.now() - started) / 1000).toFixed(1)}s ${line}\n`);
@@ -128,6 +130,10 @@ async function killLeader(): Promise<void> {
   for (;;) {
     const now = pidOf(await probe.get(`${PREFIX}:leader`).catch(() => null));
     if (now && now !== leader) break;
+    if (Date.now() - at > LEADER_WAIT_MS) {
+      violations.push(`failover: no new leader ${LEADER_WAIT_MS / 1000} s after the leader was killed`);
+      return;
+    }
     await sleep(50);
   }
   takeovers.push(Date.now() - at);

@@ -47,3 +47,8 @@ export class RateLimitedError extends KairosError {
 export class ConflictError extends KairosError {
   readonly code: ErrorCode = 'CONFLICT';
 }
+
+/** A dependency (MongoDB, Redis) did not answer, so the request could not be checked or served; retrying later may succeed. */
+export class UnavailableError extends KairosError {
+  readonly code: ErrorCode = 'INTERNAL_SERVER_ERROR';
+}

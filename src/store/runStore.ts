@@ -95,7 +95,12 @@ export class RunStore {
 
   /** Ends the running attempt `attempt`; false when the execution changed meanwhile (e.g. cancelled). */
   async endAttempt(id: ObjectId, attempt: number, end: AttemptEnd, now: Date): Promise<boolean> {
-    const result = await this.c.executions.updateOne({ _id: id, status: 'RUNNING', attempt }, { $set: { ...end, updatedAt: now } });
+    // Also matches its own earlier write (same status and `now`): a retry after MongoDB applied the
+    // first try but its answer was lost (a paused server) must still count as ended.
+    const result = await this.c.executions.updateOne(
+      { _id: id, attempt, $or: [{ status: 'RUNNING' }, { status: end.status, updatedAt: now }] },
+      { $set: { ...end, updatedAt: now } },
+    );
     return result.matchedCount === 1;
   }
 

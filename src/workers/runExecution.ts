@@ -109,7 +109,9 @@ export async function runExecution(deps: RunDeps, executionId: string, delivery:
   } finally {
     // Only a delivery that started the attempt owns the slot; a duplicate that lost the claim must not free it.
     if (execution && job.overlapPolicy !== 'ALLOW') await releaseSlot(deps, current, jobId, executionId);
-    if (execution || tenantSlot === 'new') await deps.tenantSlots.release(current.tenantId, executionId);
+    // The tenant slot is keyed by execution: a duplicate that took it as new but lost the claim to a
+    // delivery now running must leave it to that one (which found it held and releases it when done).
+    if (execution || (tenantSlot === 'new' && !(await runningElsewhere(deps, executionId).catch(() => true)))) await deps.tenantSlots.release(current.tenantId, executionId);
   }
 }
 
@@ -124,6 +126,10 @@ async function waitForTenantSlot(deps: RunDeps, execution: ExecutionDoc): Promis
   const dueAt = new Date(deps.clock().getTime() + TENANT_SLOT_RETRY_MS * (1 + deps.random() / 2));
   const waitRound = Math.floor(dueAt.getTime() / TENANT_SLOT_RETRY_MS);
   await deps.queues.enqueue([{ executionId: execution._id.toHexString(), tenantId: execution.tenantId, workload: execution.workload, dueAt, waitRound }]);
+}
+
+async function runningElsewhere(deps: RunDeps, executionId: string): Promise<boolean> {
+  return (await deps.runStore.findRunnable(new ObjectId(executionId)))?.status === 'RUNNING';
 }
 
 /** Claims the attempt (Redis, then the MongoDB compare-and-set); null when another delivery has it. */

@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import type { TenantDoc } from '../domain/tenant.js';
 import { collections, type Collections } from './collections.js';
 import { isDuplicateKey } from './mongo.js';
-import { newWebhookSecret } from '../tenants/webhookSecret.js';
+import { newWebhookSecret } from '../domain/webhookSecret.js';
 
 export interface DefaultQuota {
   maxJobs: number;

@@ -1,5 +1,5 @@
 import type { OwnTenantStore } from '../store/ownTenantStore.js';
-import { newWebhookSecret } from './webhookSecret.js';
+import { newWebhookSecret } from '../domain/webhookSecret.js';
 
 /**
  * Replaces the tenant's webhook signing secret and returns the new one, the only time it is shown.

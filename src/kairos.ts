@@ -20,6 +20,7 @@ import { AttemptClaims } from './workers/attemptClaims.js';
 import { TenantQuotas } from './quotas/tenantQuotas.js';
 import { ConcurrencyLimiter } from './quotas/concurrencyLimiter.js';
 import { RateLimiter } from './quotas/rateLimiter.js';
+import { TenantLock } from './quotas/tenantLock.js';
 import { targetAgent } from './workers/targets/targetAgent.js';
 import { loadHandlers } from './workers/handlers/loadHandlers.js';
 import { ChildProcessRunner } from './workers/cpu/childProcessRunner.js';
@@ -149,6 +150,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         tenants,
         quotas,
         rateLimiter: new RateLimiter(redis, config.redisPrefix, clock, logger),
+        createJobLock: new TenantLock(redis, config.redisPrefix, 'create-job', logger),
         events,
         cancels,
         materialise: materialiseDeps,

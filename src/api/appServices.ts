@@ -8,6 +8,7 @@ import type { MaterialiseDeps } from '../scheduler/materialise.js';
 import type { TenantStore } from '../store/tenantStore.js';
 import type { TenantQuotas } from '../quotas/tenantQuotas.js';
 import type { RateLimiter } from '../quotas/rateLimiter.js';
+import type { TenantLock } from '../quotas/tenantLock.js';
 
 /** Process-wide services the api role hands to resolvers through the context (built once by the composition root). */
 export interface AppServices {
@@ -21,6 +22,8 @@ export interface AppServices {
   quotas: TenantQuotas;
   /** Counts each tenant's writes (mutations, manual triggers included) against maxExecutionsPerMinute. */
   rateLimiter: RateLimiter;
+  /** Serialises each tenant's createJob calls across replicas (the maxJobs check). */
+  createJobLock: TenantLock;
   events: ExecutionEventBus;
   /** Publishes cancellations of running attempts to the workers. */
   cancels: CancelSignals;

@@ -5,9 +5,12 @@ import { QuotaExceededError } from '../errors/index.js';
 import type { TenantDoc } from '../domain/tenant.js';
 import { materialiseNearTerm, type NearTermDeps } from './materialiseNearTerm.js';
 import { parseIdempotencyKey, parseNewJob, type JobInputFields } from './parseJobInput.js';
+import type { TenantLock } from '../quotas/tenantLock.js';
 
 export interface CreateJobDeps extends NearTermDeps {
   handlerNames: ReadonlySet<string>;
+  /** Serialises the tenant's creates, so the quota check and the insert are not interleaved. */
+  createLock: TenantLock;
 }
 
 export interface CreateJobInputFields extends JobInputFields {
@@ -24,28 +27,31 @@ export async function createJob(deps: CreateJobDeps, tenant: TenantDoc, input: C
   const definition = parseNewJob(input, now, deps.handlerNames);
   const key = parseIdempotencyKey(input.idempotencyKey);
   const overQuota = () => new QuotaExceededError(`This tenant may have at most ${tenant.maxJobs} jobs; delete one first`, { maxJobs: tenant.maxJobs });
-  if ((await deps.jobs.count()) >= tenant.maxJobs) throw overQuota();
-  const _id = new ObjectId();
-  const nextRunAt = firstOccurrence(definition.schedule, now);
-  const { job, created } = await deps.jobs.insert({
-    _id,
-    ...definition,
-    nameLower: definition.name.toLowerCase(),
-    status: input.paused ? 'PAUSED' : nextRunAt ? 'ACTIVE' : 'COMPLETED',
-    // A paused job has no next run (as after pauseJob); resumeJob computes one from then.
-    nextRunAt: input.paused ? null : nextRunAt,
-    lastRunAt: null,
-    idempotencyKey: key ?? `auto:${_id.toHexString()}`,
-    createdAt: now,
-    updatedAt: now,
-    version: 1,
+  const { job, created } = await deps.createLock.run(tenant._id, async () => {
+    if ((await deps.jobs.count()) >= tenant.maxJobs) throw overQuota();
+    const _id = new ObjectId();
+    const nextRunAt = firstOccurrence(definition.schedule, now);
+    const inserted = await deps.jobs.insert({
+      _id,
+      ...definition,
+      nameLower: definition.name.toLowerCase(),
+      status: input.paused ? 'PAUSED' : nextRunAt ? 'ACTIVE' : 'COMPLETED',
+      // A paused job has no next run (as after pauseJob); resumeJob computes one from then.
+      nextRunAt: input.paused ? null : nextRunAt,
+      lastRunAt: null,
+      idempotencyKey: key ?? `auto:${_id.toHexString()}`,
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
+    });
+    // Without the lock (Redis down, or held too long) concurrent creates can all pass the count:
+    // counting again after the insert, one over the quota takes its own job back.
+    if (inserted.created && (await deps.jobs.count()) > tenant.maxJobs) {
+      await deps.jobs.deleteById(_id);
+      throw overQuota();
+    }
+    return inserted;
   });
   if (!created) return job;
-  // Concurrent creates can all pass the count above: counting again after the insert, each sees
-  // the others, and one over the quota takes its own job back before anything is scheduled from it.
-  if ((await deps.jobs.count()) > tenant.maxJobs) {
-    await deps.jobs.deleteById(_id);
-    throw overQuota();
-  }
   return materialiseNearTerm(deps, job, now);
 }

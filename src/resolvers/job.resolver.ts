@@ -53,7 +53,7 @@ export class JobResolver {
     const scope = scopeOf(ctx);
     const now = ctx.app.clock();
     const tenant = await scope.tenant.ensure(now);
-    const doc = await createJob(jobDeps(ctx), tenant, input, now);
+    const doc = await createJob({ ...jobDeps(ctx), createLock: ctx.app.createJobLock }, tenant, input, now);
     return { job: toJobNode(doc) };
   }
 

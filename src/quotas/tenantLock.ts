@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Redis } from 'ioredis';
+import { errorMessage, type Logger } from '../logger.js';
+
+const RELEASE = readFileSync(new URL('./lua/releaseLock.lua', import.meta.url), 'utf8');
+
+export interface TenantLockOptions {
+  /** How long a holder keeps the lock at most (a crashed holder's lock frees itself). Default 5 s. */
+  ttlMs?: number;
+  /** How long a caller waits for the lock before running without it. Default 5 s. */
+  waitMs?: number;
+}
+
+/**
+ * Serialises one kind of operation per tenant across api replicas (a Redis key set with NX and a
+ * TTL), e.g. createJob's count-then-insert, so concurrent creates at the quota are decided one at
+ * a time. Best effort by design: with Redis unreachable, or after waiting too long, `fn` runs
+ * anyway, and callers keep a check that is safe without it. Uses the caller's Redis connection.
+ */
+export class TenantLock {
+  private readonly ttlMs: number;
+
+  private readonly waitMs: number;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly name: string,
+    private readonly logger: Logger,
+    options: TenantLockOptions = {},
+  ) {
+    this.ttlMs = options.ttlMs ?? 5000;
+    this.waitMs = options.waitMs ?? 5000;
+  }
+
+  async run<T>(tenantId: string, fn: () => Promise<T>): Promise<T> {
+    const key = `${this.prefix}:lock:${this.name}:${tenantId}`;
+    const token = randomBytes(8).toString('hex');
+    const held = await this.acquire(key, token);
+    try {
+      return await fn();
+    } finally {
+      if (held) await this.redis.eval(RELEASE, 1, key, token).catch(() => undefined);
+    }
+  }
+
+  private async acquire(key: string, token: string): Promise<boolean> {
+    const deadline = Date.now() + this.waitMs;
+    try {
+      while ((await this.redis.set(key, token, 'PX', this.ttlMs, 'NX')) !== 'OK') {
+        if (Date.now() > deadline) {
+          this.logger.warn('tenant lock still taken; going on without it', { lock: this.name });
+          return false;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 20));
+      }
+      return true;
+    } catch (error) {
+      this.logger.warn('tenant lock unavailable: Redis unreachable; going on without it', { lock: this.name, error: errorMessage(error) });
+      return false;
+    }
+  }
+}

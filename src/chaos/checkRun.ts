@@ -117,7 +117,8 @@ function checkDeliveries(deliveries: Delivery[], executions: Map<string, Checked
     // Deliveries of executions due after `until` are outside the checked window.
     if (!execution) continue;
     const seen = new Set<number>();
-    let succeededBefore = false;
+    // Whether the delivery just before this one was answered 2xx: a delivery after that is a duplicate.
+    let previousAnsweredOk = false;
     for (const delivery of received.sort((a, b) => a.at - b.at)) {
       const attempt = execution.attempts.find((a) => a.number === delivery.attempt);
       if (!attempt) violations.push(`unrecorded: ${key} attempt ${delivery.attempt} reached the target but is not in MongoDB`);
@@ -127,13 +128,13 @@ function checkDeliveries(deliveries: Delivery[], executions: Map<string, Checked
         if (previous && !REPEATABLE_AFTER.includes(previous.outcome)) {
           violations.push(`repeated: ${key} attempt ${delivery.attempt} after attempt ${delivery.attempt - 1} ended ${previous.outcome}`);
         }
-        if (succeededBefore) {
+        if (previousAnsweredOk) {
           counts.duplicateDeliveries++;
           if (previous?.outcome !== 'CRASHED') violations.push(`duplicate: ${key} delivered again after a 2xx, but attempt ${delivery.attempt - 1} is ${previous?.outcome}, not CRASHED`);
         }
       }
       seen.add(delivery.attempt);
-      if (typeof delivery.response === 'number' && delivery.response < 300) succeededBefore = true;
+      previousAnsweredOk = typeof delivery.response === 'number' && delivery.response < 300;
     }
   }
 }

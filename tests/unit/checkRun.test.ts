@@ -81,4 +81,11 @@ describe('checkRun, the chaos verdict', () => {
     expect(result.counts.duplicateDeliveries).toBe(2);
     expect(result.violations).toEqual([expect.stringMatching(/^duplicate: .* attempt 1 is FAILED, not CRASHED/)]);
   });
+
+  it('judges a repeat by the delivery just before it: a crash answered 2xx, then a failure, then a retry', () => {
+    const e = execution(10, ['CRASHED', 'FAILED', 'SUCCEEDED']);
+    const result = check([e, execution(20, ['SUCCEEDED']), execution(30, ['SUCCEEDED'])], [delivery(e, 1), delivery(e, 2, 500), delivery(e, 3)]);
+    expect(result.violations).toEqual([]);
+    expect(result.counts.duplicateDeliveries).toBe(1);
+  });
 });

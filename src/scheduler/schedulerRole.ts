@@ -8,7 +8,11 @@ import { errorMessage } from '../logger.js';
 import { LeaderLease } from './leaderLease.js';
 import type { MaterialiseDeps } from './materialise.js';
 import { reconcile } from './reconcile.js';
+import { requeueWaiting } from './requeueWaiting.js';
 import { sweepDueJobs } from './sweepDueJobs.js';
+
+/** How many times (every 0.5 s) a new leader tries to re-enqueue the waiting executions. */
+const REQUEUE_ATTEMPTS = 20;
 
 export interface SchedulerRoleOptions {
   candidateId: string;
@@ -85,6 +89,7 @@ export class SchedulerRole {
     this.logger.info('became scheduler leader', { fencingToken: token });
     this.leading = true;
     this.scheduleSweep(0);
+    void this.requeueOnTakeover();
     try {
       const agenda = new Agenda({
         backend: new MongoBackend({ mongo: this.db, collection: 'agendaJobs' }),
@@ -106,6 +111,25 @@ export class SchedulerRole {
       await agenda.every(this.options.reconcileEveryMs ?? 30_000, 'reconcile');
     } catch (error) {
       this.logger.error('could not start agenda', { error: errorMessage(error) });
+    }
+  }
+
+  /** Retried for a while: the lease may come back (main Redis connection) before the queue's connections do. */
+  private async requeueOnTakeover(): Promise<void> {
+    for (let attempt = 1; this.leading; attempt++) {
+      try {
+        const now = this.clock();
+        const result = await requeueWaiting(this.deps, new Date(now.getTime() + this.options.lookAheadMs));
+        this.logger.info('new leader re-enqueued the waiting executions', result);
+        return;
+      } catch (error) {
+        if (attempt >= REQUEUE_ATTEMPTS) {
+          // Reconcile covers them later, after their time plus its grace.
+          this.logger.warn('could not re-enqueue the waiting executions', { error: errorMessage(error) });
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
     }
   }
 

@@ -134,4 +134,19 @@ export class SchedulerStore {
       .batchSize(limit)
       .toArray();
   }
+
+  /** Executions waiting for the queue (SCHEDULED, QUEUED, or RETRYING) that are due before `before`. */
+  async findWaiting(before: Date, limit: number): Promise<ExecutionDoc[]> {
+    const waiting: ExecutionStatus[] = ['SCHEDULED', 'QUEUED'];
+    return this.c.executions
+      .find({
+        $or: [
+          { status: { $in: waiting }, scheduledFor: { $lt: before } },
+          { status: 'RETRYING', nextAttemptAt: { $lt: before } },
+        ],
+      })
+      .limit(limit)
+      .batchSize(limit)
+      .toArray();
+  }
 }

@@ -31,7 +31,9 @@ describe('a Redis outage', () => {
 
   beforeAll(async () => {
     redis = await startLocalRedis();
-    k = await startTestKairos('redisdown', { env: { REDIS_URL: redis.url, ...HEALING } });
+    // Reconcile at its defaults (every 30 s, 60 s of grace): what the restart lost must come back
+    // sooner, through the new leader re-enqueueing everything waiting.
+    k = await startTestKairos('redisdown', { env: { REDIS_URL: redis.url, LEASE_TTL_MS: '2000' } });
   });
   afterAll(async () => {
     await k?.stop();

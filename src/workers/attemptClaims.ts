@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 
 /** Claims only have to outlast the compare-and-set they guard: once RUNNING, duplicates are dropped anyway. */
 const CLAIM_TTL_MS = 10 * 60_000;
+const TAKEOVER_CLAIM_TTL_MS = 30_000;
 
 /**
  * One claim per execution attempt in Redis (`SET NX`), taken before the MongoDB compare-and-set
@@ -20,6 +21,16 @@ export class AttemptClaims {
   /** True for the first caller per (execution, attempt number). */
   async take(executionId: string, attempt: number): Promise<boolean> {
     return (await this.redis.set(this.key(executionId, attempt), '1', 'PX', CLAIM_TTL_MS, 'NX')) === 'OK';
+  }
+
+  /**
+   * True for the first caller per lost attempt: several deliveries can find one dead worker's attempt
+   * (the stalled check, reconcile, the worker itself) and only one may record it CRASHED. On FerretDB
+   * two such compare-and-sets could both pass, and the later rewrite would undo the next attempt
+   * the first one started. Short-lived, so a taker that dies lets another try soon.
+   */
+  async takeTakeover(executionId: string, attempt: number): Promise<boolean> {
+    return (await this.redis.set(`${this.key(executionId, attempt)}:takeover`, '1', 'PX', TAKEOVER_CLAIM_TTL_MS, 'NX')) === 'OK';
   }
 
   /** Gives a claim back when the attempt did not start after all. */

@@ -72,6 +72,7 @@ export async function runExecution(deps: RunDeps, executionId: string, delivery:
   // RUNNING elsewhere: a duplicate delivery is dropped; a takeover (the queue's stalled check found
   // its lock lapsed, or reconcile found it past its deadline) means the worker running it is gone.
   if (found.status === 'RUNNING' && !delivery.takeover) return;
+  if (found.status === 'RUNNING' && !(await deps.claims.takeTakeover(executionId, found.attempt))) return;
   const current = found.status === 'RUNNING' ? await takeOver(deps, found) : found;
   if (!current) {
     // Taken over as FAILED (no attempt left): free the slot the lost attempt held.
@@ -151,6 +152,7 @@ async function startAttempt(deps: RunDeps, current: ExecutionDoc, executionId: s
 
 async function takeOverAndRequeue(deps: RunDeps, running: ExecutionDoc): Promise<void> {
   try {
+    if (!(await deps.claims.takeTakeover(running._id.toHexString(), running.attempt))) return;
     const after = await takeOver(deps, running);
     if (after) {
       await deps.queues.enqueue([

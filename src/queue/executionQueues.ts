@@ -27,6 +27,11 @@ export interface EnqueueRequest {
   takeoverOf?: number;
   /** A redelivery after waiting for a tenant concurrency slot; each wait needs an entry id of its own (the period it is due in). */
   waitRound?: number;
+  /**
+   * Reconcile's re-enqueue of an execution still waiting past its grace: an entry id of its own per
+   * minute, so an entry stuck in Redis under the usual id cannot swallow every re-enqueue.
+   */
+  healRound?: number;
 }
 
 /**
@@ -49,8 +54,9 @@ export class ExecutionQueues {
     this.queues = { IO_BOUND: make(QUEUE_NAMES.IO_BOUND), CPU_BOUND: make(QUEUE_NAMES.CPU_BOUND) };
   }
 
-  static entryId(executionId: string, round: number | 'buffered' = 0, takeoverOf?: number, waitRound?: number): string {
+  static entryId(executionId: string, round: number | 'buffered' = 0, takeoverOf?: number, waitRound?: number, healRound?: number): string {
     // BullMQ ids may not contain ':'.
+    if (healRound) return `${executionId}-h${healRound}`;
     if (waitRound) return `${executionId}-w${waitRound}`;
     if (takeoverOf) return `${executionId}-t${takeoverOf}`;
     if (round === 'buffered') return `${executionId}-b`;
@@ -72,7 +78,7 @@ export class ExecutionQueues {
           name: 'run',
           data: { executionId: r.executionId, tenantId: r.tenantId, ...(r.takeoverOf ? { takeover: true } : {}) },
           opts: {
-            jobId: ExecutionQueues.entryId(r.executionId, r.round, r.takeoverOf, r.waitRound),
+            jobId: ExecutionQueues.entryId(r.executionId, r.round, r.takeoverOf, r.waitRound, r.healRound),
             delay: Math.max(0, r.dueAt.getTime() - now),
             removeOnComplete: true,
             removeOnFail: true,

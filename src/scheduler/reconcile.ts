@@ -11,9 +11,10 @@ export interface ReconcileOptions {
 /**
  * The leader's `reconcile` system job (DESIGN.md step 7): re-enqueues executions stuck in
  * SCHEDULED, QUEUED or RETRYING past their time plus a grace period, and hands RUNNING ones past
- * their attempt's deadline to a worker as a takeover (the lost attempt is recorded CRASHED). Enqueueing is idempotent by
- * queue entry id, so an entry that is still there is left as it is; one that is gone (Redis lost
- * it, or a crash came between the MongoDB write and the enqueue) is added again.
+ * their attempt's deadline to a worker as a takeover (the lost attempt is recorded CRASHED). Waiting
+ * ones get an entry of their own (one per minute at most), so it does not matter whether the old
+ * entry is gone (Redis lost it, or a crash came between the MongoDB write and the enqueue) or stuck;
+ * a delivery too many is dropped by the worker's claims.
  */
 export async function reconcile(
   deps: { store: SchedulerStore; queues: ExecutionQueues },
@@ -29,6 +30,9 @@ export async function reconcile(
       dueAt: now,
       round: e.status === 'RETRYING' ? e.attempt : 0,
       takeoverOf: e.status === 'RUNNING' ? e.attempt : undefined,
+      // A chaos run found an execution QUEUED for good: its entry id was held by an entry Redis
+      // never delivered (after a restart without data), so each re-enqueue was a no-op.
+      healRound: e.status === 'RUNNING' ? undefined : Math.floor(now.getTime() / 60_000),
     })),
   );
   return { requeued: stranded.length };

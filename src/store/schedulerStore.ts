@@ -121,32 +121,24 @@ export class SchedulerStore {
    * steps): waiting ones past their time, and RUNNING ones past their attempt's deadline.
    */
   async findStranded(olderThan: Date, limit: number): Promise<ExecutionDoc[]> {
-    const waiting: ExecutionStatus[] = ['SCHEDULED', 'QUEUED'];
-    return this.c.executions
-      .find({
-        $or: [
-          { status: { $in: waiting }, scheduledFor: { $lt: olderThan } },
-          { status: 'RETRYING', nextAttemptAt: { $lt: olderThan } },
-          { status: 'RUNNING', deadlineAt: { $lt: olderThan } },
-        ],
-      })
-      .limit(limit)
-      .batchSize(limit)
-      .toArray();
+    return this.findAny([...waitingDueBefore(olderThan), { status: 'RUNNING', deadlineAt: { $lt: olderThan } }], limit);
   }
 
   /** Executions waiting for the queue (SCHEDULED, QUEUED, or RETRYING) that are due before `before`. */
   async findWaiting(before: Date, limit: number): Promise<ExecutionDoc[]> {
-    const waiting: ExecutionStatus[] = ['SCHEDULED', 'QUEUED'];
-    return this.c.executions
-      .find({
-        $or: [
-          { status: { $in: waiting }, scheduledFor: { $lt: before } },
-          { status: 'RETRYING', nextAttemptAt: { $lt: before } },
-        ],
-      })
-      .limit(limit)
-      .batchSize(limit)
-      .toArray();
+    return this.findAny(waitingDueBefore(before), limit);
   }
+
+  private async findAny(alternatives: Filter<ExecutionDoc>[], limit: number): Promise<ExecutionDoc[]> {
+    return this.c.executions.find({ $or: alternatives }).limit(limit).batchSize(limit).toArray();
+  }
+}
+
+/** Executions waiting for a queue entry whose time (first run or next attempt) is before `before`. */
+function waitingDueBefore(before: Date): Filter<ExecutionDoc>[] {
+  const waiting: ExecutionStatus[] = ['SCHEDULED', 'QUEUED'];
+  return [
+    { status: { $in: waiting }, scheduledFor: { $lt: before } },
+    { status: 'RETRYING', nextAttemptAt: { $lt: before } },
+  ];
 }

@@ -1,7 +1,12 @@
 import type { Redis } from 'ioredis';
 
-/** Claims only have to outlast the compare-and-set they guard: once RUNNING, duplicates are dropped anyway. */
-const CLAIM_TTL_MS = 10 * 60_000;
+/**
+ * Claims only have to outlast the compare-and-set they guard (a MongoDB operation fails after the
+ * 15 s socket timeout): once RUNNING, duplicates are dropped anyway. A worker killed between the
+ * claim and the compare-and-set leaves the claim behind; short-lived, it blocks the execution's
+ * redeliveries for seconds, not the ten minutes it used to (a chaos run found one stuck QUEUED).
+ */
+const CLAIM_TTL_MS = 30_000;
 const TAKEOVER_CLAIM_TTL_MS = 30_000;
 
 /**

@@ -105,7 +105,8 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       const overlap = new OverlapGuard(redis, config.redisPrefix);
       const claims = new AttemptClaims(redis, config.redisPrefix);
       const tenantSlots = new ConcurrencyLimiter(redis, config.redisPrefix, clock, quotas);
-      const dispatcher = targetAgent(config.allowPrivateTargets);
+      // The tenant's attempt records only "target address not allowed"; which address a name resolved to is for operators.
+      const dispatcher = targetAgent(config.allowPrivateTargets, (refused) => logger.warn('refused an HTTP target address', { ...refused }));
       closers.push(() => dispatcher.close());
       const cpu = new ChildProcessRunner({ handlersModule: config.handlersModule });
       // Closed after the worker has drained: kills a child that ignored its abort.

@@ -21,7 +21,7 @@ describe('HTTP targets on private addresses, with ALLOW_PRIVATE_TARGETS off', ()
     await k?.stop();
   });
 
-  it('fails the attempt with a clear error and never sends the request', async () => {
+  it('fails the attempt with a neutral error and never sends the request', async () => {
     const r = await receiver;
     const { createJob } = await gqlOk(k.url, token, `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`, {
       input: { name: 'internal', schedule: { intervalSeconds: 31_536_000 }, target: { http: { url: r.url.replace('127.0.0.1', 'localhost') } }, retryPolicy: { maxAttempts: 1 } },
@@ -33,7 +33,9 @@ describe('HTTP targets on private addresses, with ALLOW_PRIVATE_TARGETS off', ()
     const { execution } = await gqlOk(k.url, token, `query($id: ID!) { execution(id: $id) { status error result attempts { outcome error } } }`, { id: triggerJob.execution.id });
     expect(execution.status).toBe('FAILED');
     expect(execution.result).toBeNull();
-    expect(execution.attempts[0].error).toMatch(/refused to connect to localhost: it resolves to .*ALLOW_PRIVATE_TARGETS is off/);
+    // Neutral: the tenant is not told what the name resolved to (that would map internal DNS).
+    expect(execution.attempts[0].error).toMatch(/target address not allowed$/);
+    expect(`${execution.error} ${execution.attempts[0].error}`).not.toMatch(/127\.0\.0\.1|::1|resolves|localhost/);
     expect(r.received).toHaveLength(0);
   });
 });

@@ -10,7 +10,11 @@ export interface KairosConfig {
   redisUrl: string;
   port: number;
   roles: Role[];
-  jwt: { secret?: string; publicKey?: string; issuer?: string; audience?: string };
+  /**
+   * Token verification. `maxTtlSeconds` (JWT_MAX_TTL_SECONDS): a JWT whose `exp` lies further
+   * ahead than this is refused. Default 2 592 000 (30 days).
+   */
+  jwt: { secret?: string; publicKey?: string; issuer?: string; audience?: string; maxTtlSeconds: number };
   allowPrivateTargets: boolean;
   workerIoConcurrency: number;
   workerCpuConcurrency: number;
@@ -112,7 +116,7 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     redisUrl: url(env, 'REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
     port: int(env, 'PORT', 4000, 0, 65535),
     roles: [...new Set(roles as Role[])],
-    jwt: { secret, publicKey, issuer: env.JWT_ISSUER || undefined, audience: env.JWT_AUDIENCE || undefined },
+    jwt: { secret, publicKey, issuer: env.JWT_ISSUER || undefined, audience: env.JWT_AUDIENCE || undefined, maxTtlSeconds: int(env, 'JWT_MAX_TTL_SECONDS', 30 * 24 * 3600, 60, 10 * 365 * 24 * 3600) },
     allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', false),
     workerIoConcurrency: int(env, 'WORKER_IO_CONCURRENCY', 64, 1, 10000),
     workerCpuConcurrency: int(env, 'WORKER_CPU_CONCURRENCY', os.availableParallelism(), 1, 1024),

@@ -13,7 +13,12 @@ export interface JwtOptions {
   issuer?: string;
   /** Required `aud` when set (JWT_AUDIENCE). */
   audience?: string;
+  /** Longest lifetime accepted, `exp` minus now (JWT_MAX_TTL_SECONDS). Default DEFAULT_JWT_MAX_TTL_SECONDS. */
+  maxTtlSeconds?: number;
 }
+
+/** A token valid for longer than this (30 days) is refused: a leaked one must not work for years. */
+export const DEFAULT_JWT_MAX_TTL_SECONDS = 30 * 24 * 3600;
 
 /** A verified bearer token: who it names, and until when it may be used (null: no expiry, as for API keys). */
 export interface Credential {
@@ -53,7 +58,8 @@ function verificationKey(options: JwtOptions): { key: string | KeyObject; algori
 /**
  * Verifies a JWT with exactly one algorithm, the one of the configured key (HS256 for a secret,
  * RS256 or ES256 for a public key: no `none`, no HS/RS confusion), `exp` required and `nbf`
- * honoured with CLOCK_TOLERANCE_SECONDS of skew at `now`, issuer and audience when configured;
+ * honoured with CLOCK_TOLERANCE_SECONDS of skew at `now`, `exp` at most `maxTtlSeconds` ahead, issuer
+ * and audience when configured;
  * then reads the identity from its claims: `tid` tenant, `sub` subject, `role` admin|member|viewer.
  * Any failure is UNAUTHENTICATED with a message that never echoes the token.
  */
@@ -76,6 +82,10 @@ export function verifyJwt(token: string, options: JwtOptions, now: Date = new Da
     throw new UnauthenticatedError(expired ? 'The token has expired' : 'The token is invalid');
   }
   if (typeof claims.exp !== 'number') throw new UnauthenticatedError('The token has no expiry (exp)');
+  const maxTtlSeconds = options.maxTtlSeconds ?? DEFAULT_JWT_MAX_TTL_SECONDS;
+  if (claims.exp - now.getTime() / 1000 > maxTtlSeconds + CLOCK_TOLERANCE_SECONDS) {
+    throw new UnauthenticatedError(`The token is valid for longer than the accepted maximum of ${maxTtlSeconds} seconds`);
+  }
   const tenantId = claims.tid;
   if (typeof tenantId !== 'string' || !TENANT_ID.test(tenantId)) throw new UnauthenticatedError('The token has no valid tenant (tid)');
   const role = typeof claims.role === 'string' ? ROLES.get(claims.role.toLowerCase()) : undefined;

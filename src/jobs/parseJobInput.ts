@@ -2,6 +2,7 @@ import type { HttpHeader, HttpMethod, JobTarget, RetryPolicy, Schedule, Workload
 import { parseSchedule, type ScheduleInputFields } from '../domain/schedule/parseSchedule.js';
 import { DEFAULT_RETRY_POLICY, parseRetryPolicy } from '../domain/backoff.js';
 import { BadUserInputError } from '../errors/index.js';
+import { nestedDeeperThan } from '../domain/nesting.js';
 
 export const LIMITS = {
   nameLength: 200,
@@ -68,18 +69,6 @@ export function parseDescription(description: string | null | undefined): string
     throw new BadUserInputError(`description must be at most ${LIMITS.descriptionLength} characters`, 'description');
   }
   return checkText(description, 'description', true);
-}
-
-/** True when arrays and objects nest deeper than `limit`; iterative, so a hostile depth cannot overflow the stack. */
-function nestedDeeperThan(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
-    if (current === null || typeof current !== 'object') continue;
-    if (depth >= limit) return true;
-    for (const child of Object.values(current)) stack.push([child, depth + 1]);
-  }
-  return false;
 }
 
 /**

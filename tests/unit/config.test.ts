@@ -30,7 +30,7 @@ describe('loadConfig defaults (DESIGN.md "Configuration")', () => {
   });
 
   it('keeps the JWT secret and leaves issuer, audience and public key unset', () => {
-    expect(config.jwt).toEqual({ secret: SECRET, publicKey: undefined, issuer: undefined, audience: undefined });
+    expect(config.jwt).toEqual({ secret: SECRET, publicKey: undefined, issuer: undefined, audience: undefined, maxTtlSeconds: 2_592_000 });
   });
 
   it('refuses private targets and sizes workers at 64 IO slots and one CPU slot per core', () => {
@@ -86,6 +86,7 @@ describe('loadConfig with explicit values', () => {
       JWT_PUBLIC_KEY: PEM,
       JWT_ISSUER: 'https://issuer.example',
       JWT_AUDIENCE: 'kairos',
+      JWT_MAX_TTL_SECONDS: '86400',
       ALLOW_PRIVATE_TARGETS: 'true',
       WORKER_IO_CONCURRENCY: '8',
       WORKER_CPU_CONCURRENCY: '3',
@@ -104,7 +105,7 @@ describe('loadConfig with explicit values', () => {
       redisUrl: 'rediss://cache.example.net:6380/2',
       port: 8080,
       roles: ['worker', 'api'],
-      jwt: { secret: undefined, publicKey: PEM, issuer: 'https://issuer.example', audience: 'kairos' },
+      jwt: { secret: undefined, publicKey: PEM, issuer: 'https://issuer.example', audience: 'kairos', maxTtlSeconds: 86_400 },
       allowPrivateTargets: true,
       workerIoConcurrency: 8,
       workerCpuConcurrency: 3,

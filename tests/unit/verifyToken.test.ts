@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { bearerToken, CLOCK_TOLERANCE_SECONDS, signDevToken, verifyJwt, type JwtOptions } from '../../src/auth/verifyToken.js';
+import { bearerToken, CLOCK_TOLERANCE_SECONDS, DEFAULT_JWT_MAX_TTL_SECONDS, signDevToken, verifyJwt, type JwtOptions } from '../../src/auth/verifyToken.js';
 import { UnauthenticatedError } from '../../src/errors/index.js';
 import type { Identity } from '../../src/auth/identity.js';
 
@@ -97,6 +97,17 @@ describe('verifyJwt with an HS256 secret', () => {
 
   it('accepts a token that expired less than 5 seconds ago (clock tolerance)', () => {
     expect(identityOf(hs256(valid({ exp: NOW_S - 4 })), HS).tenantId).toBe('acme');
+  });
+
+  it('refuses a token valid for longer than JWT_MAX_TTL_SECONDS (30 days by default), even one whose exp Date cannot hold', () => {
+    expect(identityOf(hs256(valid({ exp: NOW_S + DEFAULT_JWT_MAX_TTL_SECONDS })), HS).tenantId).toBe('acme');
+    expect(unauthenticated(hs256(valid({ exp: NOW_S + DEFAULT_JWT_MAX_TTL_SECONDS + 3600 }))).message).toBe(
+      'The token is valid for longer than the accepted maximum of 2592000 seconds',
+    );
+    expect(unauthenticated(hs256(valid({ exp: 1e15 }))).message).toMatch(/longer than the accepted maximum/);
+    // A deployment may lower (or raise) the maximum.
+    expect(unauthenticated(hs256(valid({ exp: NOW_S + 7200 })), { ...HS, maxTtlSeconds: 3600 }).message).toMatch(/maximum of 3600 seconds/);
+    expect(identityOf(hs256(valid({ exp: NOW_S + 7200 })), { ...HS, maxTtlSeconds: 86_400 }).tenantId).toBe('acme');
   });
 
   it('rejects a token that expired more than 5 seconds ago, saying it expired', () => {

@@ -19,7 +19,7 @@ export interface CreateJobInputFields extends JobInputFields {
 }
 
 /**
- * DESIGN.md step 1: validates, computes nextRunAt and inserts the job. A first occurrence inside
+ * DESIGN.md step 1: validates, computes the first occurrence (the schedule cursor) and inserts the job. A first occurrence inside
  * the look-ahead window is materialised here instead of waiting for the next sweep, so a job due
  * in 2 s is not late. Nothing is stored when validation fails.
  */
@@ -30,14 +30,14 @@ export async function createJob(deps: CreateJobDeps, tenant: TenantDoc, input: C
   const { job, created } = await deps.createLock.run(tenant._id, async () => {
     if ((await deps.jobs.count()) >= tenant.maxJobs) throw overQuota();
     const _id = new ObjectId();
-    const nextRunAt = firstOccurrence(definition.schedule, now);
+    const scheduleCursor = firstOccurrence(definition.schedule, now);
     const inserted = await deps.jobs.insert({
       _id,
       ...definition,
       nameLower: definition.name.toLowerCase(),
-      status: input.paused ? 'PAUSED' : nextRunAt ? 'ACTIVE' : 'COMPLETED',
+      status: input.paused ? 'PAUSED' : scheduleCursor ? 'ACTIVE' : 'COMPLETED',
       // A paused job has no next run (as after pauseJob); resumeJob computes one from then.
-      nextRunAt: input.paused ? null : nextRunAt,
+      scheduleCursor: input.paused ? null : scheduleCursor,
       lastRunAt: null,
       idempotencyKey: key ?? `auto:${_id.toHexString()}`,
       createdAt: now,

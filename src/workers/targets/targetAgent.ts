@@ -1,17 +1,23 @@
 import dns, { type LookupAddress } from 'node:dns';
-import { isIP } from 'node:net';
 import { Agent } from 'undici';
-import { isPrivateAddress } from './privateAddresses.js';
+import { isPrivateAddress, privateLiteralHost } from '../../domain/privateAddresses.js';
 
 /**
  * An HTTP target refused because it resolves to an address that is not global unicast. The
  * message is neutral on purpose: it is recorded on the tenant's attempt, and naming the address
- * a host resolves to would tell a tenant which internal names exist.
+ * a host resolves to would tell a tenant which internal names exist. Not retried: the same
+ * refusal would end every attempt (a changed DNS answer is picked up by the next execution).
  */
 export class PrivateTargetError extends Error {
+  readonly retryable = false;
   constructor() {
     super('target address not allowed');
   }
+}
+
+/** True for an error that a further attempt would only repeat. */
+export function isNonRetryable(error: unknown): boolean {
+  return (error as { retryable?: unknown } | null)?.retryable === false;
 }
 
 /** What an operator is told about a refused target (never the tenant). */
@@ -26,8 +32,8 @@ export type OnRefusedTarget = (refused: RefusedTarget) => void;
 /** Refuses a URL whose host is an IP literal in a blocked range (literals never reach the DNS lookup below). */
 export function checkLiteralHost(url: string, allowPrivate: boolean, onRefused?: OnRefusedTarget): void {
   if (allowPrivate) return;
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) && isPrivateAddress(host)) {
+  const host = privateLiteralHost(url);
+  if (host) {
     onRefused?.({ host, address: host });
     throw new PrivateTargetError();
   }

@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { isIP } from 'node:net';
 
 /** IANA's global unicast allocation for IPv6 (2000::/3): everything outside it is special or unassigned. */
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
@@ -18,4 +19,20 @@ export function isPrivateAddress(address: string): boolean {
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   if (parsed.range() !== 'unicast') return true;
   return parsed.kind() === 'ipv6' && !parsed.match(GLOBAL_UNICAST_V6);
+}
+
+/**
+ * The host of `url` when it is an IP literal in a blocked range, else null. Such a URL can be
+ * refused when a job is defined; a host name cannot (what it resolves to may change), so it is
+ * checked at connect time instead.
+ */
+export function privateLiteralHost(url: string): string | null {
+  let hostname: string;
+  try {
+    hostname = new URL(url).hostname;
+  } catch {
+    return null;
+  }
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return isIP(host) && isPrivateAddress(host) ? host : null;
 }

@@ -8,7 +8,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-GENQLIENT=github.com/Khan/genqlient@v0.8.1
 
 npm_ready() { # dir: npm ci when node_modules is missing or older than the lockfile
   if [ ! -f "$1/node_modules/.package-lock.json" ] || [ "$1/package-lock.json" -nt "$1/node_modules/.package-lock.json" ]; then
@@ -31,7 +30,7 @@ case "${1:-}" in
   generate)
     npm_ready sdk/typescript
     (cd sdk/typescript && npx graphql-codegen --config codegen.ts)
-    (cd sdk/go && go run "$GENQLIENT" genqlient.yaml)
+    (cd sdk/go && go tool genqlient genqlient.yaml)
     ;;
   check)
     npm_ready sdk/typescript
@@ -44,7 +43,7 @@ case "${1:-}" in
     fi
     # genqlient writes where its config says: generate in a copy laid out like the repository.
     mkdir -p "$tmp/sdk" && cp schema.graphql "$tmp/" && cp -r sdk/go "$tmp/sdk/go"
-    (cd "$tmp/sdk/go" && go run "$GENQLIENT" genqlient.yaml)
+    (cd "$tmp/sdk/go" && go tool genqlient genqlient.yaml 2>/dev/null)
     if ! diff -q "$tmp/sdk/go/generated.go" sdk/go/generated.go >/dev/null; then
       echo "sdk/go/generated.go is stale against schema.graphql: run npm run sdk:generate" >&2
       exit 1

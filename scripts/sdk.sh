@@ -43,7 +43,7 @@ case "${1:-}" in
     fi
     # genqlient writes where its config says: generate in a copy laid out like the repository.
     mkdir -p "$tmp/sdk" && cp schema.graphql "$tmp/" && cp -r sdk/go "$tmp/sdk/go"
-    (cd "$tmp/sdk/go" && go tool genqlient genqlient.yaml 2>/dev/null)
+    (cd "$tmp/sdk/go" && go tool genqlient genqlient.yaml)
     if ! diff -q "$tmp/sdk/go/generated.go" sdk/go/generated.go >/dev/null; then
       echo "sdk/go/generated.go is stale against schema.graphql: run npm run sdk:generate" >&2
       exit 1

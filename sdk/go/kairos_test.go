@@ -4,6 +4,7 @@ package kairos_test
 // KAIROS_TOKEN): `npm run sdk:test` at the repository root, or `npm test`.
 
 import (
+	"bufio"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -17,7 +18,9 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"os/exec"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -330,4 +333,43 @@ func TestBackoffDoublesUpToItsCap(t *testing.T) {
 			t.Errorf("attempt %d: %v", n, got)
 		}
 	}
+}
+
+// The README's Go example is examples/watch/main.go, verbatim; it runs until it prints a SUCCEEDED change.
+func TestReadmeExampleRuns(t *testing.T) {
+	live(t)
+	source, err := os.ReadFile("examples/watch/main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "```go\n"+string(source)+"```") {
+		t.Fatal("README.md's Go example is not examples/watch/main.go")
+	}
+	ctx := ctxFor(t, 60*time.Second)
+	cmd := exec.CommandContext(ctx, "go", "run", "./examples/watch")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	lines := bufio.NewScanner(out)
+	var printed []string
+	for lines.Scan() {
+		printed = append(printed, lines.Text())
+		if strings.HasSuffix(lines.Text(), "-> SUCCEEDED") {
+			if !strings.HasPrefix(printed[0], "created ") {
+				t.Fatalf("first line %q", printed[0])
+			}
+			return
+		}
+	}
+	t.Fatalf("the example ended without a SUCCEEDED line: %q", printed)
 }

@@ -2081,6 +2081,7 @@ var AllHttpMethod = []HttpMethod{
 }
 
 type HttpTargetInput struct {
+	// http or https. Unless the server runs with ALLOW_PRIVATE_TARGETS=true, a host that is a private, loopback, link-local or reserved IP address is refused here, and a host name that resolves to one fails its attempt when called (not retried).
 	Url string `json:"url"`
 	// Default POST.
 	Method  *HttpMethod       `json:"method,omitempty"`
@@ -2113,10 +2114,11 @@ type JobFields struct {
 	// Default RUN_ONCE.
 	MisfirePolicy MisfirePolicy `json:"misfirePolicy"`
 	Status        JobStatus     `json:"status"`
-	NextRunAt     *time.Time    `json:"nextRunAt"`
-	LastRunAt     *time.Time    `json:"lastRunAt"`
-	CreatedAt     time.Time     `json:"createdAt"`
-	UpdatedAt     time.Time     `json:"updatedAt"`
+	// When the next occurrence that has not started yet is due (materialised or not): its nominal time, which jitterSeconds may delay. Null when the job is paused or has no occurrence left.
+	NextRunAt *time.Time `json:"nextRunAt"`
+	LastRunAt *time.Time `json:"lastRunAt"`
+	CreatedAt time.Time  `json:"createdAt"`
+	UpdatedAt time.Time  `json:"updatedAt"`
 }
 
 // GetId returns JobFields.Id, and is useful for accessing the field via an interface.
@@ -4139,10 +4141,11 @@ func (v *TriggerJobTriggerJobExecutionPayloadExecution) __premarshalJSON() (*__p
 
 // Omitted fields keep their value. Changing the schedule recomputes nextRunAt and drops not-yet-queued occurrences of the old schedule.
 type UpdateJobInput struct {
-	Id             string            `json:"id"`
-	Name           *string           `json:"name,omitempty"`
-	Description    *string           `json:"description,omitempty"`
-	Schedule       *ScheduleInput    `json:"schedule,omitempty"`
+	Id          string         `json:"id"`
+	Name        *string        `json:"name,omitempty"`
+	Description *string        `json:"description,omitempty"`
+	Schedule    *ScheduleInput `json:"schedule,omitempty"`
+	// Replaces the whole target, not merged field by field: give its method and headers too, or they fall back to POST and none. Validated as in createJob; an invalid target is refused (BAD_USER_INPUT) and nothing is changed.
 	Target         *JobTargetInput   `json:"target,omitempty"`
 	Payload        *json.RawMessage  `json:"payload,omitempty"`
 	Workload       *Workload         `json:"workload,omitempty"`

@@ -76,6 +76,7 @@ export type HttpTargetInput = {
   headers?: Array<HttpHeaderInput> | null | undefined;
   /** Default POST. */
   method?: HttpMethod | null | undefined;
+  /** http or https. Unless the server runs with ALLOW_PRIVATE_TARGETS=true, a host that is a private, loopback, link-local or reserved IP address is refused here, and a host name that resolves to one fails its attempt when called (not retried). */
   url: string;
 };
 
@@ -155,6 +156,7 @@ export type UpdateJobInput = {
   payload?: unknown;
   retryPolicy?: RetryPolicyInput | null | undefined;
   schedule?: ScheduleInput | null | undefined;
+  /** Replaces the whole target, not merged field by field: give its method and headers too, or they fall back to POST and none. Validated as in createJob; an invalid target is refused (BAD_USER_INPUT) and nothing is changed. */
   target?: JobTargetInput | null | undefined;
   timeoutSeconds?: number | null | undefined;
   workload?: Workload | null | undefined;

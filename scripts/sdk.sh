@@ -7,7 +7,8 @@
 #                                  Kairos of their own (scripts/with-kairos.mjs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT=$PWD
+# MONGO_URL and JWT_SECRET for the Kairos that `test` starts (already set when run from scripts/test.sh).
+source scripts/dev-env.sh
 
 npm_ready() { # dir: npm ci when node_modules is missing or older than the lockfile
   if [ ! -f "$1/node_modules/.package-lock.json" ] || [ "$1/package-lock.json" -nt "$1/node_modules/.package-lock.json" ]; then

@@ -21,6 +21,7 @@ import { TenantQuotas } from './quotas/tenantQuotas.js';
 import { ConcurrencyLimiter } from './quotas/concurrencyLimiter.js';
 import { RateLimiter } from './quotas/rateLimiter.js';
 import { TenantLock } from './quotas/tenantLock.js';
+import { JobCounter } from './quotas/jobCounter.js';
 import { targetAgent } from './workers/targets/targetAgent.js';
 import { loadHandlers } from './workers/handlers/loadHandlers.js';
 import { ChildProcessRunner } from './workers/cpu/childProcessRunner.js';
@@ -151,6 +152,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         quotas,
         rateLimiter: new RateLimiter(redis, config.redisPrefix, clock, logger),
         createJobLock: new TenantLock(redis, config.redisPrefix, 'create-job', logger),
+        jobCounter: new JobCounter(redis, config.redisPrefix),
         events,
         cancels,
         materialise: materialiseDeps,

@@ -9,6 +9,7 @@ import type { TenantStore } from '../store/tenantStore.js';
 import type { TenantQuotas } from '../quotas/tenantQuotas.js';
 import type { RateLimiter } from '../quotas/rateLimiter.js';
 import type { TenantLock } from '../quotas/tenantLock.js';
+import type { JobCounter } from '../quotas/jobCounter.js';
 
 /** Process-wide services the api role hands to resolvers through the context (built once by the composition root). */
 export interface AppServices {
@@ -24,6 +25,8 @@ export interface AppServices {
   rateLimiter: RateLimiter;
   /** Serialises each tenant's createJob calls across replicas (the maxJobs check). */
   createJobLock: TenantLock;
+  /** Each tenant's job count in Redis (the maxJobs check and viewer.quota.jobCount without a count). */
+  jobCounter: JobCounter;
   events: ExecutionEventBus;
   /** Publishes cancellations of running attempts to the workers. */
   cancels: CancelSignals;

@@ -9,6 +9,7 @@ import { ensureIndexes } from './store/indexes.js';
 import { TenantStore } from './store/tenantStore.js';
 import { SchedulerStore } from './store/schedulerStore.js';
 import { RunStore } from './store/runStore.js';
+import { RetentionStore } from './store/retentionStore.js';
 import { ExecutionEventBus } from './events/executionEventBus.js';
 import { ExecutionQueues } from './queue/executionQueues.js';
 import type { MaterialiseDeps } from './scheduler/materialise.js';
@@ -45,7 +46,7 @@ export interface KairosOptions {
    */
   handlers?: HandlerRegistry;
   /** Scheduler tuning beyond the configuration (tests shorten these). */
-  scheduler?: Pick<SchedulerRoleOptions, 'sweepEveryMs' | 'reconcileEveryMs' | 'reconcileGraceMs' | 'agendaProcessEveryMs' | 'agendaLockLifetimeMs' | 'misfireThresholdMs'>;
+  scheduler?: Pick<SchedulerRoleOptions, 'sweepEveryMs' | 'reconcileEveryMs' | 'reconcileGraceMs' | 'agendaProcessEveryMs' | 'agendaLockLifetimeMs' | 'misfireThresholdMs' | 'purgeEveryMs'>;
   /** Worker tuning beyond the configuration (tests shorten the drain). */
   worker?: Pick<WorkerRoleOptions, 'drainTimeoutMs' | 'lockDurationMs'>;
   /** Host the api role listens on. Default 0.0.0.0. */
@@ -128,13 +129,15 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       closers.push(() => worker.stop());
     }
     if (config.roles.includes('scheduler')) {
-      scheduler = new SchedulerRole(db, redis, materialiseDeps, clock, logger, {
+      const purge = { retention: new RetentionStore(db), tenants: () => tenants.retentions() };
+      scheduler = new SchedulerRole(db, redis, materialiseDeps, purge, clock, logger, {
         candidateId: instanceId,
         redisPrefix: config.redisPrefix,
         leaseTtlMs: config.leaseTtlMs,
         lookAheadMs: config.lookAheadMs,
         reconcileEveryMs: config.reconcileEveryMs,
         reconcileGraceMs: config.reconcileGraceMs,
+        purgeEveryMs: config.purgeEveryMs,
         ...options.scheduler,
       });
       scheduler.start();

@@ -25,6 +25,7 @@ export class ViewerResolver {
         jobCount,
         maxConcurrentExecutions: tenant.maxConcurrentExecutions,
         maxExecutionsPerMinute: tenant.maxExecutionsPerMinute,
+        executionRetentionDays: tenant.executionRetentionDays,
       },
     };
   }

@@ -22,6 +22,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
       { key: { tenantId: 1, scheduledFor: -1, _id: -1 }, name: 'tenant_scheduled' },
       { key: { tenantId: 1, jobId: 1, scheduledFor: -1, _id: -1 }, name: 'tenant_job_scheduled' },
       { key: { status: 1, scheduledFor: 1 }, name: 'reconcile' },
+      { key: { tenantId: 1, status: 1, finishedAt: 1 }, name: 'tenant_status_finished' },
     ]),
     createEach(c.apiKeys, [
       { key: { secretHash: 1 }, name: 'secret_hash', unique: true },

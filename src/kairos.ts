@@ -16,6 +16,7 @@ import type { MaterialiseDeps } from './scheduler/materialise.js';
 import { SchedulerRole, type SchedulerRoleOptions } from './scheduler/schedulerRole.js';
 import { WorkerRole, type WorkerRoleOptions } from './workers/workerRole.js';
 import { CancelSignals } from './events/cancelSignals.js';
+import { SharedReads } from './events/sharedReads.js';
 import { OverlapGuard } from './workers/overlapGuard.js';
 import { AttemptClaims } from './workers/attemptClaims.js';
 import { TenantQuotas } from './quotas/tenantQuotas.js';
@@ -157,6 +158,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         createJobLock: new TenantLock(redis, config.redisPrefix, 'create-job', logger),
         jobCounter: new JobCounter(redis, config.redisPrefix),
         events,
+        eventReads: new SharedReads(),
         cancels,
         materialise: materialiseDeps,
         handlerNames: new Set(handlers.keys()),

@@ -22,7 +22,7 @@ export interface CreateJobInputFields extends JobInputFields {
 
 /**
  * DESIGN.md step 1: validates, takes one of the tenant's job slots (a counter, so the check costs
- * the same at any size), computes nextRunAt and inserts the job. A first occurrence inside
+ * the same at any size), computes the first occurrence (the schedule cursor) and inserts the job. A first occurrence inside
  * the look-ahead window is materialised here instead of waiting for the next sweep, so a job due
  * in 2 s is not late. Nothing is stored when validation fails.
  */
@@ -35,16 +35,16 @@ export async function createJob(deps: CreateJobDeps, tenant: TenantDoc, input: C
     const reserved = await deps.jobCounter.reserve(tenant._id, tenant.maxJobs, () => deps.jobs.count()).catch(() => null);
     if (reserved === false || (reserved === null && (await deps.jobs.count()) >= tenant.maxJobs)) throw overQuota();
     const _id = new ObjectId();
-    const nextRunAt = firstOccurrence(definition.schedule, now);
+    const scheduleCursor = firstOccurrence(definition.schedule, now);
     // An insert that fails keeps its reservation: it may have landed, and an over-count heals
     // (see JobCounter) where an under-count would let the tenant past its quota.
     const inserted = await deps.jobs.insert({
       _id,
       ...definition,
       nameLower: definition.name.toLowerCase(),
-      status: input.paused ? 'PAUSED' : nextRunAt ? 'ACTIVE' : 'COMPLETED',
+      status: input.paused ? 'PAUSED' : scheduleCursor ? 'ACTIVE' : 'COMPLETED',
       // A paused job has no next run (as after pauseJob); resumeJob computes one from then.
-      nextRunAt: input.paused ? null : nextRunAt,
+      scheduleCursor: input.paused ? null : scheduleCursor,
       lastRunAt: null,
       idempotencyKey: key ?? `auto:${_id.toHexString()}`,
       createdAt: now,

@@ -18,7 +18,7 @@ import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, t
  * naming it, and nothing is written. `retryPolicy` is merged field by field into the current one;
  * `schedule` and `target` are replaced whole. An update that changes nothing writes nothing.
  *
- * A changed schedule recomputes nextRunAt from `now` (kept null while the job is PAUSED; a
+ * A changed schedule recomputes the schedule cursor from `now` (kept null while the job is PAUSED; a
  * COMPLETED job becomes ACTIVE again), cancels the waiting executions of the old schedule with
  * reason "schedule changed" and materialises the new near-term occurrences (see applySchedule).
  * Other changes apply to executions that start (target, payload, timeout, policies) or are
@@ -51,11 +51,11 @@ function jobChange(current: JobDoc, input: JobInputFields, now: Date, handlers: 
   if (input.schedule !== undefined) {
     const schedule = parseSchedule(notNull(input.schedule, 'schedule'), now);
     if (!isDeepStrictEqual(schedule, current.schedule)) {
-      const nextRunAt = current.status === 'PAUSED' ? null : firstOccurrence(schedule, now);
+      const scheduleCursor = current.status === 'PAUSED' ? null : firstOccurrence(schedule, now);
       Object.assign(change, {
         schedule,
-        nextRunAt,
-        status: current.status === 'PAUSED' ? 'PAUSED' : nextRunAt ? 'ACTIVE' : 'COMPLETED',
+        scheduleCursor,
+        status: current.status === 'PAUSED' ? 'PAUSED' : scheduleCursor ? 'ACTIVE' : 'COMPLETED',
       } satisfies JobChange);
     }
   }

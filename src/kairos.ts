@@ -14,6 +14,7 @@ import { ExecutionEventBus } from './events/executionEventBus.js';
 import { ExecutionQueues } from './queue/executionQueues.js';
 import type { MaterialiseDeps } from './scheduler/materialise.js';
 import { SchedulerRole, type SchedulerRoleOptions } from './scheduler/schedulerRole.js';
+import { DueIndex } from './scheduler/dueIndex.js';
 import { WorkerRole, type WorkerRoleOptions } from './workers/workerRole.js';
 import { CancelSignals } from './events/cancelSignals.js';
 import { SharedReads } from './events/sharedReads.js';
@@ -97,7 +98,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
     closers.push(() => queues.close());
     const tenants = new TenantStore(db, config.defaultQuota);
     const quotas = new TenantQuotas(tenants, clock);
-    const materialiseDeps: MaterialiseDeps = { store: new SchedulerStore(db), queues, events, logger, random: Math.random };
+    const materialiseDeps: MaterialiseDeps = { store: new SchedulerStore(db), dueIndex: new DueIndex(redis, config.redisPrefix, (error) => logger.warn('could not write the due index; the leader\'s next rebuild adds the job', { error: errorMessage(error) })), queues, events, logger, random: Math.random };
 
     let scheduler: SchedulerRole | null = null;
     // Every role may publish a cancel; only workers listen for them.

@@ -36,6 +36,9 @@ export async function createJob(deps: CreateJobDeps, tenant: TenantDoc, input: C
     if (reserved === false || (reserved === null && (await deps.jobs.count()) >= tenant.maxJobs)) throw overQuota();
     const _id = new ObjectId();
     const scheduleCursor = firstOccurrence(definition.schedule, now);
+    const cursor = input.paused ? null : scheduleCursor;
+    // Into the due index before MongoDB (see DueIndex): a crash in between leaves an entry, not a job the sweep misses.
+    await deps.materialise.dueIndex.expect(_id, cursor);
     // An insert that fails keeps its reservation: it may have landed, and an over-count heals
     // (see JobCounter) where an under-count would let the tenant past its quota.
     const inserted = await deps.jobs.insert({
@@ -44,7 +47,7 @@ export async function createJob(deps: CreateJobDeps, tenant: TenantDoc, input: C
       nameLower: definition.name.toLowerCase(),
       status: input.paused ? 'PAUSED' : scheduleCursor ? 'ACTIVE' : 'COMPLETED',
       // A paused job has no next run (as after pauseJob); resumeJob computes one from then.
-      scheduleCursor: input.paused ? null : scheduleCursor,
+      scheduleCursor: cursor,
       lastRunAt: null,
       idempotencyKey: key ?? `auto:${_id.toHexString()}`,
       createdAt: now,
@@ -52,6 +55,7 @@ export async function createJob(deps: CreateJobDeps, tenant: TenantDoc, input: C
       version: 1,
     });
     if (!inserted.created && reserved) await deps.jobCounter.release(tenant._id).catch(() => undefined);
+    if (inserted.created) await deps.materialise.dueIndex.touch(_id, inserted.job.status === 'ACTIVE' ? inserted.job.scheduleCursor : null);
     // Without Redis (no lock, no counter) concurrent creates can all pass the count: counting
     // again after the insert, one over the quota takes its own job back.
     if (inserted.created && reserved === null && (await deps.jobs.count()) > tenant.maxJobs) {

@@ -8,12 +8,15 @@ import { publishStatusEvents, statusEvent } from '../events/statusEvent.js';
 import type { ExecutionQueues } from '../queue/executionQueues.js';
 import type { JobAdvance, SchedulerStore } from '../store/schedulerStore.js';
 import type { Logger } from '../logger.js';
+import type { DueIndex } from './dueIndex.js';
 
 /** At most this many occurrences of one job are materialised per pass; the rest wait for the next pass. */
 export const MAX_OCCURRENCES_PER_JOB = 100;
 
 export interface MaterialiseDeps {
   store: SchedulerStore;
+  /** Which jobs are due (Redis); the sweep reads it, the API's schedule writes keep it early. */
+  dueIndex: DueIndex;
   queues: ExecutionQueues;
   events: ExecutionEventBus;
   logger: Logger;

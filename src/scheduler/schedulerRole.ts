@@ -30,6 +30,11 @@ export interface SchedulerRoleOptions {
   misfireThresholdMs?: number;
   /** Period of Agenda's `purge` system job (executions past their tenant's retention). Default 5 minutes. */
   purgeEveryMs?: number;
+  /**
+   * Period of Agenda's `rebuild-due-index` job, which adds every active job to the due index again: a
+   * backstop for an API write whose Redis half failed (a lost Redis is noticed at the next sweep). Default 10 minutes.
+   */
+  dueIndexRefreshEveryMs?: number;
   /** Period of Agenda's `reconcile` system job. Default 30 s. */
   reconcileEveryMs?: number;
   /** How long past its time a waiting execution must be before reconcile re-enqueues it. Default 60 s. */
@@ -118,10 +123,19 @@ export class SchedulerRole {
           this.logger.warn('purge failed; retrying at its next run', { error: errorMessage(error) });
         }
       });
+      agenda.define('rebuild-due-index', async () => {
+        try {
+          const count = await this.deps.dueIndex.rebuild(() => this.deps.store.activeCursors());
+          this.logger.info('refreshed the due index from MongoDB', { jobs: count });
+        } catch (error) {
+          this.logger.warn('due index refresh failed; retrying at its next run', { error: errorMessage(error) });
+        }
+      });
       this.agenda = agenda;
       await agenda.start();
       await agenda.every(this.options.reconcileEveryMs ?? 30_000, 'reconcile');
       await agenda.every(this.options.purgeEveryMs ?? 300_000, 'purge');
+      await agenda.every(this.options.dueIndexRefreshEveryMs ?? 600_000, 'rebuild-due-index');
     } catch (error) {
       this.logger.error('could not start agenda', { error: errorMessage(error) });
     }

@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { ensureIndexes } from '../store/indexes.js';
+import { AuditStore } from '../store/auditStore.js';
 import { SchedulerStore } from '../store/schedulerStore.js';
 import { DueIndex } from '../scheduler/dueIndex.js';
 import { sweepDueJobs } from '../scheduler/sweepDueJobs.js';
@@ -93,7 +94,7 @@ try {
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1000 - (Date.now() - began))));
       }
       const rangeStarted = Date.now();
-      await db.collection<JobDoc>('jobs').find({ status: 'ACTIVE', scheduleCursor: { $lte: new Date(Date.now() + config.lookAheadMs) } }).sort({ scheduleCursor: 1 }).limit(100).toArray();
+      await new AuditStore(db).firstDueByRange(new Date(Date.now() + config.lookAheadMs), 100);
       const range = Date.now() - rangeStarted;
       durations.sort((a, b) => a - b);
       rows.push({ size, load, rebuild, p50: pct(durations, 50), max: durations[durations.length - 1], due, range });

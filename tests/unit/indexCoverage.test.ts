@@ -55,6 +55,7 @@ const QUERIES: Record<string, { collection: 'jobs' | 'executions' | 'apiKeys' | 
   'tenantStore.replaceWebhookSecret': { collection: 'tenants', index: '_id', fields: ['_id'] },
   'tenantStore.retentions': { exempt: 'reads every tenant (the purge); one document per tenant' },
   'auditStore.allExecutions': { exempt: 'the chaos audit only, never Kairos itself' },
+  'auditStore.firstDueByRange': { exempt: 'bench:scale only: the range query the sweep no longer runs' },
   'auditStore.allJobs': { exempt: 'the chaos audit only, never Kairos itself' },
   'auditStore.countJobsBehind': { exempt: 'the chaos audit only, never Kairos itself' },
   'auditStore.countOpenExecutions': { exempt: 'the chaos audit only, never Kairos itself' },

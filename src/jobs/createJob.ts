@@ -10,6 +10,8 @@ import type { JobCounter } from '../quotas/jobCounter.js';
 
 export interface CreateJobDeps extends NearTermDeps {
   handlerNames: ReadonlySet<string>;
+  /** ALLOW_PRIVATE_TARGETS: whether a target URL may name a private IP literal. */
+  allowPrivateTargets: boolean;
   /** Serialises the tenant's creates, so the quota check and the insert are not interleaved. */
   createLock: TenantLock;
   jobCounter: JobCounter;
@@ -27,7 +29,7 @@ export interface CreateJobInputFields extends JobInputFields {
  * in 2 s is not late. Nothing is stored when validation fails.
  */
 export async function createJob(deps: CreateJobDeps, tenant: TenantDoc, input: CreateJobInputFields, now: Date): Promise<JobDoc> {
-  const definition = parseNewJob(input, now, deps.handlerNames);
+  const definition = parseNewJob(input, now, deps.handlerNames, deps.allowPrivateTargets);
   const key = parseIdempotencyKey(input.idempotencyKey);
   const overQuota = () => new QuotaExceededError(`This tenant may have at most ${tenant.maxJobs} jobs; delete one first`, { maxJobs: tenant.maxJobs });
   const { job, created } = await deps.createLock.run(tenant._id, async () => {

@@ -11,4 +11,6 @@ export interface JobDeps extends NearTermDeps {
   handlerNames: ReadonlySet<string>;
   /** Each tenant's job count (createJob's quota check; deleteJob gives a slot back). */
   jobCounter: JobCounter;
+  /** ALLOW_PRIVATE_TARGETS: whether a target URL may name a private IP literal. */
+  allowPrivateTargets: boolean;
 }

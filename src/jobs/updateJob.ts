@@ -28,7 +28,7 @@ import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, t
 export async function updateJob(deps: JobDeps, id: ObjectId, input: JobInputFields, now: Date): Promise<JobDoc> {
   let scheduleChanged = false;
   const { job, changed } = await changeJob({ jobs: deps.jobs, dueIndex: deps.materialise.dueIndex }, id, now, (current) => {
-    const change = jobChange(current, input, now, deps.handlerNames);
+    const change = jobChange(current, input, now, deps);
     scheduleChanged = change?.schedule !== undefined;
     return change;
   });
@@ -37,7 +37,7 @@ export async function updateJob(deps: JobDeps, id: ObjectId, input: JobInputFiel
 }
 
 /** The validated difference between `current` and `input`, or null when there is none. */
-function jobChange(current: JobDoc, input: JobInputFields, now: Date, handlers: ReadonlySet<string>): JobChange | null {
+function jobChange(current: JobDoc, input: JobInputFields, now: Date, rules: Pick<JobDeps, 'handlerNames' | 'allowPrivateTargets'>): JobChange | null {
   const change: JobChange = {};
   const differs = <K extends keyof JobChange>(field: K, value: JobDoc[K]) => {
     if (!isDeepStrictEqual(value, current[field])) change[field] = value;
@@ -59,7 +59,7 @@ function jobChange(current: JobDoc, input: JobInputFields, now: Date, handlers: 
       } satisfies JobChange);
     }
   }
-  if (input.target !== undefined) differs('target', parseTarget(notNull(input.target, 'target'), handlers));
+  if (input.target !== undefined) differs('target', parseTarget(notNull(input.target, 'target'), rules.handlerNames, rules.allowPrivateTargets));
   if (input.payload !== undefined) differs('payloadJson', parsePayload(input.payload));
   if (input.workload !== undefined) differs('workload', notNull(input.workload, 'workload'));
   if (input.timeoutSeconds !== undefined) differs('timeoutSeconds', parseTimeout(notNull(input.timeoutSeconds, 'timeoutSeconds')));

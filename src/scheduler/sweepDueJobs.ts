@@ -43,14 +43,21 @@ export async function sweepDueJobs(
     if (index.entries.length === 0) break;
     entries += index.entries.length;
     const ids = index.entries.map((e) => new ObjectId(e.jobId));
-    const due = (await deps.store.findJobsByIds(ids)).filter((j) => j.status === 'ACTIVE' && j.scheduleCursor && j.scheduleCursor <= horizon);
+    const loaded = await deps.store.findJobsByIds(ids);
+    const isDue = (j: (typeof loaded)[number]) => j.status === 'ACTIVE' && j.scheduleCursor !== null && j.scheduleCursor <= horizon;
+    const due = loaded.filter(isDue);
+    // Each entry goes where MongoDB has its job (or out): jobs not due as just read; the due ones
+    // as read back after their advance (materialise's own read-back when it made one). On FerretDB
+    // every statement reads the whole jobs collection (its _id lookups are sequential scans), so
+    // statements per due job are what the sweep's cost is made of there.
+    const states = new Map(loaded.filter((j) => !isDue(j)).map((j) => [j._id.toHexString(), j]));
     if (due.length > 0) {
       const result = await materialise(deps, due, now, horizon, fencingToken, options.misfireThresholdMs);
       jobs += due.length;
       executions += result.executions;
+      const after = result.states ?? (await deps.store.jobStates(due.map((j) => j._id)));
+      for (const [id, state] of after) states.set(id, state as (typeof loaded)[number]);
     }
-    // Read back after the advance: each entry goes where MongoDB now has its job (or out).
-    const states = await deps.store.jobStates(ids);
     await deps.dueIndex.settle(
       index.entries.map((entry) => {
         const state = states.get(entry.jobId);

@@ -70,7 +70,8 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
   const instanceId = `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const handlers = options.handlers ?? (await loadHandlers(config.handlersModule));
 
-  const { client: mongo, db } = await connectMongo(config.mongoUrl, options.dbName);
+  const { client: mongo, db, ferretDb } = await connectMongo(config.mongoUrl, options.dbName);
+  logger.info('connected to the database', { server: ferretDb ? 'ferretdb' : 'mongodb', maxPoolSize: mongo.options.maxPoolSize });
   const closers: (() => Promise<unknown>)[] = [() => mongo.close()];
   const stopAll = async () => {
     for (const close of closers.reverse()) {

@@ -27,6 +27,7 @@ import { ChildProcessRunner } from './workers/cpu/childProcessRunner.js';
 import type { HandlerRegistry } from './workers/handlers/handler.js';
 import { ApiServer } from './api/httpServer.js';
 import type { AppServices } from './api/appServices.js';
+import { AuthFailureLog } from './api/authFailureLog.js';
 import { kairosSchema } from './schema/buildSchema.js';
 
 const READY_TIMEOUT_MS = 2000;
@@ -147,6 +148,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         db,
         clock,
         logger,
+        authFailures: new AuthFailureLog(logger, clock),
         jwt: config.jwt,
         tenants,
         quotas,

@@ -98,6 +98,7 @@ describe('loadConfig with explicit values', () => {
       DEFAULT_MAX_CONCURRENT_EXECUTIONS: '7',
       DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '9',
       NODE_ENV: 'production',
+      LOG_LEVEL: 'error',
     });
     expect(config).toEqual({
       mongoUrl: 'mongodb+srv://user:pw@cluster0.example.net/jobs',
@@ -118,6 +119,7 @@ describe('loadConfig with explicit values', () => {
       lookAheadMs: 30_000,
       leaseTtlMs: 5_000,
       mode: 'production',
+      logLevel: 'error',
     });
   });
 

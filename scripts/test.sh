@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 bash scripts/install.sh
 bash scripts/services.sh
 source scripts/dev-env.sh
+# The outage tests start FerretDB servers of their own (mongod instead when on PATH): build its binary.
+bash scripts/ferretdb-build.sh
 # ts-jest only transpiles; this is where a type error fails the run.
 npx tsc --noEmit -p tsconfig.json
 NODE_OPTIONS="--experimental-vm-modules ${NODE_OPTIONS:-}" npx jest --ci "$@"

@@ -25,7 +25,8 @@ export interface KairosConfig {
    * (renewed every half while the worker lives). Default 30 s.
    */
   queueLockMs: number;
-  defaultQuota: { maxJobs: number; maxConcurrentExecutions: number; maxExecutionsPerMinute: number };
+  /** A new tenant's quotas; `executionRetentionDays` (default 30) is how long its finished executions are kept. */
+  defaultQuota: { maxJobs: number; maxConcurrentExecutions: number; maxExecutionsPerMinute: number; executionRetentionDays: number };
   /** Prefix of every Redis key and queue name, so several deployments (or tests) can share a Redis. Default `kairos`. */
   redisPrefix: string;
   /** How far ahead the scheduler materialises occurrences. Default 30 s. */
@@ -36,6 +37,8 @@ export interface KairosConfig {
   reconcileEveryMs: number;
   /** How long past its time a waiting execution must be before reconcile re-enqueues it. Default 60 s. */
   reconcileGraceMs: number;
+  /** Period of the leader's purge of executions past their tenant's retention. Default 5 minutes. */
+  purgeEveryMs: number;
   /** How long a stopping worker lets running attempts finish before aborting them. Default 10 s. */
   workerDrainMs: number;
   /** `development` enables introspection and detailed logs; anything else is production. */
@@ -131,12 +134,14 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
       maxJobs: int(env, 'DEFAULT_MAX_JOBS', 1000, 0),
       maxConcurrentExecutions: int(env, 'DEFAULT_MAX_CONCURRENT_EXECUTIONS', 100, 1),
       maxExecutionsPerMinute: int(env, 'DEFAULT_MAX_EXECUTIONS_PER_MINUTE', 600, 1),
+      executionRetentionDays: int(env, 'DEFAULT_EXECUTION_RETENTION_DAYS', 30, 1, 36_500),
     },
     redisPrefix: prefix,
     lookAheadMs: int(env, 'LOOK_AHEAD_MS', 30_000, 1000, 3_600_000),
     leaseTtlMs: int(env, 'LEASE_TTL_MS', 5_000, 1000, 600_000),
     reconcileEveryMs: int(env, 'RECONCILE_EVERY_MS', 30_000, 500, 86_400_000),
     reconcileGraceMs: int(env, 'RECONCILE_GRACE_MS', 60_000, 0, 86_400_000),
+    purgeEveryMs: int(env, 'PURGE_EVERY_MS', 300_000, 1000, 86_400_000),
     workerDrainMs: int(env, 'WORKER_DRAIN_MS', 10_000, 0, 3_600_000),
     mode,
     logLevel: logLevel(env),

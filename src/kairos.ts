@@ -9,18 +9,22 @@ import { ensureIndexes } from './store/indexes.js';
 import { TenantStore } from './store/tenantStore.js';
 import { SchedulerStore } from './store/schedulerStore.js';
 import { RunStore } from './store/runStore.js';
+import { RetentionStore } from './store/retentionStore.js';
 import { ExecutionEventBus } from './events/executionEventBus.js';
 import { ExecutionQueues } from './queue/executionQueues.js';
 import type { MaterialiseDeps } from './scheduler/materialise.js';
 import { SchedulerRole, type SchedulerRoleOptions } from './scheduler/schedulerRole.js';
+import { DueIndex } from './scheduler/dueIndex.js';
 import { WorkerRole, type WorkerRoleOptions } from './workers/workerRole.js';
 import { CancelSignals } from './events/cancelSignals.js';
+import { SharedReads } from './events/sharedReads.js';
 import { OverlapGuard } from './workers/overlapGuard.js';
 import { AttemptClaims } from './workers/attemptClaims.js';
 import { TenantQuotas } from './quotas/tenantQuotas.js';
 import { ConcurrencyLimiter } from './quotas/concurrencyLimiter.js';
 import { RateLimiter } from './quotas/rateLimiter.js';
 import { TenantLock } from './quotas/tenantLock.js';
+import { JobCounter } from './quotas/jobCounter.js';
 import { targetAgent } from './workers/targets/targetAgent.js';
 import { loadHandlers } from './workers/handlers/loadHandlers.js';
 import { ChildProcessRunner } from './workers/cpu/childProcessRunner.js';
@@ -45,7 +49,7 @@ export interface KairosOptions {
    */
   handlers?: HandlerRegistry;
   /** Scheduler tuning beyond the configuration (tests shorten these). */
-  scheduler?: Pick<SchedulerRoleOptions, 'sweepEveryMs' | 'reconcileEveryMs' | 'reconcileGraceMs' | 'agendaProcessEveryMs' | 'agendaLockLifetimeMs' | 'misfireThresholdMs'>;
+  scheduler?: Pick<SchedulerRoleOptions, 'sweepEveryMs' | 'reconcileEveryMs' | 'reconcileGraceMs' | 'agendaProcessEveryMs' | 'agendaLockLifetimeMs' | 'misfireThresholdMs' | 'purgeEveryMs'>;
   /** Worker tuning beyond the configuration (tests shorten the drain). */
   worker?: Pick<WorkerRoleOptions, 'drainTimeoutMs' | 'lockDurationMs'>;
   /** Host the api role listens on. Default 0.0.0.0. */
@@ -96,7 +100,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
     closers.push(() => queues.close());
     const tenants = new TenantStore(db, config.defaultQuota);
     const quotas = new TenantQuotas(tenants, clock);
-    const materialiseDeps: MaterialiseDeps = { store: new SchedulerStore(db), queues, events, logger, random: Math.random };
+    const materialiseDeps: MaterialiseDeps = { store: new SchedulerStore(db), dueIndex: new DueIndex(redis, config.redisPrefix, (error) => logger.warn('could not write the due index; the leader\'s next rebuild adds the job', { error: errorMessage(error) })), queues, events, logger, random: Math.random };
 
     let scheduler: SchedulerRole | null = null;
     // Every role may publish a cancel; only workers listen for them.
@@ -129,13 +133,15 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       closers.push(() => worker.stop());
     }
     if (config.roles.includes('scheduler')) {
-      scheduler = new SchedulerRole(db, redis, materialiseDeps, clock, logger, {
+      const purge = { retention: new RetentionStore(db), tenants: () => tenants.retentions() };
+      scheduler = new SchedulerRole(db, redis, materialiseDeps, purge, clock, logger, {
         candidateId: instanceId,
         redisPrefix: config.redisPrefix,
         leaseTtlMs: config.leaseTtlMs,
         lookAheadMs: config.lookAheadMs,
         reconcileEveryMs: config.reconcileEveryMs,
         reconcileGraceMs: config.reconcileGraceMs,
+        purgeEveryMs: config.purgeEveryMs,
         ...options.scheduler,
       });
       scheduler.start();
@@ -154,7 +160,9 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         quotas,
         rateLimiter: new RateLimiter(redis, config.redisPrefix, clock, logger),
         createJobLock: new TenantLock(redis, config.redisPrefix, 'create-job', logger),
+        jobCounter: new JobCounter(redis, config.redisPrefix),
         events,
+        eventReads: new SharedReads(),
         cancels,
         materialise: materialiseDeps,
         handlerNames: new Set(handlers.keys()),

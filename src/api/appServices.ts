@@ -3,6 +3,8 @@ import type { Clock } from '../clock.js';
 import type { JwtOptions } from '../auth/verifyToken.js';
 import type { ExecutionEventBus } from '../events/executionEventBus.js';
 import type { CancelSignals } from '../events/cancelSignals.js';
+import type { SharedReads } from '../events/sharedReads.js';
+import type { ExecutionDoc } from '../domain/execution.js';
 import type { Logger } from '../logger.js';
 import type { MaterialiseDeps } from '../scheduler/materialise.js';
 import type { TenantStore } from '../store/tenantStore.js';
@@ -10,6 +12,7 @@ import type { TenantQuotas } from '../quotas/tenantQuotas.js';
 import type { RateLimiter } from '../quotas/rateLimiter.js';
 import type { TenantLock } from '../quotas/tenantLock.js';
 import type { AuthFailureLog } from './authFailureLog.js';
+import type { JobCounter } from '../quotas/jobCounter.js';
 
 /** Process-wide services the api role hands to resolvers through the context (built once by the composition root). */
 export interface AppServices {
@@ -27,7 +30,11 @@ export interface AppServices {
   rateLimiter: RateLimiter;
   /** Serialises each tenant's createJob calls across replicas (the maxJobs check). */
   createJobLock: TenantLock;
+  /** Each tenant's job count in Redis (the maxJobs check and viewer.quota.jobCount without a count). */
+  jobCounter: JobCounter;
   events: ExecutionEventBus;
+  /** The execution reads of subscribers relaying the same event, shared (one read per event and tenant). */
+  eventReads: SharedReads<ExecutionDoc | null>;
   /** Publishes cancellations of running attempts to the workers. */
   cancels: CancelSignals;
   materialise: MaterialiseDeps;

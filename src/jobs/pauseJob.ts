@@ -15,7 +15,7 @@ import type { JobDeps } from './jobDeps.js';
  * completes an earlier pause that failed half-way); a COMPLETED job is CONFLICT.
  */
 export async function pauseJob(deps: JobDeps, id: ObjectId, now: Date): Promise<JobDoc> {
-  const { job } = await changeJob(deps.jobs, id, now, (current) => {
+  const { job } = await changeJob({ jobs: deps.jobs, dueIndex: deps.materialise.dueIndex }, id, now, (current) => {
     if (current.status === 'PAUSED') return null;
     if (current.status === 'COMPLETED') {
       throw new ConflictError(`Job ${toGlobalId('Job', id)} is COMPLETED: it has no occurrence left to pause`);

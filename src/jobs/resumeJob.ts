@@ -16,7 +16,7 @@ import type { JobDeps } from './jobDeps.js';
  * job is CONFLICT.
  */
 export async function resumeJob(deps: JobDeps, id: ObjectId, now: Date): Promise<JobDoc> {
-  const { job, changed } = await changeJob(deps.jobs, id, now, (current) => {
+  const { job, changed } = await changeJob({ jobs: deps.jobs, dueIndex: deps.materialise.dueIndex }, id, now, (current) => {
     if (current.status === 'ACTIVE') return null;
     if (current.status === 'COMPLETED') {
       throw new ConflictError(

@@ -27,7 +27,7 @@ import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, t
  */
 export async function updateJob(deps: JobDeps, id: ObjectId, input: JobInputFields, now: Date): Promise<JobDoc> {
   let scheduleChanged = false;
-  const { job, changed } = await changeJob(deps.jobs, id, now, (current) => {
+  const { job, changed } = await changeJob({ jobs: deps.jobs, dueIndex: deps.materialise.dueIndex }, id, now, (current) => {
     const change = jobChange(current, input, now, deps);
     scheduleChanged = change?.schedule !== undefined;
     return change;

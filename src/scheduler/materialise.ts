@@ -7,13 +7,19 @@ import type { ExecutionEventBus } from '../events/executionEventBus.js';
 import { publishStatusEvents, statusEvent } from '../events/statusEvent.js';
 import type { ExecutionQueues } from '../queue/executionQueues.js';
 import type { JobAdvance, SchedulerStore } from '../store/schedulerStore.js';
+
+/** The jobs' states read back after a pass's advance (the sweep settles the due index from them). */
+type JobStates = Awaited<ReturnType<SchedulerStore['jobStates']>>;
 import type { Logger } from '../logger.js';
+import type { DueIndex } from './dueIndex.js';
 
 /** At most this many occurrences of one job are materialised per pass; the rest wait for the next pass. */
 export const MAX_OCCURRENCES_PER_JOB = 100;
 
 export interface MaterialiseDeps {
   store: SchedulerStore;
+  /** Which jobs are due (Redis); the sweep reads it, the API's schedule writes keep it early. */
+  dueIndex: DueIndex;
   queues: ExecutionQueues;
   events: ExecutionEventBus;
   logger: Logger;
@@ -98,7 +104,7 @@ export async function materialise(
   fencingToken: number,
   /** Occurrences older than now minus this were missed. Default Infinity (create time): none is. */
   misfireThresholdMs = Infinity,
-): Promise<{ executions: number }> {
+): Promise<{ executions: number; states: JobStates | null }> {
   const docs: ExecutionDoc[] = [];
   const advances: JobAdvance[] = [];
   for (const job of jobs) {
@@ -137,8 +143,8 @@ export async function materialise(
     waiting.map((e) => ({ executionId: e._id.toHexString(), tenantId: e.tenantId, workload: e.workload, dueAt: e.scheduledFor })),
   );
   await deps.store.advanceJobs(advances, now);
-  await dropIfJobChanged(deps, jobs, waiting, now);
-  return { executions: waiting.length };
+  const states = await dropIfJobChanged(deps, jobs, waiting, now);
+  return { executions: waiting.length, states };
 }
 
 /**
@@ -149,8 +155,8 @@ export async function materialise(
  * that was updated and is still ACTIVE keeps them: an occurrence its new schedule shares must not
  * be lost, and at-least-once prefers an extra run of an old occurrence to a missed one.
  */
-async function dropIfJobChanged(deps: MaterialiseDeps, jobs: JobDoc[], waiting: ExecutionDoc[], now: Date): Promise<void> {
-  if (waiting.length === 0) return;
+async function dropIfJobChanged(deps: MaterialiseDeps, jobs: JobDoc[], waiting: ExecutionDoc[], now: Date): Promise<JobStates | null> {
+  if (waiting.length === 0) return null;
   const states = await deps.store.jobStates(jobs.map((j) => j._id));
   const stopped = new Set(
     jobs
@@ -161,11 +167,12 @@ async function dropIfJobChanged(deps: MaterialiseDeps, jobs: JobDoc[], waiting: 
       .map((j) => j._id.toHexString()),
   );
   const stale = waiting.filter((e) => stopped.has(e.jobId.toHexString()));
-  if (stale.length === 0) return;
+  if (stale.length === 0) return states;
   const cancelled = new Set((await deps.store.cancelWaiting(stale.map((e) => e._id), STALE_REASON, now)).map((id) => id.toHexString()));
   const mine = stale.filter((e) => cancelled.has(e._id.toHexString()));
   await Promise.all(mine.map((e) => deps.queues.remove(e._id.toHexString(), e.workload)));
   await publishStatusEvents(deps.events, deps.logger, mine.map((e) => statusEvent(e, 'QUEUED', 'CANCELLED', now)));
+  return states;
 }
 
 const STALE_REASON = 'the job was paused or deleted while this occurrence was being materialised';

@@ -5,7 +5,7 @@ import { collections, type Collections } from './collections.js';
 
 /**
  * Cross-tenant reads for the chaos run's audit (src/chaos), which checks a whole deployment from
- * outside. Never used by Kairos itself. Uses the caller's connection.
+ * outside, and for bench:scale's comparison. Never used by Kairos itself. Uses the caller's connection.
  */
 export class AuditStore {
   private readonly c: Collections;
@@ -18,6 +18,11 @@ export class AuditStore {
   async runningWorkerIds(): Promise<string[]> {
     const running = await this.c.executions.find({ status: 'RUNNING' }, { projection: { attempts: 1 } }).toArray();
     return running.map((e) => e.attempts.at(-1)?.workerId ?? '');
+  }
+
+  /** The sweep's query before the due index (a range on the schedule cursor), timed by bench:scale for comparison. */
+  async firstDueByRange(horizon: Date, limit: number): Promise<JobDoc[]> {
+    return this.c.jobs.find({ status: 'ACTIVE', scheduleCursor: { $lte: horizon } }).sort({ scheduleCursor: 1 }).limit(limit).toArray();
   }
 
   /** ACTIVE jobs whose next occurrence at or before `until` is not materialised yet. */

@@ -2,6 +2,27 @@ import type { Collection, Db, Document, Filter, IndexDescription, UpdateFilter }
 import type { JobDoc } from '../domain/job.js';
 import { collections } from './collections.js';
 
+/** Every index Kairos creates, per collection (tests/unit/indexCoverage.test.ts checks each serves a query). */
+export const INDEXES: { jobs: IndexDescription[]; executions: IndexDescription[]; apiKeys: IndexDescription[] } = {
+  jobs: [
+    { key: { status: 1, scheduleCursor: 1 }, name: 'due' },
+    { key: { tenantId: 1, createdAt: -1, _id: -1 }, name: 'tenant_created' },
+    { key: { tenantId: 1, nameLower: 1 }, name: 'tenant_name' },
+    { key: { tenantId: 1, idempotencyKey: 1 }, name: 'tenant_idempotency', unique: true },
+  ],
+  executions: [
+    { key: { tenantId: 1, occurrenceKey: 1 }, name: 'occurrence', unique: true },
+    { key: { tenantId: 1, scheduledFor: -1, _id: -1 }, name: 'tenant_scheduled' },
+    { key: { tenantId: 1, jobId: 1, scheduledFor: -1, _id: -1 }, name: 'tenant_job_scheduled' },
+    { key: { status: 1, scheduledFor: 1 }, name: 'reconcile' },
+    { key: { tenantId: 1, status: 1, finishedAt: 1 }, name: 'tenant_status_finished' },
+  ],
+  apiKeys: [
+    { key: { secretHash: 1 }, name: 'secret_hash', unique: true },
+    { key: { tenantId: 1, createdAt: -1, _id: -1 }, name: 'tenant_created' },
+  ],
+};
+
 /**
  * Creates every index Kairos relies on (idempotent). Tenant-owned indexes start with `tenantId`,
  * except the ones the scheduler uses across tenants: the jobs' due-time index and the executions'
@@ -12,24 +33,7 @@ import { collections } from './collections.js';
 export async function ensureIndexes(db: Db): Promise<void> {
   const c = collections(db);
   await renameScheduleCursor(c.jobs);
-  await Promise.all([
-    createEach(c.jobs, [
-      { key: { status: 1, scheduleCursor: 1 }, name: 'due' },
-      { key: { tenantId: 1, createdAt: -1, _id: -1 }, name: 'tenant_created' },
-      { key: { tenantId: 1, nameLower: 1 }, name: 'tenant_name' },
-      { key: { tenantId: 1, idempotencyKey: 1 }, name: 'tenant_idempotency', unique: true },
-    ]),
-    createEach(c.executions, [
-      { key: { tenantId: 1, occurrenceKey: 1 }, name: 'occurrence', unique: true },
-      { key: { tenantId: 1, scheduledFor: -1, _id: -1 }, name: 'tenant_scheduled' },
-      { key: { tenantId: 1, jobId: 1, scheduledFor: -1, _id: -1 }, name: 'tenant_job_scheduled' },
-      { key: { status: 1, scheduledFor: 1 }, name: 'reconcile' },
-    ]),
-    createEach(c.apiKeys, [
-      { key: { secretHash: 1 }, name: 'secret_hash', unique: true },
-      { key: { tenantId: 1, createdAt: -1, _id: -1 }, name: 'tenant_created' },
-    ]),
-  ]);
+  await Promise.all([createEach(c.jobs, INDEXES.jobs), createEach(c.executions, INDEXES.executions), createEach(c.apiKeys, INDEXES.apiKeys)]);
 }
 
 /**

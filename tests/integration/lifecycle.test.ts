@@ -6,6 +6,10 @@ import type { JobDoc } from '../../src/domain/job.js';
 import { ConflictError } from '../../src/errors/index.js';
 import { fromGlobalId, toGlobalId } from '../../src/ids/globalId.js';
 import { changeJob } from '../../src/jobs/changeJob.js';
+import type { DueIndex } from '../../src/scheduler/dueIndex.js';
+
+/** These changes leave the schedule alone, so the due index is never written: any call fails the test. */
+const untouchedIndex = new Proxy({}, { get: () => () => Promise.reject(new Error('the due index was written')) }) as unknown as DueIndex;
 import { JobStore } from '../../src/store/jobStore.js';
 import { ExecutionQueues, QUEUE_NAMES } from '../../src/queue/executionQueues.js';
 import { MONGO_URL, REDIS_URL } from '../support/env.js';
@@ -297,7 +301,7 @@ describe('job lifecycle: updateJob, pauseJob, resumeJob, deleteJob, triggerJob',
         const id = fromGlobalId(job.id, 'Job')!.id;
         const store = new Interleaved(1, (doc) => other().updateIfVersion(id, doc.version, { description: 'by the other writer' }));
         const seen: (string | null)[] = [];
-        const { job: written, changed } = await changeJob(store, id, new Date(), (current) => {
+        const { job: written, changed } = await changeJob({ jobs: store, dueIndex: untouchedIndex }, id, new Date(), (current) => {
           seen.push(current.description);
           return { name: 'by changeJob' };
         });
@@ -311,14 +315,14 @@ describe('job lifecycle: updateJob, pauseJob, resumeJob, deleteJob, triggerJob',
         const id = fromGlobalId(job.id, 'Job')!.id;
         let n = 0;
         const store = new Interleaved(2, (doc) => other().updateIfVersion(id, doc.version, { description: `other ${++n}` }));
-        await expect(changeJob(store, id, new Date(), () => ({ name: 'never written' }))).rejects.toBeInstanceOf(ConflictError);
+        await expect(changeJob({ jobs: store, dueIndex: untouchedIndex }, id, new Date(), () => ({ name: 'never written' }))).rejects.toBeInstanceOf(ConflictError);
         expect(await other().findById(id)).toMatchObject({ name: 'hot', description: 'other 2', version: 3 });
       });
 
       it('writes nothing when there is nothing to change', async () => {
         const job = await create({ name: 'calm', schedule: { intervalSeconds: 3600 } });
         const id = fromGlobalId(job.id, 'Job')!.id;
-        const { changed } = await changeJob(other(), id, new Date(), () => null);
+        const { changed } = await changeJob({ jobs: other(), dueIndex: untouchedIndex }, id, new Date(), () => null);
         expect(changed).toBe(false);
         expect(await jobVersion(job.id)).toBe(1);
       });

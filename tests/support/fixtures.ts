@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import type { JobDoc } from '../../src/domain/job.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/domain/backoff.js';
 import type { MaterialiseDeps } from '../../src/scheduler/materialise.js';
+import { DueIndex } from '../../src/scheduler/dueIndex.js';
 import { SchedulerStore } from '../../src/store/schedulerStore.js';
 import { ensureIndexes } from '../../src/store/indexes.js';
 import { ExecutionQueues } from '../../src/queue/executionQueues.js';
@@ -46,6 +47,7 @@ export async function materialiseFixture(name: string): Promise<{ db: Db; redis:
   const redis = new Redis(REDIS_URL);
   const deps: MaterialiseDeps = {
     store: new SchedulerStore(db),
+    dueIndex: new DueIndex(redis, name),
     queues: new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, name, () => undefined),
     events: new ExecutionEventBus(redis, name),
     logger: createLogger({}, 'silent'),

@@ -40,7 +40,8 @@ describe('loadConfig defaults (DESIGN.md "Configuration")', () => {
   });
 
   it('gives a new tenant 1000 jobs, 100 running executions and 600 executions per minute', () => {
-    expect(config.defaultQuota).toEqual({ maxJobs: 1000, maxConcurrentExecutions: 100, maxExecutionsPerMinute: 600 });
+    expect(config.defaultQuota).toEqual({ maxJobs: 1000, maxConcurrentExecutions: 100, maxExecutionsPerMinute: 600, executionRetentionDays: 30 });
+    expect(config.purgeEveryMs).toBe(300_000);
   });
 
   it('uses the documented internal defaults', () => {
@@ -97,6 +98,8 @@ describe('loadConfig with explicit values', () => {
       DEFAULT_MAX_JOBS: '0',
       DEFAULT_MAX_CONCURRENT_EXECUTIONS: '7',
       DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '9',
+      DEFAULT_EXECUTION_RETENTION_DAYS: '90',
+      PURGE_EVERY_MS: '60000',
       NODE_ENV: 'production',
       LOG_LEVEL: 'error',
     });
@@ -114,7 +117,8 @@ describe('loadConfig with explicit values', () => {
       reconcileGraceMs: 0,
       workerDrainMs: 2500,
       handlersModule: './handlers.mjs',
-      defaultQuota: { maxJobs: 0, maxConcurrentExecutions: 7, maxExecutionsPerMinute: 9 },
+      defaultQuota: { maxJobs: 0, maxConcurrentExecutions: 7, maxExecutionsPerMinute: 9, executionRetentionDays: 90 },
+      purgeEveryMs: 60_000,
       redisPrefix: 'kairos',
       lookAheadMs: 30_000,
       leaseTtlMs: 5_000,
@@ -166,6 +170,7 @@ describe('loadConfig rejects invalid values with a ConfigError naming the variab
     ['DEFAULT_MAX_JOBS', { DEFAULT_MAX_JOBS: '-1' }],
     ['DEFAULT_MAX_CONCURRENT_EXECUTIONS', { DEFAULT_MAX_CONCURRENT_EXECUTIONS: '0' }],
     ['DEFAULT_MAX_EXECUTIONS_PER_MINUTE', { DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '1.5' }],
+    ['DEFAULT_EXECUTION_RETENTION_DAYS', { DEFAULT_EXECUTION_RETENTION_DAYS: '0' }],
   ])('%s: %j', (variable, overrides) => {
     const error = configError({ JWT_SECRET: SECRET, ...overrides });
     expect(error.message).toContain(variable);

@@ -1,3 +1,4 @@
+import { LOG_LEVELS, type LogLevel } from './logger.js';
 import os from 'node:os';
 import { publicKeyAlgorithm } from './auth/publicKeyAlgorithm.js';
 
@@ -46,6 +47,8 @@ export interface KairosConfig {
   workerDrainMs: number;
   /** `development` enables introspection and detailed logs; anything else is production. */
   mode: 'development' | 'production';
+  /** LOG_LEVEL: the lowest level written to stderr (`info` also shows warnings and errors; `silent` none). Default `info`. */
+  logLevel: LogLevel;
 }
 
 /** Raised for invalid configuration; the message names the variable. */
@@ -61,6 +64,12 @@ function int(env: Env, name: string, fallback: number, min: number, max = Number
     throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
   }
   return value;
+}
+
+function logLevel(env: Env): LogLevel {
+  const value = (env.LOG_LEVEL || 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(value)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
+  return value as LogLevel;
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {
@@ -139,5 +148,6 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     purgeEveryMs: int(env, 'PURGE_EVERY_MS', 300_000, 1000, 86_400_000),
     workerDrainMs: int(env, 'WORKER_DRAIN_MS', 10_000, 0, 3_600_000),
     mode,
+    logLevel: logLevel(env),
   };
 }

@@ -31,6 +31,7 @@ import { ChildProcessRunner } from './workers/cpu/childProcessRunner.js';
 import type { HandlerRegistry } from './workers/handlers/handler.js';
 import { ApiServer } from './api/httpServer.js';
 import type { AppServices } from './api/appServices.js';
+import { AuthFailureLog } from './api/authFailureLog.js';
 import { kairosSchema } from './schema/buildSchema.js';
 
 const READY_TIMEOUT_MS = 2000;
@@ -74,7 +75,8 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
   const instanceId = `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const handlers = options.handlers ?? (await loadHandlers(config.handlersModule));
 
-  const { client: mongo, db } = await connectMongo(config.mongoUrl, options.dbName);
+  const { client: mongo, db, ferretDb } = await connectMongo(config.mongoUrl, options.dbName);
+  logger.info('connected to the database', { server: ferretDb ? 'ferretdb' : 'mongodb', maxPoolSize: mongo.options.maxPoolSize });
   const closers: (() => Promise<unknown>)[] = [() => mongo.close()];
   const stopAll = async () => {
     for (const close of closers.reverse()) {
@@ -153,6 +155,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         db,
         clock,
         logger,
+        authFailures: new AuthFailureLog(logger, clock),
         jwt: config.jwt,
         tenants,
         quotas,

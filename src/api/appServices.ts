@@ -11,6 +11,7 @@ import type { TenantStore } from '../store/tenantStore.js';
 import type { TenantQuotas } from '../quotas/tenantQuotas.js';
 import type { RateLimiter } from '../quotas/rateLimiter.js';
 import type { TenantLock } from '../quotas/tenantLock.js';
+import type { AuthFailureLog } from './authFailureLog.js';
 import type { JobCounter } from '../quotas/jobCounter.js';
 
 /** Process-wide services the api role hands to resolvers through the context (built once by the composition root). */
@@ -18,6 +19,8 @@ export interface AppServices {
   db: Db;
   clock: Clock;
   logger: Logger;
+  /** Rate-limited log of refused credentials. */
+  authFailures: AuthFailureLog;
   jwt: JwtOptions;
   /** Every tenant's records and events: only createContext uses them, to build the caller's scope. */
   tenants: TenantStore;

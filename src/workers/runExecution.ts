@@ -173,7 +173,9 @@ async function takeOver(deps: RunDeps, running: ExecutionDoc): Promise<Execution
   const after = await deps.runStore.recordCrash(running, now);
   if (!after) return null;
   await publishStatusEvents(deps.events, deps.logger, [statusEvent(after, 'RUNNING', after.status, now)]);
-  deps.logger.warn('took over an execution whose worker disappeared', { executionId: running._id.toHexString(), attempt: running.attempt });
+  deps.logger.warn('took over an execution whose worker disappeared', {
+    tenantId: running.tenantId, jobId: running.jobId.toHexString(), executionId: running._id.toHexString(), attempt: running.attempt,
+  });
   return after.status === 'RETRYING' ? after : null;
 }
 
@@ -300,6 +302,13 @@ async function finish(deps: RunDeps, execution: ExecutionDoc, job: JobDoc, resul
     now,
   ));
   if (!ended) return;
+  if (failed) {
+    // One line per failed attempt (a refused target included: its error says so), for operators.
+    deps.logger.warn('attempt failed', {
+      tenantId: execution.tenantId, jobId: execution.jobId.toHexString(), executionId: execution._id.toHexString(),
+      attempt: execution.attempt, outcome: result.outcome, error: result.error, next: status,
+    });
+  }
   await publishStatusEvents(deps.events, deps.logger, [statusEvent(execution, 'RUNNING', status, now)]);
   if (retry && nextAttemptAt) {
     await deps.queues.enqueue(

@@ -102,6 +102,7 @@ describe('loadConfig with explicit values', () => {
       DEFAULT_EXECUTION_RETENTION_DAYS: '90',
       PURGE_EVERY_MS: '60000',
       NODE_ENV: 'production',
+      LOG_LEVEL: 'error',
     });
     expect(config).toEqual({
       mongoUrl: 'mongodb+srv://user:pw@cluster0.example.net/jobs',
@@ -123,6 +124,7 @@ describe('loadConfig with explicit values', () => {
       lookAheadMs: 30_000,
       leaseTtlMs: 5_000,
       mode: 'production',
+      logLevel: 'error',
     });
   });
 

@@ -35,6 +35,25 @@ describe('log lines for failures', () => {
     expect(line.executionId).toMatch(/^[0-9a-f]{24}$/);
   });
 
+  it('writes the line for a refused target too, saying it was refused (not retried)', async () => {
+    const strict = await startTestKairos('faillog_strict', { logger, env: { ALLOW_PRIVATE_TARGETS: 'false' } });
+    try {
+      const strictTenant = uniqueName('faillog_strict');
+      const token = tokenFor(strictTenant, 'member');
+      const job = (
+        await gqlOk(strict.url, token, `mutation($i: CreateJobInput!) { createJob(input: $i) { job { id } } }`, {
+          i: { name: 'refused', paused: true, schedule: { intervalSeconds: 3600 }, target: { http: { url: `${receiver.url.replace('127.0.0.1', 'localhost')}/hook` } } },
+        })
+      ).createJob.job;
+      await gqlOk(strict.url, token, `mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }`, { id: job.id });
+      const line = await waitUntil('a refused-target log line', async () => lines.find((l) => l.msg === 'attempt failed' && l.tenantId === strictTenant), 15_000);
+      expect(String(line.error)).toMatch(/refused to connect to localhost.*ALLOW_PRIVATE_TARGETS/);
+      expect(line).toMatchObject({ level: 'warn', attempt: 1, next: 'FAILED' });
+    } finally {
+      await strict.stop();
+    }
+  });
+
   it('logs a refused token, saying which check failed and not the token', async () => {
     const bad = tokenFor(tenant, 'member').slice(0, -4) + 'AAAA';
     await fetch(k.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bad}` }, body: '{"query":"{ viewer { tenantId } }"}' });

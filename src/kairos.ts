@@ -155,6 +155,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         cancels,
         materialise: materialiseDeps,
         handlerNames: new Set(handlers.keys()),
+        allowPrivateTargets: config.allowPrivateTargets,
         lookAheadMs: config.lookAheadMs,
         development: config.mode === 'development',
       };

@@ -29,6 +29,8 @@ export interface AppServices {
   cancels: CancelSignals;
   materialise: MaterialiseDeps;
   handlerNames: ReadonlySet<string>;
+  /** ALLOW_PRIVATE_TARGETS: whether a target URL may name a private IP literal. */
+  allowPrivateTargets: boolean;
   lookAheadMs: number;
   development: boolean;
 }

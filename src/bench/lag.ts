@@ -89,7 +89,7 @@ try {
           ...definition,
           nameLower: definition.name,
           status: 'ACTIVE',
-          nextRunAt: runAt,
+          scheduleCursor: runAt,
           lastRunAt: null,
           idempotencyKey: `auto:${_id.toHexString()}`,
           createdAt: new Date(),

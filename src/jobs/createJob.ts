@@ -9,6 +9,8 @@ import type { TenantLock } from '../quotas/tenantLock.js';
 
 export interface CreateJobDeps extends NearTermDeps {
   handlerNames: ReadonlySet<string>;
+  /** ALLOW_PRIVATE_TARGETS: whether a target URL may name a private IP literal. */
+  allowPrivateTargets: boolean;
   /** Serialises the tenant's creates, so the quota check and the insert are not interleaved. */
   createLock: TenantLock;
 }
@@ -19,25 +21,25 @@ export interface CreateJobInputFields extends JobInputFields {
 }
 
 /**
- * DESIGN.md step 1: validates, computes nextRunAt and inserts the job. A first occurrence inside
+ * DESIGN.md step 1: validates, computes the first occurrence (the schedule cursor) and inserts the job. A first occurrence inside
  * the look-ahead window is materialised here instead of waiting for the next sweep, so a job due
  * in 2 s is not late. Nothing is stored when validation fails.
  */
 export async function createJob(deps: CreateJobDeps, tenant: TenantDoc, input: CreateJobInputFields, now: Date): Promise<JobDoc> {
-  const definition = parseNewJob(input, now, deps.handlerNames);
+  const definition = parseNewJob(input, now, deps.handlerNames, deps.allowPrivateTargets);
   const key = parseIdempotencyKey(input.idempotencyKey);
   const overQuota = () => new QuotaExceededError(`This tenant may have at most ${tenant.maxJobs} jobs; delete one first`, { maxJobs: tenant.maxJobs });
   const { job, created } = await deps.createLock.run(tenant._id, async () => {
     if ((await deps.jobs.count()) >= tenant.maxJobs) throw overQuota();
     const _id = new ObjectId();
-    const nextRunAt = firstOccurrence(definition.schedule, now);
+    const scheduleCursor = firstOccurrence(definition.schedule, now);
     const inserted = await deps.jobs.insert({
       _id,
       ...definition,
       nameLower: definition.name.toLowerCase(),
-      status: input.paused ? 'PAUSED' : nextRunAt ? 'ACTIVE' : 'COMPLETED',
+      status: input.paused ? 'PAUSED' : scheduleCursor ? 'ACTIVE' : 'COMPLETED',
       // A paused job has no next run (as after pauseJob); resumeJob computes one from then.
-      nextRunAt: input.paused ? null : nextRunAt,
+      scheduleCursor: input.paused ? null : scheduleCursor,
       lastRunAt: null,
       idempotencyKey: key ?? `auto:${_id.toHexString()}`,
       createdAt: now,

@@ -8,4 +8,6 @@ import type { NearTermDeps } from './materialiseNearTerm.js';
 export interface JobDeps extends NearTermDeps {
   executions: ExecutionStore;
   handlerNames: ReadonlySet<string>;
+  /** ALLOW_PRIVATE_TARGETS: whether a target URL may name a private IP literal. */
+  allowPrivateTargets: boolean;
 }

@@ -36,7 +36,7 @@ export interface PlannedOccurrence {
 const MISSED = 'missed while the scheduler was down';
 
 /**
- * What to materialise for `job` now: its occurrences from nextRunAt up to `horizon`, and where its
+ * What to materialise for `job` now: its occurrences from scheduleCursor up to `horizon`, and where its
  * schedule goes next. Occurrences older than `now - misfireThresholdMs` were missed (no leader ran
  * the sweep in time) and follow the job's misfire policy: RUN_ALL runs each as CATCH_UP, RUN_ONCE
  * runs the last one as CATCH_UP and records the others SKIPPED, SKIP records them all SKIPPED. At
@@ -47,10 +47,10 @@ export function planOccurrences(
   now: Date,
   horizon: Date,
   misfireThresholdMs: number,
-): { occurrences: PlannedOccurrence[]; nextRunAt: Date | null; status: JobStatus } {
+): { occurrences: PlannedOccurrence[]; scheduleCursor: Date | null; status: JobStatus } {
   const occurrences: PlannedOccurrence[] = [];
   const cutoff = new Date(now.getTime() - misfireThresholdMs);
-  let cursor = job.nextRunAt;
+  let cursor = job.scheduleCursor;
   const missed: Date[] = [];
   while (cursor && cursor < cutoff && missed.length < MAX_MISSED_RECORDED) {
     missed.push(cursor);
@@ -75,7 +75,7 @@ export function planOccurrences(
     occurrences.push({ nominal: cursor, trigger: 'SCHEDULE', dueAt: null, skippedReason: null });
     cursor = nextAfter(job.schedule, cursor);
   }
-  return { occurrences, nextRunAt: cursor, status: cursor ? job.status : 'COMPLETED' };
+  return { occurrences, scheduleCursor: cursor, status: cursor ? job.status : 'COMPLETED' };
 }
 
 export function occurrenceKey(jobId: ObjectId, nominal: Date): string {
@@ -85,7 +85,7 @@ export function occurrenceKey(jobId: ObjectId, nominal: Date): string {
 /**
  * Materialises the due occurrences of `jobs` (DESIGN.md step 3): insert executions (a duplicate
  * occurrence key means already done), mark them QUEUED, enqueue each with a delay equal to its
- * time minus now, then advance each job's nextRunAt with a compare-and-set on the old value.
+ * time minus now, then advance each job's scheduleCursor with a compare-and-set on the old value.
  * Every step is idempotent, so a crash between steps or a second leader never loses or doubles an
  * occurrence; `reconcile` re-enqueues what a crash left QUEUED. Executions are marked QUEUED before
  * they are enqueued so that a worker never sees one that is still SCHEDULED, keeping events in order.
@@ -119,7 +119,7 @@ export async function materialise(
       );
       docs.push(o.skippedReason ? { ...doc, status: 'SKIPPED', reason: o.skippedReason, finishedAt: now } : doc);
     }
-    advances.push({ jobId: job._id, version: job.version, expected: job.nextRunAt, nextRunAt: plan.nextRunAt, status: plan.status, fencingToken });
+    advances.push({ jobId: job._id, version: job.version, expected: job.scheduleCursor, scheduleCursor: plan.scheduleCursor, status: plan.status, fencingToken });
   }
 
   const { inserted, leftBehind } = await deps.store.insertExecutions(docs);

@@ -14,7 +14,7 @@ export interface SweepOptions {
 
 /**
  * One pass of the leader's `sweep-due-jobs`: asks MongoDB which jobs are due before
- * now + look-ahead on the `{status, nextRunAt}` index, in batches, and materialises them.
+ * now + look-ahead on the `{status, scheduleCursor}` index, in batches, and materialises them.
  */
 export async function sweepDueJobs(
   deps: MaterialiseDeps,

@@ -22,7 +22,7 @@ export class AuditStore {
 
   /** ACTIVE jobs whose next occurrence at or before `until` is not materialised yet. */
   async countJobsBehind(until: Date): Promise<number> {
-    return this.c.jobs.countDocuments({ status: 'ACTIVE', nextRunAt: { $lte: until } });
+    return this.c.jobs.countDocuments({ status: 'ACTIVE', scheduleCursor: { $lte: until } });
   }
 
   /** Executions due at or before `until` that have not ended. */

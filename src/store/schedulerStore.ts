@@ -11,13 +11,13 @@ import { collections, type Collections } from './collections.js';
 const BULK_CHUNK = 20;
 const WRITE_CHUNK = 100;
 
-/** A compare-and-set advance of a job's schedule: applied only if `nextRunAt` still equals `expected`. */
+/** A compare-and-set advance of a job's schedule: applied only if `scheduleCursor` still equals `expected`. */
 export interface JobAdvance {
   jobId: ObjectId;
   /** The version the pass read: a lifecycle change bumps it, so a stale pass cannot overwrite the new schedule. */
   version: number;
   expected: Date | null;
-  nextRunAt: Date | null;
+  scheduleCursor: Date | null;
   status: JobStatus;
   fencingToken: number;
 }
@@ -36,8 +36,8 @@ export class SchedulerStore {
   /** Active jobs with an occurrence at or before `horizon`, earliest first. */
   async findDueJobs(horizon: Date, limit: number): Promise<JobDoc[]> {
     return this.c.jobs
-      .find({ status: 'ACTIVE', nextRunAt: { $lte: horizon } })
-      .sort({ nextRunAt: 1 })
+      .find({ status: 'ACTIVE', scheduleCursor: { $lte: horizon } })
+      .sort({ scheduleCursor: 1 })
       .limit(limit)
       // One batch: FerretDB keeps a pooled PostgreSQL connection per open cursor until it is exhausted.
       .batchSize(limit)
@@ -87,8 +87,8 @@ export class SchedulerStore {
     if (advances.length === 0) return;
     const ops: AnyBulkWriteOperation<JobDoc>[] = advances.map((a) => ({
       updateOne: {
-        filter: { _id: a.jobId, version: a.version, nextRunAt: a.expected } as Filter<JobDoc>,
-        update: { $set: { nextRunAt: a.nextRunAt, status: a.status, updatedAt: now, fencingToken: a.fencingToken } },
+        filter: { _id: a.jobId, version: a.version, scheduleCursor: a.expected } as Filter<JobDoc>,
+        update: { $set: { scheduleCursor: a.scheduleCursor, status: a.status, updatedAt: now, fencingToken: a.fencingToken } },
       },
     }));
     for (let i = 0; i < ops.length; i += BULK_CHUNK) {

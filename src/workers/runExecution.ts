@@ -13,6 +13,7 @@ import type { TenantStore } from '../store/tenantStore.js';
 import { toGlobalId } from '../ids/globalId.js';
 import type { HandlerRegistry } from './handlers/handler.js';
 import { callHttpTarget } from './targets/httpTarget.js';
+import { isNonRetryable } from './targets/targetAgent.js';
 import { CancelledError, ShutdownError, type CancelSignals } from '../events/cancelSignals.js';
 import type { OverlapDecision, OverlapGuard } from './overlapGuard.js';
 import type { AttemptClaims } from './attemptClaims.js';
@@ -49,6 +50,8 @@ interface AttemptResult {
   error: string | null;
   httpStatus: number | null;
   resultJson: string | null;
+  /** A failure that a further attempt would only repeat (a refused target): the execution ends FAILED. */
+  final?: boolean;
 }
 
 class AttemptTimeout extends Error {}
@@ -256,6 +259,7 @@ async function attempt(deps: RunDeps, job: JobDoc, execution: ExecutionDoc): Pro
       error: timedOut ? reason.message : errorMessage(error),
       httpStatus: null,
       resultJson: null,
+      final: !timedOut && isNonRetryable(error),
     };
   } finally {
     clearTimeout(timer);
@@ -271,7 +275,7 @@ async function finish(deps: RunDeps, execution: ExecutionDoc, job: JobDoc, resul
       : a,
   );
   const failed = result.outcome === 'FAILED' || result.outcome === 'TIMED_OUT' || result.outcome === 'CRASHED';
-  const retry = failed && execution.attempt < execution.maxAttempts;
+  const retry = failed && !result.final && execution.attempt < execution.maxAttempts;
   let status: ExecutionStatus;
   let nextAttemptAt: Date | null = null;
   if (result.outcome === 'SUCCEEDED') status = 'SUCCEEDED';

@@ -256,7 +256,8 @@ describe('job lifecycle: updateJob, pauseJob, resumeJob, deleteJob, triggerJob',
       expect(waiting).toMatchObject({ status: 'QUEUED', scheduledFor: startAt });
 
       const slower = await update({ id: created.id, schedule: { intervalSeconds: 7200, startAt } });
-      expect(slower.nextRunAt).toBe(new Date(Date.parse(startAt) + 2 * HOUR_MS).toISOString());
+      // The shared occurrence has not started: it is still the next run.
+      expect(slower.nextRunAt).toBe(startAt);
       expect(await executionsOf(created.id)).toEqual([waiting]);
       expect(await queueEntry(waiting.id)).toBeDefined();
       await gqlOk(k.url, tokenA, DELETE, { id: created.id });
@@ -324,6 +325,52 @@ describe('job lifecycle: updateJob, pauseJob, resumeJob, deleteJob, triggerJob',
     });
   });
 
+  describe('nextRunAt', () => {
+    /** The job's first waiting execution's time: the next run, as the executions show it. */
+    async function firstWaiting(jobId: string): Promise<string | undefined> {
+      const waiting = (await executionsOf(jobId)).filter((e) => e.status === 'QUEUED').map((e) => e.scheduledFor);
+      return waiting.sort()[0];
+    }
+
+    it('is the first occurrence that has not started, not the materialisation cursor, after create, update and resume', async () => {
+      // Every 10 s: the look-ahead materialises three occurrences at once; nextRunAt is the first.
+      const created = await create({ name: 'every-10s', schedule: { intervalSeconds: 10 } });
+      const first = await firstWaiting(created.id);
+      expect(first).toBeDefined();
+      expect(created.nextRunAt).toBe(first);
+      expect(Date.parse(created.nextRunAt!) - Date.parse(created.createdAt)).toBe(10_000);
+      expect((await readJob(created.id))!.nextRunAt).toBe(first);
+
+      const updated = await update({ id: created.id, schedule: { intervalSeconds: 7 } });
+      expect(updated.nextRunAt).toBe(await firstWaiting(created.id));
+      expect(Date.parse(updated.nextRunAt!) - Date.parse(updated.updatedAt)).toBe(7_000);
+
+      expect((await gqlOk(k.url, tokenA, PAUSE, { id: created.id })).pauseJob.job.nextRunAt).toBeNull();
+      const resumed = (await gqlOk(k.url, tokenA, RESUME, { id: created.id })).resumeJob.job;
+      expect(resumed.nextRunAt).toBe(await firstWaiting(created.id));
+      expect(Date.parse(resumed.nextRunAt!) - Date.parse(resumed.updatedAt)).toBe(7_000);
+
+      // Once that occurrence has run, the next one is shown, without any write to the job.
+      const ran = resumed.nextRunAt!;
+      await waitUntil(async () => (await executionsOf(created.id)).find((e) => e.scheduledFor === ran && e.status === 'SUCCEEDED'), 15_000, 'the first occurrence to run');
+      expect((await readJob(created.id))!.nextRunAt).toBe(new Date(Date.parse(ran) + 7_000).toISOString());
+      await gqlOk(k.url, tokenA, DELETE, { id: created.id });
+    });
+
+    it('cron and one-off: the next occurrence, though already materialised', async () => {
+      const cron = await create({ name: 'every-5s', schedule: { cron: '*/5 * * * * *', timezone: 'Europe/Paris' } });
+      expect(cron.nextRunAt).toBe(await firstWaiting(cron.id));
+      expect(Date.parse(cron.nextRunAt!) % 5000).toBe(0);
+      expect(Date.parse(cron.nextRunAt!) - Date.parse(cron.createdAt)).toBeLessThanOrEqual(5000);
+
+      const runAt = new Date(Date.now() + 20_000).toISOString();
+      const once = await create({ name: 'once-later', schedule: { runAt } });
+      expect(once).toMatchObject({ status: 'COMPLETED', nextRunAt: runAt });
+      await gqlOk(k.url, tokenA, DELETE, { id: cron.id });
+      await gqlOk(k.url, tokenA, DELETE, { id: once.id });
+    });
+  });
+
   describe('pauseJob and resumeJob', () => {
     it('pause clears nextRunAt, resume recomputes it from now; repeating either is a no-op', async () => {
       const job = await create({ name: 'hourly', schedule: { intervalSeconds: 3600 } });
@@ -364,7 +411,7 @@ describe('job lifecycle: updateJob, pauseJob, resumeJob, deleteJob, triggerJob',
 
       // Its first occurrence is still startAt, which the cancelled execution holds: it comes back, not lost.
       const resumed = (await gqlOk(k.url, tokenA, RESUME, { id: job.id })).resumeJob.job;
-      expect(resumed).toMatchObject({ status: 'ACTIVE', nextRunAt: new Date(Date.parse(startAt) + HOUR_MS).toISOString() });
+      expect(resumed).toMatchObject({ status: 'ACTIVE', nextRunAt: startAt });
       expect((await executionsOf(job.id)).map((e) => [e.id, e.status, e.reason, e.scheduledFor])).toEqual([[waiting.id, 'QUEUED', null, startAt]]);
       expect(await queueEntry(waiting.id)).toBeDefined();
 

@@ -11,8 +11,8 @@ import { createLogger } from '../../src/logger.js';
 import { dropTestState } from './harness.js';
 import { MONGO_URL, REDIS_URL } from './env.js';
 
-/** A job document as the store holds it: a 1-minute interval due at `nextRunAt`, with `overrides`. */
-export function jobDoc(nextRunAt: Date, overrides: Partial<JobDoc> = {}): JobDoc {
+/** A job document as the store holds it: a 1-minute interval whose schedule cursor (next occurrence to materialise) is `cursor`, with `overrides`. */
+export function jobDoc(cursor: Date, overrides: Partial<JobDoc> = {}): JobDoc {
   return {
     _id: new ObjectId(),
     tenantId: 't1',
@@ -28,11 +28,11 @@ export function jobDoc(nextRunAt: Date, overrides: Partial<JobDoc> = {}): JobDoc
     overlapPolicy: 'ALLOW',
     misfirePolicy: 'RUN_ONCE',
     status: 'ACTIVE',
-    nextRunAt,
+    scheduleCursor: cursor,
     lastRunAt: null,
     idempotencyKey: new ObjectId().toHexString(),
-    createdAt: nextRunAt,
-    updatedAt: nextRunAt,
+    createdAt: cursor,
+    updatedAt: cursor,
     version: 1,
     ...overrides,
   };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isPrivateAddress } from '../../src/workers/targets/privateAddresses.js';
+import { isPrivateAddress } from '../../src/domain/privateAddresses.js';
 import { callHttpTarget } from '../../src/workers/targets/httpTarget.js';
 import { targetAgent } from '../../src/workers/targets/targetAgent.js';
 

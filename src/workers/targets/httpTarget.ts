@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { fetch, type Dispatcher } from 'undici';
-import { checkLiteralHost } from './targetAgent.js';
+import { PrivateTargetError, checkLiteralHost } from './targetAgent.js';
 import type { HttpHeader, HttpMethod } from '../../domain/job.js';
 
 /** Bodies kept in an execution's result are cut here. */
@@ -70,7 +70,8 @@ export async function callHttpTarget(call: HttpCall): Promise<HttpOutcome> {
     // fetch says only "fetch failed"; the cause (refused address, DNS, connection) is what helps.
     const cause = (error as { cause?: unknown }).cause;
     if (call.signal.aborted || !(cause instanceof Error)) throw error;
-    throw new Error(`${(error as Error).message}: ${cause.message}`);
+    const message = `${(error as Error).message}: ${cause.message}`;
+    throw cause instanceof PrivateTargetError ? new PrivateTargetError(message) : new Error(message);
   }
   const text = await readCapped(response, RESULT_BODY_LIMIT);
   return {

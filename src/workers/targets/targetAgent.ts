@@ -1,10 +1,19 @@
 import dns, { type LookupAddress } from 'node:dns';
-import { isIP } from 'node:net';
 import { Agent } from 'undici';
-import { isPrivateAddress } from './privateAddresses.js';
+import { isPrivateAddress, privateLiteralHost } from '../../domain/privateAddresses.js';
 
-/** An HTTP target refused because it resolves to a private or reserved address. */
-export class PrivateTargetError extends Error {}
+/**
+ * An HTTP target refused because it resolves to a private or reserved address. Not retried: the
+ * same refusal would end every attempt (a changed DNS answer is picked up by the next execution).
+ */
+export class PrivateTargetError extends Error {
+  readonly retryable = false;
+}
+
+/** True for an error that a further attempt would only repeat. */
+export function isNonRetryable(error: unknown): boolean {
+  return (error as { retryable?: unknown } | null)?.retryable === false;
+}
 
 function refusal(host: string, address: string): PrivateTargetError {
   return new PrivateTargetError(
@@ -15,8 +24,8 @@ function refusal(host: string, address: string): PrivateTargetError {
 /** Refuses a URL whose host is an IP literal in a blocked range (literals never reach the DNS lookup below). */
 export function checkLiteralHost(url: string, allowPrivate: boolean): void {
   if (allowPrivate) return;
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) && isPrivateAddress(host)) throw refusal(host, host);
+  const host = privateLiteralHost(url);
+  if (host) throw refusal(host, host);
 }
 
 /**

@@ -49,3 +49,19 @@ export function isPrivateAddress(address: string): boolean {
   }
   return BLOCKED.check(address, 'ipv6');
 }
+
+/**
+ * The host of `url` when it is an IP literal in a blocked range, else null. Such a URL can be
+ * refused when a job is defined; a host name cannot (what it resolves to may change), so it is
+ * checked at connect time instead.
+ */
+export function privateLiteralHost(url: string): string | null {
+  let hostname: string;
+  try {
+    hostname = new URL(url).hostname;
+  } catch {
+    return null;
+  }
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return isIP(host) && isPrivateAddress(host) ? host : null;
+}

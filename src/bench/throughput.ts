@@ -123,15 +123,20 @@ async function benchAgenda(n: number): Promise<void> {
   cleanups.push(() => db.dropDatabase());
   const settings = { processEvery: 100, maxConcurrency: CONCURRENCY, defaultConcurrency: CONCURRENCY, lockLimit: 0, defaultLockLimit: 0 };
   const agenda = new Agenda({ backend: new MongoBackend({ mongo: db, collection: 'agendaJobs' }), ...settings });
-  let done = 0;
+  // Counted by job id: on FerretDB, whose update filters are not atomic, two lock queries can both
+  // lock a job and Agenda then runs it twice; the extra runs are reported, not counted as throughput.
+  const runs = new Set<string>();
+  let completions = 0;
   let last = 0;
   const lags: number[] = [];
   agenda.define('noop', async () => undefined, { concurrency: CONCURRENCY, lockLimit: 0 });
-  agenda.on('start', (job: { attrs: { nextRunAt?: Date | null } }) => {
-    if (job.attrs.nextRunAt) lags.push(Date.now() - due.getTime());
+  agenda.on('start', (job: { attrs: { _id?: unknown } }) => {
+    const id = String(job.attrs._id);
+    if (!runs.has(id)) lags.push(Date.now() - due.getTime());
+    runs.add(id);
   });
   agenda.on('complete', () => {
-    done++;
+    completions++;
     last = Date.now();
   });
   const due = new Date(Date.now() + 5000 + n * 20);
@@ -139,15 +144,15 @@ async function benchAgenda(n: number): Promise<void> {
     await Promise.all(Array.from({ length: Math.min(20, n - i) }, () => agenda.create('noop', {}).schedule(due).save()));
   }
   await agenda.start();
-  await untilTrue(async () => done >= n, Math.max(0, due.getTime() - Date.now()) + 10_000 + n * 500, 200);
+  await untilTrue(async () => runs.size >= n && completions >= runs.size, Math.max(0, due.getTime() - Date.now()) + 10_000 + n * 500, 200);
   await agenda.stop();
   rows.push({
     case: 'Agenda 6 (mongo-backend)',
     n,
-    started: done,
-    perSecond: done / ((last - due.getTime()) / 1000),
+    started: runs.size,
+    perSecond: runs.size / ((last - due.getTime()) / 1000),
     lagMs: lagFigures(lags),
-    settings: `processEvery 100 ms, concurrency ${CONCURRENCY}, no lock limit`,
+    settings: `processEvery 100 ms, concurrency ${CONCURRENCY}, no lock limit; ${completions - runs.size} extra runs of a job already run`,
   });
 }
 
@@ -217,7 +222,7 @@ function oneOffJob(runAt: Date, label: string) {
   const definition = parseNewJob({ name: label, schedule: { runAt }, target: { handler: 'noop' } }, new Date(), BUILTIN_NAMES);
   const _id = new ObjectId();
   const now = new Date();
-  return { _id, ...definition, nameLower: definition.name, status: 'ACTIVE' as const, nextRunAt: runAt, lastRunAt: null, idempotencyKey: `auto:${_id.toHexString()}`, createdAt: now, updatedAt: now, version: 1 };
+  return { _id, ...definition, nameLower: definition.name, status: 'ACTIVE' as const, scheduleCursor: runAt, lastRunAt: null, idempotencyKey: `auto:${_id.toHexString()}`, createdAt: now, updatedAt: now, version: 1 };
 }
 
 /** 3. Kairos end to end: N one-off noop jobs due in the same second, from due time to SUCCEEDED. */

@@ -7,7 +7,8 @@ import { ConflictError } from '../../src/errors/index.js';
 import { fromGlobalId, toGlobalId } from '../../src/ids/globalId.js';
 import { changeJob } from '../../src/jobs/changeJob.js';
 import { JobStore } from '../../src/store/jobStore.js';
-import { ExecutionQueues, QUEUE_NAMES } from '../../src/queue/executionQueues.js';
+import { QUEUE_NAMES } from '../../src/queue/executionQueues.js';
+import { waitingEntryId } from '../../src/queue/queueEntry.js';
 import { MONGO_URL, REDIS_URL } from '../support/env.js';
 import { gql, gqlOk, type GraphQLResponse } from '../support/graphqlClient.js';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
@@ -104,7 +105,7 @@ describe('job lifecycle: updateJob, pauseJob, resumeJob, deleteJob, triggerJob',
   }
   /** The execution's entry in the IO queue (round: the retry round), or undefined. */
   async function queueEntry(executionId: string, round = 0) {
-    return queue.getJob(ExecutionQueues.entryId(fromGlobalId(executionId, 'Execution')!.id.toHexString(), round));
+    return queue.getJob(waitingEntryId(fromGlobalId(executionId, 'Execution')!.id.toHexString(), round ? 'RETRYING' : 'QUEUED', round));
   }
   async function jobVersion(id: string): Promise<number | undefined> {
     const doc = await mongo.db(k.dbName).collection('jobs').findOne({ _id: fromGlobalId(id, 'Job')!.id });

@@ -119,7 +119,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       closers.push(() => cpu.close());
       const worker = new WorkerRole(
         bullConnection,
-        { runStore: new RunStore(db), tenants, queues, events, handlers, cpu, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, tenantSlots, queueLockMs: config.queueLockMs, http: { dispatcher, allowPrivate: config.allowPrivateTargets } },
+        { runStore: new RunStore(db, clock), tenants, queues, events, handlers, cpu, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, tenantSlots, queueLockMs: config.queueLockMs, http: { dispatcher, allowPrivate: config.allowPrivateTargets } },
         logger,
         {
           redisPrefix: config.redisPrefix,

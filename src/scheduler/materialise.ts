@@ -6,6 +6,7 @@ import { applyJitter } from '../domain/schedule/jitter.js';
 import type { ExecutionEventBus } from '../events/executionEventBus.js';
 import { publishStatusEvents, statusEvent } from '../events/statusEvent.js';
 import type { ExecutionQueues } from '../queue/executionQueues.js';
+import { queueEntry } from '../queue/queueEntry.js';
 import type { JobAdvance, SchedulerStore } from '../store/schedulerStore.js';
 
 /** The jobs' states read back after a pass's advance (the sweep settles the due index from them). */
@@ -139,9 +140,9 @@ export async function materialise(
     ...skipped.map((e) => statusEvent(e, null, 'SKIPPED', now)),
     ...fresh.flatMap((e) => [statusEvent(e, null, 'SCHEDULED', now), statusEvent(e, 'SCHEDULED', 'QUEUED', now)]),
   ]);
-  await deps.queues.enqueue(
-    waiting.map((e) => ({ executionId: e._id.toHexString(), tenantId: e.tenantId, workload: e.workload, dueAt: e.scheduledFor })),
-  );
+  // The job travels with the entry: the worker starts the execution without reading it.
+  const byId = new Map(jobs.map((j) => [j._id.toHexString(), j]));
+  await deps.queues.enqueue(waiting.map((e) => queueEntry({ ...e, status: 'QUEUED' }, e.scheduledFor, { kind: 'waiting' }, byId.get(e.jobId.toHexString()))));
   await deps.store.advanceJobs(advances, now);
   const states = await dropIfJobChanged(deps, jobs, waiting, now);
   return { executions: waiting.length, states };
@@ -170,7 +171,7 @@ async function dropIfJobChanged(deps: MaterialiseDeps, jobs: JobDoc[], waiting: 
   if (stale.length === 0) return states;
   const cancelled = new Set((await deps.store.cancelWaiting(stale.map((e) => e._id), STALE_REASON, now)).map((id) => id.toHexString()));
   const mine = stale.filter((e) => cancelled.has(e._id.toHexString()));
-  await Promise.all(mine.map((e) => deps.queues.remove(e._id.toHexString(), e.workload)));
+  await Promise.all(mine.map((e) => deps.queues.remove(e._id.toHexString(), e.workload, 'QUEUED', e.attempt)));
   await publishStatusEvents(deps.events, deps.logger, mine.map((e) => statusEvent(e, 'QUEUED', 'CANCELLED', now)));
   return states;
 }

@@ -33,7 +33,7 @@ export class WorkerRole {
     const consume = (workload: Workload, concurrency: number) => {
       const run = async (entry: Job<ExecutionMessage>) => {
         try {
-          await runExecution(deps, entry.data.executionId, { takeover: entry.stalledCounter > 0 || entry.data.takeover === true });
+          await runExecution(deps, entry.data, { takeover: entry.stalledCounter > 0 || entry.data.takeover === true });
         } catch (error) {
           if (!isMongoUnavailable(error)) throw error;
           // MongoDB unreachable: put the entry back and pause this queue for a while, rather than

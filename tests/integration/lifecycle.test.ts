@@ -11,7 +11,8 @@ import type { DueIndex } from '../../src/scheduler/dueIndex.js';
 /** These changes leave the schedule alone, so the due index is never written: any call fails the test. */
 const untouchedIndex = new Proxy({}, { get: () => () => Promise.reject(new Error('the due index was written')) }) as unknown as DueIndex;
 import { JobStore } from '../../src/store/jobStore.js';
-import { ExecutionQueues, QUEUE_NAMES } from '../../src/queue/executionQueues.js';
+import { QUEUE_NAMES } from '../../src/queue/executionQueues.js';
+import { waitingEntryId } from '../../src/queue/queueEntry.js';
 import { MONGO_URL, REDIS_URL } from '../support/env.js';
 import { gql, gqlOk, type GraphQLResponse } from '../support/graphqlClient.js';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
@@ -108,7 +109,7 @@ describe('job lifecycle: updateJob, pauseJob, resumeJob, deleteJob, triggerJob',
   }
   /** The execution's entry in the IO queue (round: the retry round), or undefined. */
   async function queueEntry(executionId: string, round = 0) {
-    return queue.getJob(ExecutionQueues.entryId(fromGlobalId(executionId, 'Execution')!.id.toHexString(), round));
+    return queue.getJob(waitingEntryId(fromGlobalId(executionId, 'Execution')!.id.toHexString(), round ? 'RETRYING' : 'QUEUED', round));
   }
   async function jobVersion(id: string): Promise<number | undefined> {
     const doc = await mongo.db(k.dbName).collection('jobs').findOne({ _id: fromGlobalId(id, 'Job')!.id });

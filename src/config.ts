@@ -5,7 +5,7 @@ import { publicKeyAlgorithm } from './auth/publicKeyAlgorithm.js';
 export type Role = 'api' | 'scheduler' | 'worker';
 const ALL_ROLES: readonly Role[] = ['api', 'scheduler', 'worker'];
 
-/** Everything Kairos reads from the environment, validated once at start (DESIGN.md, "Configuration"). */
+/** Everything Kairos reads from the environment, validated once at start (the README lists every setting). */
 export interface KairosConfig {
   mongoUrl: string;
   redisUrl: string;

@@ -90,7 +90,7 @@ export function occurrenceKey(jobId: ObjectId, nominal: Date): string {
 }
 
 /**
- * Materialises the due occurrences of `jobs` (DESIGN.md step 3): insert executions (a duplicate
+ * Materialises the due occurrences of `jobs` (docs/architecture.md, step 3): insert executions (a duplicate
  * occurrence key means already done), mark them QUEUED, enqueue each with a delay equal to its
  * time minus now, then advance each job's scheduleCursor with a compare-and-set on the old value.
  * Every step is idempotent, so a crash between steps or a second leader never loses or doubles an

@@ -4,7 +4,7 @@ import { materialise } from './materialise.js';
 import { errorMessage } from '../logger.js';
 
 export interface SweepOptions {
-  /** How far ahead occurrences are materialised (DESIGN.md: 30 s). */
+  /** How far ahead occurrences are materialised (default 30 s). */
   lookAheadMs: number;
   /** Jobs read and materialised per batch. Default 100 (larger batches stalled FerretDB 1.24). */
   batchSize?: number;

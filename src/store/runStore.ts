@@ -91,7 +91,7 @@ export class RunStore {
   }
 
   /**
-   * The claim of DESIGN.md step 4 without reading the execution first: RUNNING with attempt
+   * The claim of docs/architecture.md step 4 without reading the execution first: RUNNING with attempt
    * `from.attempt + 1` if it still has `from`'s status and attempts, else not claimed (cancelled,
    * finished, or the queue entry's picture was stale). Group-committed; `startedAt` is the batch's.
    */

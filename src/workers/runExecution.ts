@@ -77,7 +77,7 @@ interface Started {
 }
 
 /**
- * Runs one delivery of an execution (DESIGN.md steps 4–6). Usually straight from the queue
+ * Runs one delivery of an execution (docs/architecture.md, steps 4–6). Usually straight from the queue
  * entry, which says what the execution is waiting as and carries its job: the tenant slot and the
  * overlap policy are applied, the attempt is claimed (Redis claim, then a group-committed
  * compare-and-set), the target runs under the per-attempt timeout and the end is group-committed

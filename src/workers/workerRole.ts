@@ -9,7 +9,7 @@ const MONGO_DOWN_PAUSE_MS = 2000;
 
 export interface WorkerRoleOptions {
   redisPrefix: string;
-  /** IO_BOUND executions at once per process (DESIGN.md default 64). */
+  /** IO_BOUND executions at once per process (default 64). */
   ioConcurrency: number;
   /** CPU_BOUND executions at once per process (default: one per core). */
   cpuConcurrency: number;

@@ -16,7 +16,7 @@ function configError(env: Record<string, string | undefined>): ConfigError {
   throw new Error(`loadConfig(${JSON.stringify(env)}) did not throw`);
 }
 
-describe('loadConfig defaults (DESIGN.md "Configuration")', () => {
+describe('loadConfig defaults', () => {
   const config = loadConfig({ JWT_SECRET: SECRET });
 
   it('connects to the local MongoDB and Redis', () => {

@@ -32,7 +32,7 @@ export interface HttpOutcome {
   result: { status: number; headers: Record<string, string>; body: string };
 }
 
-/** X-Kairos-Signature: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` (DESIGN.md, "HTTP targets"). */
+/** X-Kairos-Signature: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` (docs/architecture.md; README "What a run looks like"). */
 export function signature(secret: string, body: string, now: Date): string {
   const t = Math.floor(now.getTime() / 1000);
   const v1 = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');

@@ -1,3 +1,4 @@
+import { closeReason } from './closeReason.js';
 import type { WebSocket } from 'ws';
 import { CloseCode } from 'graphql-ws';
 import { UnavailableError } from '../errors/index.js';
@@ -36,7 +37,7 @@ export function socketAuth(app: AppServices, options: SocketAuthOptions = {}) {
       const { socket } = ctx.extra;
       if (!context.scope) {
         const unavailable = context.authError instanceof UnavailableError;
-        socket.close(unavailable ? CloseCode.InternalServerError : CloseCode.Unauthorized, context.authError?.message ?? 'Unauthorized');
+        socket.close(unavailable ? CloseCode.InternalServerError : CloseCode.Unauthorized, closeReason(context.authError?.message ?? 'Unauthorized'));
         return false;
       }
       ctx.extra.authorization = authorization;
@@ -56,7 +57,7 @@ export function socketAuth(app: AppServices, options: SocketAuthOptions = {}) {
     async context(ctx: { extra: SocketExtra }): Promise<Context> {
       const context = await createContext(app, ctx.extra.authorization);
       // The operation then fails with authError; only a credential found bad ends the connection.
-      if (!context.scope && !(context.authError instanceof UnavailableError)) ctx.extra.socket.close(CloseCode.Unauthorized, context.authError?.message ?? 'Unauthorized');
+      if (!context.scope && !(context.authError instanceof UnavailableError)) ctx.extra.socket.close(CloseCode.Unauthorized, closeReason(context.authError?.message ?? 'Unauthorized'));
       return context;
     },
   };

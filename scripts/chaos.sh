@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
 bash scripts/services.sh >/dev/null
+bash scripts/ferretdb-build.sh   # the run starts FerretDB servers of its own
 PG_SERVER=${FERRETDB_POSTGRESQL_SERVER:-postgres://postgres@127.0.0.1:5432}
 args=()
 if command -v psql >/dev/null && psql "$PG_SERVER/postgres" -qtAc 'select 1' >/dev/null 2>&1; then

@@ -1,6 +1,7 @@
 # Sourced by the development scripts (start, test, token, bench).
 # FerretDB (the local MongoDB-wire server) deadlocks when more operations arrive than its PostgreSQL
-# pool can serve, so local runs cap the driver's pool; set MONGO_URL yourself to use another server.
+# pool can serve, so local runs cap the driver's pool here too, for the tools that open their own
+# client (Kairos itself caps it when buildInfo says FerretDB); set MONGO_URL yourself for another server.
 if [ -z "${MONGO_URL:-}" ]; then
   export MONGO_URL='mongodb://127.0.0.1:27017/kairos?maxPoolSize=20'
 fi

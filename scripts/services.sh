@@ -43,29 +43,15 @@ else
   echo "redis: started redis-server on $rhost:$rport"
 fi
 # BullMQ wakes for a delayed entry through a blocking-command timeout, which Redis checks `hz` times
-# a second: at the default 10 a due execution can start up to 100 ms late. A local Redis is tuned to 100.
+# a second: at the default 10 a due execution can start up to 100 ms late, at 100 about 10 ms. A Redis
+# started here runs with hz 100; one that was already running is changed only when asked
+# (KAIROS_REDIS_HZ=100 npm run services), since its settings belong to whoever runs it.
 read -r rhost _ < <(hostport "$REDIS_URL" 6379)
-if is_local "$rhost" && node scripts/service.mjs redis-hz "$REDIS_URL" 100; then
-  echo "redis: hz is at least 100 (start precision of delayed executions about 10 ms)"
+if [ -n "${KAIROS_REDIS_HZ:-}" ] && is_local "$rhost" && node scripts/service.mjs redis-hz "$REDIS_URL" "$KAIROS_REDIS_HZ"; then
+  echo "redis: hz is at least $KAIROS_REDIS_HZ"
 fi
 
-# FerretDB's binary, built from its Go module (tools/ferretdb) into .cache/ when missing or stale.
-# Built even when a MongoDB-wire server already answers: the outage tests and the chaos run start
-# FerretDB servers of their own (they use mongod instead when it is on PATH).
 FERRET=.cache/ferretdb/ferretdb
-build_ferretdb() {
-  local stamp=.cache/ferretdb/source.sha sha
-  sha=$(cat tools/ferretdb/go.mod tools/ferretdb/go.sum tools/ferretdb/main.go | sha256sum | cut -c1-16)
-  [ -x "$FERRET" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$sha" ] && return 0
-  local go
-  go=$(command -v go || echo /usr/local/go/bin/go)
-  [ -x "$go" ] || { echo "mongo: no MongoDB-wire server, no mongod and no Go toolchain to build FerretDB" >&2; return 1; }
-  echo "mongo: building FerretDB 1.24.2 from its Go module (first time only, about a minute)"
-  mkdir -p .cache/ferretdb
-  (cd tools/ferretdb && "$go" build -o "$ROOT/$FERRET" .)
-  echo "$sha" > "$stamp"
-}
-command -v mongod >/dev/null || build_ferretdb || true
 
 # --- MongoDB-wire server ---
 if node scripts/service.mjs ping mongo "$MONGO_URL"; then
@@ -83,7 +69,8 @@ if command -v mongod >/dev/null; then
   exit 0
 fi
 
-[ -x "$FERRET" ] || exit 1
+# Built only now that it will be used (scripts/ferretdb-build.sh; a no-op when up to date).
+bash scripts/ferretdb-build.sh
 # The PostgreSQL backend is preferred: FerretDB's SQLite backend serialises writers and answers
 # SQLITE_BUSY under the concurrent updates of a worker pool. SQLite is the fallback without PostgreSQL.
 # One FerretDB operation can hold two pooled PostgreSQL connections (a read cursor, then a write

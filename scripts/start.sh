@@ -11,6 +11,6 @@ echo
 echo "Kairos GraphQL: http://127.0.0.1:$PORT/graphql   (WebSocket subscriptions on the same URL)"
 echo "Development token for tenant \"demo\" (admin, 24 h):"
 echo "  $(node dist/cli/token.js --tenant demo --role admin)"
-echo "More: npm run token -- --tenant T --role admin|member|viewer"
+echo 'More: TOKEN=$(npm run -s token -- --tenant T --role admin|member|viewer [--hours H] [--subject S])'
 echo
 exec node dist/main.js

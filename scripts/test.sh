@@ -7,9 +7,19 @@ cd "$(dirname "$0")/.."
 bash scripts/install.sh
 bash scripts/services.sh
 source scripts/dev-env.sh
+# The outage tests start FerretDB servers of their own (mongod instead when on PATH): build its binary.
+bash scripts/ferretdb-build.sh
+# Client SDKs and CLI: their generated code must match schema.graphql, and they are built before jest
+# because the e2e tests use the TypeScript SDK as their client.
+bash scripts/sdk.sh check
+bash scripts/sdk.sh build
 # ts-jest only transpiles; this is where a type error fails the run.
 npx tsc --noEmit -p tsconfig.json
 NODE_OPTIONS="--experimental-vm-modules ${NODE_OPTIONS:-}" npx jest --ci "$@"
+# The README quickstart, run command by command against a Kairos started for it (keeps the README true; ~20 s).
+if [ $# -eq 0 ]; then bash scripts/quickstart-check.sh; fi
+# The SDKs (TypeScript, Go, the packed npm tarball) and the CLI against a Kairos of their own.
+if [ $# -eq 0 ]; then bash scripts/sdk.sh test; fi
 # The dashboard in headless Chromium (installs Debian's chromium when missing; about 30 s).
 if [ $# -eq 0 ]; then bash scripts/test-ui.sh; fi
 if [ $# -eq 0 ]; then bash scripts/chaos.sh --short; fi

@@ -1,16 +1,21 @@
+import { LOG_LEVELS, type LogLevel } from './logger.js';
 import os from 'node:os';
 import { publicKeyAlgorithm } from './auth/publicKeyAlgorithm.js';
 
 export type Role = 'api' | 'scheduler' | 'worker';
 const ALL_ROLES: readonly Role[] = ['api', 'scheduler', 'worker'];
 
-/** Everything Kairos reads from the environment, validated once at start (DESIGN.md, "Configuration"). */
+/** Everything Kairos reads from the environment, validated once at start (the README lists every setting). */
 export interface KairosConfig {
   mongoUrl: string;
   redisUrl: string;
   port: number;
   roles: Role[];
-  jwt: { secret?: string; publicKey?: string; issuer?: string; audience?: string };
+  /**
+   * Token verification. `maxTtlSeconds` (JWT_MAX_TTL_SECONDS): a JWT whose `exp` lies further
+   * ahead than this is refused. Default 2 592 000 (30 days).
+   */
+  jwt: { secret?: string; publicKey?: string; issuer?: string; audience?: string; maxTtlSeconds: number };
   allowPrivateTargets: boolean;
   workerIoConcurrency: number;
   workerCpuConcurrency: number;
@@ -24,7 +29,8 @@ export interface KairosConfig {
    * (renewed every half while the worker lives). Default 30 s.
    */
   queueLockMs: number;
-  defaultQuota: { maxJobs: number; maxConcurrentExecutions: number; maxExecutionsPerMinute: number };
+  /** A new tenant's quotas; `executionRetentionDays` (default 30) is how long its finished executions are kept. */
+  defaultQuota: { maxJobs: number; maxConcurrentExecutions: number; maxExecutionsPerMinute: number; executionRetentionDays: number };
   /** Prefix of every Redis key and queue name, so several deployments (or tests) can share a Redis. Default `kairos`. */
   redisPrefix: string;
   /** How far ahead the scheduler materialises occurrences. Default 30 s. */
@@ -35,10 +41,14 @@ export interface KairosConfig {
   reconcileEveryMs: number;
   /** How long past its time a waiting execution must be before reconcile re-enqueues it. Default 60 s. */
   reconcileGraceMs: number;
+  /** Period of the leader's purge of executions past their tenant's retention. Default 5 minutes. */
+  purgeEveryMs: number;
   /** How long a stopping worker lets running attempts finish before aborting them. Default 10 s. */
   workerDrainMs: number;
   /** `development` enables introspection and detailed logs; anything else is production. */
   mode: 'development' | 'production';
+  /** LOG_LEVEL: the lowest level written to stderr (`info` also shows warnings and errors; `silent` none). Default `info`. */
+  logLevel: LogLevel;
 }
 
 /** Raised for invalid configuration; the message names the variable. */
@@ -54,6 +64,12 @@ function int(env: Env, name: string, fallback: number, min: number, max = Number
     throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
   }
   return value;
+}
+
+function logLevel(env: Env): LogLevel {
+  const value = (env.LOG_LEVEL || 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(value)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
+  return value as LogLevel;
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {
@@ -112,7 +128,7 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     redisUrl: url(env, 'REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
     port: int(env, 'PORT', 4000, 0, 65535),
     roles: [...new Set(roles as Role[])],
-    jwt: { secret, publicKey, issuer: env.JWT_ISSUER || undefined, audience: env.JWT_AUDIENCE || undefined },
+    jwt: { secret, publicKey, issuer: env.JWT_ISSUER || undefined, audience: env.JWT_AUDIENCE || undefined, maxTtlSeconds: int(env, 'JWT_MAX_TTL_SECONDS', 30 * 24 * 3600, 60, 10 * 365 * 24 * 3600) },
     allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', false),
     workerIoConcurrency: int(env, 'WORKER_IO_CONCURRENCY', 64, 1, 10000),
     workerCpuConcurrency: int(env, 'WORKER_CPU_CONCURRENCY', os.availableParallelism(), 1, 1024),
@@ -122,13 +138,16 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
       maxJobs: int(env, 'DEFAULT_MAX_JOBS', 1000, 0),
       maxConcurrentExecutions: int(env, 'DEFAULT_MAX_CONCURRENT_EXECUTIONS', 100, 1),
       maxExecutionsPerMinute: int(env, 'DEFAULT_MAX_EXECUTIONS_PER_MINUTE', 600, 1),
+      executionRetentionDays: int(env, 'DEFAULT_EXECUTION_RETENTION_DAYS', 30, 1, 36_500),
     },
     redisPrefix: prefix,
     lookAheadMs: int(env, 'LOOK_AHEAD_MS', 30_000, 1000, 3_600_000),
     leaseTtlMs: int(env, 'LEASE_TTL_MS', 5_000, 1000, 600_000),
     reconcileEveryMs: int(env, 'RECONCILE_EVERY_MS', 30_000, 500, 86_400_000),
     reconcileGraceMs: int(env, 'RECONCILE_GRACE_MS', 60_000, 0, 86_400_000),
+    purgeEveryMs: int(env, 'PURGE_EVERY_MS', 300_000, 1000, 86_400_000),
     workerDrainMs: int(env, 'WORKER_DRAIN_MS', 10_000, 0, 3_600_000),
     mode,
+    logLevel: logLevel(env),
   };
 }

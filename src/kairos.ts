@@ -9,24 +9,29 @@ import { ensureIndexes } from './store/indexes.js';
 import { TenantStore } from './store/tenantStore.js';
 import { SchedulerStore } from './store/schedulerStore.js';
 import { RunStore } from './store/runStore.js';
+import { RetentionStore } from './store/retentionStore.js';
 import { ExecutionEventBus } from './events/executionEventBus.js';
 import { ExecutionQueues } from './queue/executionQueues.js';
 import type { MaterialiseDeps } from './scheduler/materialise.js';
 import { SchedulerRole, type SchedulerRoleOptions } from './scheduler/schedulerRole.js';
+import { DueIndex } from './scheduler/dueIndex.js';
 import { WorkerRole, type WorkerRoleOptions } from './workers/workerRole.js';
 import { CancelSignals } from './events/cancelSignals.js';
+import { SharedReads } from './events/sharedReads.js';
 import { OverlapGuard } from './workers/overlapGuard.js';
 import { AttemptClaims } from './workers/attemptClaims.js';
 import { TenantQuotas } from './quotas/tenantQuotas.js';
 import { ConcurrencyLimiter } from './quotas/concurrencyLimiter.js';
 import { RateLimiter } from './quotas/rateLimiter.js';
 import { TenantLock } from './quotas/tenantLock.js';
+import { JobCounter } from './quotas/jobCounter.js';
 import { targetAgent } from './workers/targets/targetAgent.js';
 import { loadHandlers } from './workers/handlers/loadHandlers.js';
 import { ChildProcessRunner } from './workers/cpu/childProcessRunner.js';
 import type { HandlerRegistry } from './workers/handlers/handler.js';
 import { ApiServer } from './api/httpServer.js';
 import type { AppServices } from './api/appServices.js';
+import { AuthFailureLog } from './api/authFailureLog.js';
 import { kairosSchema } from './schema/buildSchema.js';
 
 const READY_TIMEOUT_MS = 2000;
@@ -44,7 +49,7 @@ export interface KairosOptions {
    */
   handlers?: HandlerRegistry;
   /** Scheduler tuning beyond the configuration (tests shorten these). */
-  scheduler?: Pick<SchedulerRoleOptions, 'sweepEveryMs' | 'reconcileEveryMs' | 'reconcileGraceMs' | 'agendaProcessEveryMs' | 'agendaLockLifetimeMs' | 'misfireThresholdMs'>;
+  scheduler?: Pick<SchedulerRoleOptions, 'sweepEveryMs' | 'reconcileEveryMs' | 'reconcileGraceMs' | 'agendaProcessEveryMs' | 'agendaLockLifetimeMs' | 'misfireThresholdMs' | 'purgeEveryMs'>;
   /** Worker tuning beyond the configuration (tests shorten the drain). */
   worker?: Pick<WorkerRoleOptions, 'drainTimeoutMs' | 'lockDurationMs'>;
   /** Host the api role listens on. Default 0.0.0.0. */
@@ -70,7 +75,8 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
   const instanceId = `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const handlers = options.handlers ?? (await loadHandlers(config.handlersModule));
 
-  const { client: mongo, db } = await connectMongo(config.mongoUrl, options.dbName);
+  const { client: mongo, db, ferretDb } = await connectMongo(config.mongoUrl, options.dbName);
+  logger.info('connected to the database', { server: ferretDb ? 'ferretdb' : 'mongodb', maxPoolSize: mongo.options.maxPoolSize });
   const closers: (() => Promise<unknown>)[] = [() => mongo.close()];
   const stopAll = async () => {
     for (const close of closers.reverse()) {
@@ -94,7 +100,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
     closers.push(() => queues.close());
     const tenants = new TenantStore(db, config.defaultQuota);
     const quotas = new TenantQuotas(tenants, clock);
-    const materialiseDeps: MaterialiseDeps = { store: new SchedulerStore(db), queues, events, logger, random: Math.random };
+    const materialiseDeps: MaterialiseDeps = { store: new SchedulerStore(db), dueIndex: new DueIndex(redis, config.redisPrefix, (error) => logger.warn('could not write the due index; the leader\'s next rebuild adds the job', { error: errorMessage(error) })), queues, events, logger, random: Math.random };
 
     let scheduler: SchedulerRole | null = null;
     // Every role may publish a cancel; only workers listen for them.
@@ -105,14 +111,15 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       const overlap = new OverlapGuard(redis, config.redisPrefix);
       const claims = new AttemptClaims(redis, config.redisPrefix);
       const tenantSlots = new ConcurrencyLimiter(redis, config.redisPrefix, clock, quotas);
-      const dispatcher = targetAgent(config.allowPrivateTargets);
+      // The tenant's attempt records only "target address not allowed"; which address a name resolved to is for operators.
+      const dispatcher = targetAgent(config.allowPrivateTargets, (refused) => logger.warn('refused an HTTP target address', { ...refused }));
       closers.push(() => dispatcher.close());
       const cpu = new ChildProcessRunner({ handlersModule: config.handlersModule });
       // Closed after the worker has drained: kills a child that ignored its abort.
       closers.push(() => cpu.close());
       const worker = new WorkerRole(
         bullConnection,
-        { runStore: new RunStore(db), tenants, queues, events, handlers, cpu, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, tenantSlots, queueLockMs: config.queueLockMs, http: { dispatcher, allowPrivate: config.allowPrivateTargets } },
+        { runStore: new RunStore(db, clock), tenants, queues, events, handlers, cpu, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, tenantSlots, queueLockMs: config.queueLockMs, http: { dispatcher, allowPrivate: config.allowPrivateTargets } },
         logger,
         {
           redisPrefix: config.redisPrefix,
@@ -127,13 +134,15 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       closers.push(() => worker.stop());
     }
     if (config.roles.includes('scheduler')) {
-      scheduler = new SchedulerRole(db, redis, materialiseDeps, clock, logger, {
+      const purge = { retention: new RetentionStore(db), tenants: () => tenants.retentions() };
+      scheduler = new SchedulerRole(db, redis, materialiseDeps, purge, clock, logger, {
         candidateId: instanceId,
         redisPrefix: config.redisPrefix,
         leaseTtlMs: config.leaseTtlMs,
         lookAheadMs: config.lookAheadMs,
         reconcileEveryMs: config.reconcileEveryMs,
         reconcileGraceMs: config.reconcileGraceMs,
+        purgeEveryMs: config.purgeEveryMs,
         ...options.scheduler,
       });
       scheduler.start();
@@ -146,15 +155,19 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         db,
         clock,
         logger,
+        authFailures: new AuthFailureLog(logger, clock),
         jwt: config.jwt,
         tenants,
         quotas,
         rateLimiter: new RateLimiter(redis, config.redisPrefix, clock, logger),
         createJobLock: new TenantLock(redis, config.redisPrefix, 'create-job', logger),
+        jobCounter: new JobCounter(redis, config.redisPrefix),
         events,
+        eventReads: new SharedReads(),
         cancels,
         materialise: materialiseDeps,
         handlerNames: new Set(handlers.keys()),
+        allowPrivateTargets: config.allowPrivateTargets,
         lookAheadMs: config.lookAheadMs,
         development: config.mode === 'development',
       };

@@ -6,16 +6,21 @@ export interface Logger {
   child(fields: Record<string, unknown>): Logger;
 }
 
-export function createLogger(base: Record<string, unknown> = {}, level: 'info' | 'warn' | 'silent' = 'info'): Logger {
-  const write = (lvl: string, msg: string, fields?: Record<string, unknown>) => {
-    if (level === 'silent' || (level === 'warn' && lvl === 'info')) return;
-    process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...base, ...fields }) + '\n');
+/** Levels from most to least verbose; `silent` writes nothing. */
+export const LOG_LEVELS = ['info', 'warn', 'error', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export function createLogger(base: Record<string, unknown> = {}, level: LogLevel = 'info', out: (line: string) => void = (line) => process.stderr.write(line)): Logger {
+  const lowest = LOG_LEVELS.indexOf(level);
+  const write = (lvl: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => {
+    if (LOG_LEVELS.indexOf(lvl) < lowest) return;
+    out(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...base, ...fields }) + '\n');
   };
   return {
     info: (msg, fields) => write('info', msg, fields),
     warn: (msg, fields) => write('warn', msg, fields),
     error: (msg, fields) => write('error', msg, fields),
-    child: (fields) => createLogger({ ...base, ...fields }, level),
+    child: (fields) => createLogger({ ...base, ...fields }, level, out),
   };
 }
 

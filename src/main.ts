@@ -4,7 +4,6 @@ import { startKairos } from './kairos.js';
 import { createLogger, errorMessage } from './logger.js';
 
 /** Entry point of every role: `ROLES=api,scheduler,worker node dist/main.js`. */
-const logger = createLogger({ service: 'kairos' });
 let config;
 try {
   config = loadConfig();
@@ -15,6 +14,7 @@ try {
   }
   throw error;
 }
+const logger = createLogger({ service: 'kairos' }, config.logLevel);
 
 try {
   const kairos = await startKairos({ config, logger });

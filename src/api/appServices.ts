@@ -3,18 +3,24 @@ import type { Clock } from '../clock.js';
 import type { JwtOptions } from '../auth/verifyToken.js';
 import type { ExecutionEventBus } from '../events/executionEventBus.js';
 import type { CancelSignals } from '../events/cancelSignals.js';
+import type { SharedReads } from '../events/sharedReads.js';
+import type { ExecutionDoc } from '../domain/execution.js';
 import type { Logger } from '../logger.js';
 import type { MaterialiseDeps } from '../scheduler/materialise.js';
 import type { TenantStore } from '../store/tenantStore.js';
 import type { TenantQuotas } from '../quotas/tenantQuotas.js';
 import type { RateLimiter } from '../quotas/rateLimiter.js';
 import type { TenantLock } from '../quotas/tenantLock.js';
+import type { AuthFailureLog } from './authFailureLog.js';
+import type { JobCounter } from '../quotas/jobCounter.js';
 
 /** Process-wide services the api role hands to resolvers through the context (built once by the composition root). */
 export interface AppServices {
   db: Db;
   clock: Clock;
   logger: Logger;
+  /** Rate-limited log of refused credentials. */
+  authFailures: AuthFailureLog;
   jwt: JwtOptions;
   /** Every tenant's records and events: only createContext uses them, to build the caller's scope. */
   tenants: TenantStore;
@@ -24,11 +30,17 @@ export interface AppServices {
   rateLimiter: RateLimiter;
   /** Serialises each tenant's createJob calls across replicas (the maxJobs check). */
   createJobLock: TenantLock;
+  /** Each tenant's job count in Redis (the maxJobs check and viewer.quota.jobCount without a count). */
+  jobCounter: JobCounter;
   events: ExecutionEventBus;
+  /** The execution reads of subscribers relaying the same event, shared (one read per event and tenant). */
+  eventReads: SharedReads<ExecutionDoc | null>;
   /** Publishes cancellations of running attempts to the workers. */
   cancels: CancelSignals;
   materialise: MaterialiseDeps;
   handlerNames: ReadonlySet<string>;
+  /** ALLOW_PRIVATE_TARGETS: whether a target URL may name a private IP literal. */
+  allowPrivateTargets: boolean;
   lookAheadMs: number;
   development: boolean;
 }

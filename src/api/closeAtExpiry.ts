@@ -23,7 +23,9 @@ export function closeAtExpiry(socket: ClosableSocket, validUntil: Date, clock: C
   const arm = () => {
     const left = validUntil.getTime() - clock().getTime();
     if (left <= 0) return socket.close(CloseCode.Unauthorized, 'The token has expired');
-    timer = setTimeout(arm, Math.min(left, MAX_TIMER_MS)).unref();
+    // A date past what Date can hold gives NaN, which setTimeout (like any delay over 2^31-1 ms)
+    // turns into 1 ms: clamp, so a far-off expiry never makes the timer fire in a loop.
+    timer = setTimeout(arm, Number.isFinite(left) ? Math.min(left, MAX_TIMER_MS) : MAX_TIMER_MS).unref();
   };
   socket.once('close', () => clearTimeout(timer));
   arm();

@@ -36,12 +36,19 @@ function tenantScope(app: AppServices, identity: TenantScope['identity']): Tenan
  */
 export async function createContext(app: AppServices, authorization: string | null | undefined): Promise<Context> {
   const token = bearerToken(authorization);
-  if (!token) return { app, scope: null, authError: new UnauthenticatedError('An Authorization: Bearer <token> header is required'), validUntil: null };
+  if (!token) {
+    const authError = new UnauthenticatedError('An Authorization: Bearer <token> header is required');
+    app.authFailures.record({ code: authError.code, reason: authError.message });
+    return { app, scope: null, authError, validUntil: null };
+  }
   try {
     const { identity, validUntil } = await authenticate({ jwt: app.jwt, apiKeys: new ApiKeyLookup(app.db) }, token, app.clock());
     return { app, scope: tenantScope(app, identity), authError: null, validUntil };
   } catch (error) {
-    if (error instanceof KairosError) return { app, scope: null, authError: error, validUntil: null };
+    if (error instanceof KairosError) {
+      app.authFailures.record({ code: error.code, reason: error.message });
+      return { app, scope: null, authError: error, validUntil: null };
+    }
     // The key lookup failed (MongoDB down): no access, but the credential is not bad either, so
     // this is INTERNAL_SERVER_ERROR (not UNAUTHENTICATED) and sockets are kept (see socketAuth).
     app.logger.error('could not authenticate a request', { error: errorMessage(error) });

@@ -2,6 +2,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError, getOperationAST, parse, specifiedRules, validate, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import type { WebSocket } from 'ws';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { AppServices } from './appServices.js';
@@ -9,7 +10,9 @@ import type { Context } from './context.type.js';
 import { createContext } from './createContext.js';
 import { socketAuth, type SocketExtra } from './socketAuth.js';
 import { makeFormatError } from './formatError.js';
-import { MAX_TOKENS, queryLimits } from './queryLimits.js';
+import { MAX_TOKENS } from './queryLimits.js';
+import { validationRules } from './validationRules.js';
+import { nestingRefusal } from './nestingLimits.js';
 import { chargeWrites, writeRateLimit } from './writeRateLimit.js';
 import { KairosError } from '../errors/index.js';
 import { errorMessage } from '../logger.js';
@@ -50,7 +53,7 @@ export class ApiServer {
       formatError: makeFormatError(app.logger, app.development),
       introspection: app.development,
       includeStacktraceInErrorResponses: false,
-      validationRules: [queryLimits, noSubscriptionsOverHttp],
+      validationRules: [...validationRules(app.development), noSubscriptionsOverHttp],
       // Automatic persisted queries are not offered: no client needs them, and their cache is memory anyone could fill.
       persistedQueries: false,
       parseOptions: { maxTokens: MAX_TOKENS },
@@ -79,10 +82,12 @@ export class ApiServer {
         schema: this.schema,
         // Authenticated at connect and again for every operation (see socketAuth).
         context: (ctx) => auth.context(ctx),
-        validate: (schema, document) => validate(schema, document, [...specifiedRules, queryLimits]),
+        validate: (schema, document) => validate(schema, document, [...specifiedRules, ...validationRules(this.app.development)]),
         // graphql-ws neither bounds a connection's subscriptions nor parses with a token limit: refuse
         // both before it starts one. Mutations sent over the socket count against the write rate as over HTTP.
         onSubscribe: async (ctx, _id, payload) => {
+          const tooDeep = nestingRefusal(payload.query, payload.variables);
+          if (tooDeep) return [new GraphQLError(tooDeep, { extensions: { code: 'BAD_USER_INPUT' } })];
           if (Object.keys(ctx.subscriptions).length >= MAX_SUBSCRIPTIONS_PER_SOCKET) {
             return [new GraphQLError(`A connection may run at most ${MAX_SUBSCRIPTIONS_PER_SOCKET} operations at once; complete one first`)];
           }
@@ -106,9 +111,25 @@ export class ApiServer {
       },
       this.wsServer,
     );
+    // Registered after graphql-ws's own listener, which prints a multi-line stack trace to the
+    // console for every socket error (a frame over maxPayload among them): one log line instead.
+    this.wsServer.on('connection', (socket) => this.logSocketErrors(socket));
     await new Promise<void>((resolve, reject) => {
       this.httpServer.once('error', reject);
       this.httpServer.listen(this.options.port, this.options.host ?? '0.0.0.0', () => resolve());
+    });
+  }
+
+  /** Replaces graphql-ws's console.error on socket errors with one structured line; ws has already closed the socket with the matching code (1009 for a frame over MAX_BODY_BYTES). */
+  private logSocketErrors(socket: WebSocket): void {
+    socket.removeAllListeners('error');
+    socket.on('error', (error: Error & { code?: string }) => {
+      const oversized = error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
+      this.app.logger.warn(oversized ? 'WebSocket frame over the size limit refused' : 'WebSocket error', {
+        code: error.code ?? 'unknown',
+        ...(oversized ? { limitBytes: MAX_BODY_BYTES } : { error: errorMessage(error) }),
+      });
+      if (socket.readyState === socket.OPEN) socket.close(1011, 'Internal server error');
     });
   }
 
@@ -139,6 +160,9 @@ export class ApiServer {
           return send(res, 400, { errors: [{ message: 'Batched requests are not supported; send one operation per request', extensions: { code: 'BAD_USER_INPUT' } }] });
         }
       }
+      // Refused on the text, before graphql-js parses (recursively) what a hostile depth would overflow.
+      const tooDeep = nestingRefusal(...requestDocument(parsed, url.searchParams));
+      if (tooDeep) return send(res, 400, { errors: [{ message: tooDeep, extensions: { code: 'BAD_USER_INPUT' } }] });
       const response = await this.apollo.executeHTTPGraphQLRequest({
         httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: url.search, body: parsed },
         context: async () => createContext(this.app, req.headers.authorization),
@@ -177,6 +201,18 @@ function asRequestError(error: GraphQLError): GraphQLFormattedError {
   const formatted = error.toJSON();
   if (error.path || error.extensions?.code) return formatted;
   return { ...formatted, extensions: { ...formatted.extensions, code: 'GRAPHQL_VALIDATION_FAILED' } };
+}
+
+/** The document and variables of a POST body or of a GET's query string (variables as JSON there; unparsable ones are left to Apollo). */
+function requestDocument(body: unknown, search: URLSearchParams): [unknown, unknown] {
+  if (body && typeof body === 'object') return [(body as { query?: unknown }).query, (body as { variables?: unknown }).variables];
+  let variables: unknown = undefined;
+  try {
+    variables = JSON.parse(search.get('variables') ?? 'null');
+  } catch {
+    variables = undefined;
+  }
+  return [search.get('query'), variables];
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

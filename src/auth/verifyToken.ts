@@ -13,7 +13,12 @@ export interface JwtOptions {
   issuer?: string;
   /** Required `aud` when set (JWT_AUDIENCE). */
   audience?: string;
+  /** Longest lifetime accepted, `exp` minus now (JWT_MAX_TTL_SECONDS). Default DEFAULT_JWT_MAX_TTL_SECONDS. */
+  maxTtlSeconds?: number;
 }
+
+/** A token valid for longer than this (30 days) is refused: a leaked one must not work for years. */
+export const DEFAULT_JWT_MAX_TTL_SECONDS = 30 * 24 * 3600;
 
 /** A verified bearer token: who it names, and until when it may be used (null: no expiry, as for API keys). */
 export interface Credential {
@@ -53,7 +58,8 @@ function verificationKey(options: JwtOptions): { key: string | KeyObject; algori
 /**
  * Verifies a JWT with exactly one algorithm, the one of the configured key (HS256 for a secret,
  * RS256 or ES256 for a public key: no `none`, no HS/RS confusion), `exp` required and `nbf`
- * honoured with CLOCK_TOLERANCE_SECONDS of skew at `now`, issuer and audience when configured;
+ * honoured with CLOCK_TOLERANCE_SECONDS of skew at `now`, `exp` at most `maxTtlSeconds` ahead, issuer
+ * and audience when configured;
  * then reads the identity from its claims: `tid` tenant, `sub` subject, `role` admin|member|viewer.
  * Any failure is UNAUTHENTICATED with a message that never echoes the token.
  */
@@ -72,18 +78,47 @@ export function verifyJwt(token: string, options: JwtOptions, now: Date = new Da
     if (typeof decoded === 'string') throw new Error('not a JSON payload');
     claims = decoded;
   } catch (error) {
-    const expired = error instanceof jwt.TokenExpiredError;
-    throw new UnauthenticatedError(expired ? 'The token has expired' : 'The token is invalid');
+    throw refused(whatFailed(error, verification.algorithm));
   }
-  if (typeof claims.exp !== 'number') throw new UnauthenticatedError('The token has no expiry (exp)');
+  if (typeof claims.exp !== 'number') throw refused('The token has no expiry (exp)');
+  const maxTtlSeconds = options.maxTtlSeconds ?? DEFAULT_JWT_MAX_TTL_SECONDS;
+  if (claims.exp - now.getTime() / 1000 > maxTtlSeconds + CLOCK_TOLERANCE_SECONDS) {
+    throw refused(`The token is valid for longer than the accepted maximum of ${maxTtlSeconds} seconds`);
+  }
   const tenantId = claims.tid;
-  if (typeof tenantId !== 'string' || !TENANT_ID.test(tenantId)) throw new UnauthenticatedError('The token has no valid tenant (tid)');
+  if (typeof tenantId !== 'string' || !TENANT_ID.test(tenantId)) throw refused('The token has no valid tenant (tid)');
   const role = typeof claims.role === 'string' ? ROLES.get(claims.role.toLowerCase()) : undefined;
-  if (!role) throw new UnauthenticatedError('The token has no valid role (admin, member or viewer)');
+  if (!role) throw refused('The token has no valid role (admin, member or viewer)');
   return {
     identity: { tenantId, subject: typeof claims.sub === 'string' ? claims.sub : '', role },
     validUntil: new Date((claims.exp + CLOCK_TOLERANCE_SECONDS) * 1000),
   };
+}
+
+/** What to do about a refused token, after what failed; the same for every failure. */
+export const TOKEN_ADVICE = 'mint a new one with npm run -s token (in development) or get one from your token issuer';
+
+function refused(reason: string): UnauthenticatedError {
+  return new UnauthenticatedError(`${reason}; ${TOKEN_ADVICE}`);
+}
+
+/**
+ * Which check a token failed (its format, its signature or algorithm, or a claim), in words that
+ * name no key, secret or expected claim value, so a caller learns what to fix and nothing more.
+ */
+function whatFailed(error: unknown, algorithm: jwt.Algorithm): string {
+  if (error instanceof jwt.TokenExpiredError) return 'The token has expired (exp)';
+  if (error instanceof jwt.NotBeforeError) return 'The token is not valid yet (nbf)';
+  const message = error instanceof Error ? error.message : '';
+  if (message === 'invalid signature') {
+    return 'The token signature does not verify: it was signed with another key (a development secret is regenerated when .data/ is deleted) or altered';
+  }
+  if (message === 'invalid algorithm' || message === 'jwt signature is required') {
+    return `The token is not signed with ${algorithm}, the one algorithm this server accepts`;
+  }
+  if (message.startsWith('jwt issuer invalid')) return 'The token issuer (iss) is not the one this server accepts';
+  if (message.startsWith('jwt audience invalid')) return 'The token audience (aud) is not the one this server accepts';
+  return 'The token is not a well-formed JWT (three base64url parts: header, JSON claims, signature)';
 }
 
 /** Mints a development token (the `npm run token` command and tests). */

@@ -11,6 +11,7 @@ import { JobStore } from '../store/jobStore.js';
 import { ExecutionStore } from '../store/executionStore.js';
 import { parseNewJob } from '../jobs/parseJobInput.js';
 import { BUILTIN_HANDLERS } from '../workers/handlers/builtins.js';
+import { DueIndex } from '../scheduler/dueIndex.js';
 
 const BUILTIN_NAMES = new Set(BUILTIN_HANDLERS.keys());
 
@@ -77,19 +78,23 @@ try {
   // leader's sweep materialises them in batches and the queue releases them at their time.
   const due = new Date(Math.ceil((Date.now() + config.lookAheadMs + 10_000) / 1000) * 1000);
   const jobs = new JobStore(db, 'bench-burst');
+  // Written like createJob writes: the due index first (see DueIndex), then MongoDB.
+  const indexRedis = new Redis(config.redisUrl);
+  const dueIndex = new DueIndex(indexRedis, name);
   const created = Date.now();
   for (let i = 0; i < burst; i += 20) {
     await Promise.all(
-      Array.from({ length: Math.min(20, burst - i) }, (_, j) => {
+      Array.from({ length: Math.min(20, burst - i) }, async (_, j) => {
         const runAt = new Date(due.getTime() + ((i + j) % 1000));
         const definition = parseNewJob({ name: `burst-${i + j}`, schedule: { runAt }, target: { handler: 'noop' } }, new Date(), BUILTIN_NAMES);
         const _id = new ObjectId();
+        await dueIndex.expect(_id, runAt);
         return jobs.insert({
           _id,
           ...definition,
           nameLower: definition.name,
           status: 'ACTIVE',
-          nextRunAt: runAt,
+          scheduleCursor: runAt,
           lastRunAt: null,
           idempotencyKey: `auto:${_id.toHexString()}`,
           createdAt: new Date(),
@@ -99,6 +104,7 @@ try {
       }),
     );
   }
+  await indexRedis.quit();
   process.stdout.write(`stored ${burst} one-off jobs in ${Date.now() - created} ms, all due in [${due.toISOString()}, +1 s)\n`);
   const lags = await lagsOf('bench-burst', burst, due.getTime() - Date.now() + 120_000, 3000);
   report(`burst of ${burst} due in one second`, lags, burst);

@@ -12,10 +12,10 @@ export interface KairosProcess {
 /**
  * Starts `node dist/main.js` (built by `npm run build`) with exactly `env` (plus PATH), and resolves
  * once it logs that it started. Its log goes to `logFile` when given (appended), else it is kept in
- * memory. The caller kills it.
+ * memory; `nodeArgs` go before the script (the benchmark preloads its command counter). The caller kills it.
  */
-export async function spawnKairos(env: Record<string, string>, options: { logFile?: string; startTimeoutMs?: number } = {}): Promise<KairosProcess> {
-  const child = spawn(process.execPath, ['dist/main.js'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+export async function spawnKairos(env: Record<string, string>, options: { logFile?: string; startTimeoutMs?: number; nodeArgs?: string[] } = {}): Promise<KairosProcess> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'dist/main.js'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   const file = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : null;
   let log = '';
   let pending = '';

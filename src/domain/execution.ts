@@ -12,7 +12,7 @@ export type ExecutionStatus =
   | 'SKIPPED';
 
 export const FINAL_STATUSES: readonly ExecutionStatus[] = ['SUCCEEDED', 'FAILED', 'CANCELLED', 'SKIPPED'];
-/** Statuses a worker may start an execution from (the compare-and-set of DESIGN.md step 4). */
+/** Statuses a worker may start an execution from (the compare-and-set of docs/architecture.md, step 4). */
 export const STARTABLE_STATUSES: readonly ExecutionStatus[] = ['SCHEDULED', 'QUEUED', 'RETRYING'];
 
 export type ExecutionTrigger = 'SCHEDULE' | 'MANUAL' | 'CATCH_UP';

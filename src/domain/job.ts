@@ -61,14 +61,19 @@ export interface JobDoc {
   overlapPolicy: OverlapPolicy;
   misfirePolicy: MisfirePolicy;
   status: JobStatus;
-  /** The next nominal (un-jittered) occurrence, or null when there is none. */
-  nextRunAt: Date | null;
+  /**
+   * The scheduler's materialisation cursor: the nominal (un-jittered) time of the first occurrence
+   * not yet materialised as an execution, or null when there is none (paused, or the schedule has
+   * ended). Up to the look-ahead later than the next run; the API's `nextRunAt` is computed from it
+   * (domain/schedule/nextRunAt.ts).
+   */
+  scheduleCursor: Date | null;
   lastRunAt: Date | null;
   /** The caller's key, or `auto:<_id>` when none was given (keeps the unique index free of nulls). */
   idempotencyKey: string;
   createdAt: Date;
   updatedAt: Date;
-  /** Fencing token of the scheduler leader that last advanced `nextRunAt`. */
+  /** Fencing token of the scheduler leader that last advanced `scheduleCursor`. */
   fencingToken?: number;
   /** Incremented on every change of the definition. */
   version: number;

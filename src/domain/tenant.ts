@@ -4,6 +4,8 @@ export interface TenantDoc {
   maxJobs: number;
   maxConcurrentExecutions: number;
   maxExecutionsPerMinute: number;
+  /** Finished executions older than this (by `finishedAt`) are purged by the leader. */
+  executionRetentionDays: number;
   /** HMAC-SHA256 key for X-Kairos-Signature; returned to the tenant only when rotated. */
   webhookSecret: string;
   /** When the secret was last replaced by rotateWebhookSecret; absent until then. */

@@ -1,20 +1,21 @@
 import type { ExecutionEventBus, ExecutionEventMessage } from './executionEventBus.js';
 
 /**
- * The bus as an async iterator of the events that pass `accept`, in arrival order. Events are
+ * The bus as an async iterator of `tenantId`'s events that pass `accept`, in arrival order. Events are
  * buffered while the consumer is busy (bounded: the oldest are dropped past `maxBuffered`).
  * Written by hand rather than as an async generator: a generator's `return()` would wait for the
  * next matching event, so a closed subscription with a quiet filter would never unsubscribe.
  */
 export async function eventStream(
   bus: ExecutionEventBus,
+  tenantId: string,
   accept: (event: ExecutionEventMessage) => boolean,
   maxBuffered = 10_000,
 ): Promise<AsyncIterableIterator<ExecutionEventMessage>> {
   const buffer: ExecutionEventMessage[] = [];
   let waiting: ((result: IteratorResult<ExecutionEventMessage>) => void) | null = null;
   let done = false;
-  const unsubscribe = await bus.subscribe((event) => {
+  const unsubscribe = await bus.subscribe(tenantId, (event) => {
     if (done || !accept(event)) return;
     if (waiting) {
       const resolve = waiting;

@@ -18,10 +18,12 @@ type Listener = (event: ExecutionEventMessage) => void;
  * by the caller); subscribing opens one dedicated connection, owned here and closed by `close()`.
  * Redis delivers one publisher's messages in order, and each execution's transitions are published
  * by whoever holds it at the time, after its write, so one execution's events arrive in order.
+ * One Redis subscription per process, however many subscribers: listeners are kept per tenant, so
+ * an event costs its own tenant's listeners, not every open subscription of the process.
  */
 export class ExecutionEventBus {
   private subscriber: Redis | null = null;
-  private readonly listeners = new Set<Listener>();
+  private readonly listeners = new Map<string, Set<Listener>>();
   private readonly channel: string;
 
   constructor(private readonly redis: Redis, prefix: string) {
@@ -36,8 +38,15 @@ export class ExecutionEventBus {
     await pipeline.exec();
   }
 
-  async subscribe(listener: Listener): Promise<() => void> {
-    this.listeners.add(listener);
+  /** Calls `listener` with each event of `tenantId`; the returned function unsubscribes it. */
+  async subscribe(tenantId: string, listener: Listener): Promise<() => void> {
+    let own = this.listeners.get(tenantId);
+    if (!own) this.listeners.set(tenantId, (own = new Set()));
+    own.add(listener);
+    const unsubscribe = () => {
+      own.delete(listener);
+      if (own.size === 0 && this.listeners.get(tenantId) === own) this.listeners.delete(tenantId);
+    };
     if (!this.subscriber) {
       this.subscriber = this.redis.duplicate();
       // ioredis reconnects by itself and resubscribes; without a listener it would print every retry.
@@ -49,11 +58,12 @@ export class ExecutionEventBus {
         } catch {
           return;
         }
-        for (const l of this.listeners) l(event);
+        const own = this.listeners.get(event.tenantId);
+        if (own) for (const l of own) l(event);
       });
       await this.subscriber.subscribe(this.channel);
     }
-    return () => this.listeners.delete(listener);
+    return unsubscribe;
   }
 
   async close(): Promise<void> {

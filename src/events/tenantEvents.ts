@@ -11,6 +11,6 @@ export class TenantEvents {
 
   /** This tenant's events that also pass `accept`, in arrival order (see eventStream). */
   stream(accept: (event: ExecutionEventMessage) => boolean): Promise<AsyncIterableIterator<ExecutionEventMessage>> {
-    return eventStream(this.bus, (event) => event.tenantId === this.tenantId && accept(event));
+    return eventStream(this.bus, this.tenantId, accept);
   }
 }

@@ -5,6 +5,7 @@ import { publishStatusEvents, statusEvent } from '../events/statusEvent.js';
 import { toGlobalId } from '../ids/globalId.js';
 import type { JobDeps } from '../jobs/jobDeps.js';
 import type { CancelSignals } from '../events/cancelSignals.js';
+import { queueEntry } from '../queue/queueEntry.js';
 
 /**
  * Queues a FAILED or CANCELLED execution again for a fresh round of attempts (the job's current
@@ -31,6 +32,6 @@ export async function retryExecution(
   await publishStatusEvents(deps.materialise.events, deps.logger, [statusEvent(queued, current.status, 'QUEUED', now)]);
   // Round 0, the id a QUEUED execution has everywhere (reconcile, cancel): the earlier entry of that
   // id left the queue when the execution ended.
-  await deps.materialise.queues.enqueue([{ executionId: id.toHexString(), tenantId: queued.tenantId, workload: queued.workload, dueAt: now }]);
+  await deps.materialise.queues.enqueue([queueEntry(queued, now, { kind: 'waiting' }, job)]);
   return queued;
 }

@@ -32,8 +32,8 @@ export async function cancelPendingExecutions(
   if (cancelled.length === 0) return 0;
   const removals = await Promise.allSettled(
     cancelled.map(({ execution, previousStatus }) =>
-      // A retry round has its own entry id (see ExecutionQueues.entryId).
-      deps.materialise.queues.remove(execution._id.toHexString(), execution.workload, previousStatus === 'RETRYING' ? execution.attempt : 0),
+      // A retry round has its own entry id (see waitingEntryId).
+      deps.materialise.queues.remove(execution._id.toHexString(), execution.workload, previousStatus, execution.attempt),
     ),
   );
   const failures = removals.filter((r): r is PromiseRejectedResult => r.status === 'rejected');

@@ -3,6 +3,7 @@ import type { JobDoc } from '../domain/job.js';
 import { ConflictError, NotFoundError } from '../errors/index.js';
 import { toGlobalId } from '../ids/globalId.js';
 import type { JobChange, JobStore } from '../store/jobStore.js';
+import type { DueIndex } from '../scheduler/dueIndex.js';
 
 /** Attempts of a read-modify-write before giving up with CONFLICT: the first, and one retry. */
 const ATTEMPTS = 2;
@@ -13,9 +14,11 @@ const ATTEMPTS = 2;
  * unchanged); it may throw (BAD_USER_INPUT, CONFLICT), and then nothing is written. When another
  * write lands between the read and the write, the change is decided again on the fresh job, once;
  * a second collision is CONFLICT. So concurrent changes serialise instead of overwriting each other.
+ * A change of the schedule cursor is written to the due index before (earlier only) and after the
+ * MongoDB write (see DueIndex), so the sweep never misses the job.
  */
 export async function changeJob(
-  jobs: JobStore,
+  { jobs, dueIndex }: { jobs: JobStore; dueIndex: DueIndex },
   id: ObjectId,
   now: Date,
   decide: (job: JobDoc) => JobChange | null,
@@ -25,8 +28,13 @@ export async function changeJob(
     if (!current) throw new NotFoundError('Job', toGlobalId('Job', id));
     const change = decide(current);
     if (change === null) return { job: current, changed: false };
+    const moves = change.scheduleCursor !== undefined;
+    if (moves) await dueIndex.expect(id, change.scheduleCursor ?? null);
     const written = await jobs.updateIfVersion(id, current.version, { ...change, updatedAt: now });
-    if (written) return { job: written, changed: true };
+    if (written) {
+      if (moves) await dueIndex.touch(id, written.status === 'ACTIVE' ? written.scheduleCursor : null);
+      return { job: written, changed: true };
+    }
   }
   throw new ConflictError(`Job ${toGlobalId('Job', id)} was changed by other requests at the same time; read it again and retry`);
 }

@@ -6,11 +6,15 @@ import type { TenantDoc } from '../domain/tenant.js';
 import { materialiseNearTerm, type NearTermDeps } from './materialiseNearTerm.js';
 import { parseIdempotencyKey, parseNewJob, type JobInputFields } from './parseJobInput.js';
 import type { TenantLock } from '../quotas/tenantLock.js';
+import type { JobCounter } from '../quotas/jobCounter.js';
 
 export interface CreateJobDeps extends NearTermDeps {
   handlerNames: ReadonlySet<string>;
+  /** ALLOW_PRIVATE_TARGETS: whether a target URL may name a private IP literal. */
+  allowPrivateTargets: boolean;
   /** Serialises the tenant's creates, so the quota check and the insert are not interleaved. */
   createLock: TenantLock;
+  jobCounter: JobCounter;
 }
 
 export interface CreateJobInputFields extends JobInputFields {
@@ -19,34 +23,44 @@ export interface CreateJobInputFields extends JobInputFields {
 }
 
 /**
- * DESIGN.md step 1: validates, computes nextRunAt and inserts the job. A first occurrence inside
+ * docs/architecture.md, step 1: validates, takes one of the tenant's job slots (a counter, so the check costs
+ * the same at any size), computes the first occurrence (the schedule cursor) and inserts the job. A first occurrence inside
  * the look-ahead window is materialised here instead of waiting for the next sweep, so a job due
  * in 2 s is not late. Nothing is stored when validation fails.
  */
 export async function createJob(deps: CreateJobDeps, tenant: TenantDoc, input: CreateJobInputFields, now: Date): Promise<JobDoc> {
-  const definition = parseNewJob(input, now, deps.handlerNames);
+  const definition = parseNewJob(input, now, deps.handlerNames, deps.allowPrivateTargets);
   const key = parseIdempotencyKey(input.idempotencyKey);
   const overQuota = () => new QuotaExceededError(`This tenant may have at most ${tenant.maxJobs} jobs; delete one first`, { maxJobs: tenant.maxJobs });
   const { job, created } = await deps.createLock.run(tenant._id, async () => {
-    if ((await deps.jobs.count()) >= tenant.maxJobs) throw overQuota();
+    // null: Redis could not answer, and the quota is checked by counting instead (see below).
+    const reserved = await deps.jobCounter.reserve(tenant._id, tenant.maxJobs, () => deps.jobs.count()).catch(() => null);
+    if (reserved === false || (reserved === null && (await deps.jobs.count()) >= tenant.maxJobs)) throw overQuota();
     const _id = new ObjectId();
-    const nextRunAt = firstOccurrence(definition.schedule, now);
+    const scheduleCursor = firstOccurrence(definition.schedule, now);
+    const cursor = input.paused ? null : scheduleCursor;
+    // Into the due index before MongoDB (see DueIndex): a crash in between leaves an entry, not a job the sweep misses.
+    await deps.materialise.dueIndex.expect(_id, cursor);
+    // An insert that fails keeps its reservation: it may have landed, and an over-count heals
+    // (see JobCounter) where an under-count would let the tenant past its quota.
     const inserted = await deps.jobs.insert({
       _id,
       ...definition,
       nameLower: definition.name.toLowerCase(),
-      status: input.paused ? 'PAUSED' : nextRunAt ? 'ACTIVE' : 'COMPLETED',
+      status: input.paused ? 'PAUSED' : scheduleCursor ? 'ACTIVE' : 'COMPLETED',
       // A paused job has no next run (as after pauseJob); resumeJob computes one from then.
-      nextRunAt: input.paused ? null : nextRunAt,
+      scheduleCursor: cursor,
       lastRunAt: null,
       idempotencyKey: key ?? `auto:${_id.toHexString()}`,
       createdAt: now,
       updatedAt: now,
       version: 1,
     });
-    // Without the lock (Redis down, or held too long) concurrent creates can all pass the count:
-    // counting again after the insert, one over the quota takes its own job back.
-    if (inserted.created && (await deps.jobs.count()) > tenant.maxJobs) {
+    if (!inserted.created && reserved) await deps.jobCounter.release(tenant._id).catch(() => undefined);
+    if (inserted.created) await deps.materialise.dueIndex.touch(_id, inserted.job.status === 'ACTIVE' ? inserted.job.scheduleCursor : null);
+    // Without Redis (no lock, no counter) concurrent creates can all pass the count: counting
+    // again after the insert, one over the quota takes its own job back.
+    if (inserted.created && reserved === null && (await deps.jobs.count()) > tenant.maxJobs) {
       await deps.jobs.deleteById(_id);
       throw overQuota();
     }

@@ -3,6 +3,7 @@ import { NotFoundError } from '../errors/index.js';
 import { toGlobalId } from '../ids/globalId.js';
 import { CANCEL_REASONS, cancelPendingExecutions } from './cancelPendingExecutions.js';
 import type { JobDeps } from './jobDeps.js';
+import { errorMessage } from '../logger.js';
 
 /**
  * Deletes the job document, then cancels its SCHEDULED, QUEUED and RETRYING executions (any
@@ -13,5 +14,7 @@ import type { JobDeps } from './jobDeps.js';
  */
 export async function deleteJob(deps: JobDeps, id: ObjectId, now: Date): Promise<void> {
   if (!(await deps.jobs.deleteById(id))) throw new NotFoundError('Job', toGlobalId('Job', id));
+  // After the delete, so a crash in between over-counts (healed by a recount) rather than under-counts.
+  await deps.jobCounter.release(deps.jobs.tenantId).catch((error: unknown) => deps.logger.warn('could not release a job slot', { error: errorMessage(error) }));
   await cancelPendingExecutions(deps, id, { statuses: ['SCHEDULED', 'QUEUED', 'RETRYING'] }, CANCEL_REASONS.deleted, now);
 }

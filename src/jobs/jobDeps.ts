@@ -1,5 +1,6 @@
 import type { ExecutionStore } from '../store/executionStore.js';
 import type { NearTermDeps } from './materialiseNearTerm.js';
+import type { JobCounter } from '../quotas/jobCounter.js';
 
 /**
  * What the job lifecycle operations need: the caller's tenant-scoped stores, plus the process-wide
@@ -8,4 +9,8 @@ import type { NearTermDeps } from './materialiseNearTerm.js';
 export interface JobDeps extends NearTermDeps {
   executions: ExecutionStore;
   handlerNames: ReadonlySet<string>;
+  /** Each tenant's job count (createJob's quota check; deleteJob gives a slot back). */
+  jobCounter: JobCounter;
+  /** ALLOW_PRIVATE_TARGETS: whether a target URL may name a private IP literal. */
+  allowPrivateTargets: boolean;
 }

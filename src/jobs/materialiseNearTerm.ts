@@ -19,20 +19,20 @@ export function nearTermHorizon(deps: Pick<NearTermDeps, 'lookAheadMs'>, now: Da
 
 /** Occurrence keys of the occurrences an ACTIVE job has inside the look-ahead window (none otherwise). */
 export function nearTermOccurrenceKeys(deps: Pick<NearTermDeps, 'lookAheadMs'>, job: JobDoc, now: Date): string[] {
-  if (job.status !== 'ACTIVE' || !job.nextRunAt) return [];
+  if (job.status !== 'ACTIVE' || !job.scheduleCursor) return [];
   // As materialiseNearTerm plans them: no misfire threshold, since the API materialises no missed occurrences.
   return planOccurrences(job, now, nearTermHorizon(deps, now), Infinity).occurrences.map((o) => occurrenceKey(job._id, o.nominal));
 }
 
 /**
- * When an ACTIVE job's nextRunAt falls inside the look-ahead window, materialises its occurrences
+ * When an ACTIVE job's scheduleCursor falls inside the look-ahead window, materialises its occurrences
  * there at once instead of waiting for the next sweep, so a job due in 2 s is not late. A failure is
  * logged and left to the sweep (the job is stored either way). Returns the job as it is afterwards.
  */
 export async function materialiseNearTerm(deps: NearTermDeps, job: JobDoc, now: Date): Promise<JobDoc> {
-  if (job.status !== 'ACTIVE' || !job.nextRunAt) return job;
+  if (job.status !== 'ACTIVE' || !job.scheduleCursor) return job;
   const horizon = nearTermHorizon(deps, now);
-  if (job.nextRunAt > horizon) return job;
+  if (job.scheduleCursor > horizon) return job;
   try {
     await materialise(deps.materialise, [job], now, horizon, 0);
   } catch (error) {

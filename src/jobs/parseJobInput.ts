@@ -2,6 +2,8 @@ import type { HttpHeader, HttpMethod, JobTarget, RetryPolicy, Schedule, Workload
 import { parseSchedule, type ScheduleInputFields } from '../domain/schedule/parseSchedule.js';
 import { DEFAULT_RETRY_POLICY, parseRetryPolicy } from '../domain/backoff.js';
 import { BadUserInputError } from '../errors/index.js';
+import { nestedDeeperThan } from '../domain/nesting.js';
+import { privateLiteralHost } from '../domain/privateAddresses.js';
 
 export const LIMITS = {
   nameLength: 200,
@@ -70,18 +72,6 @@ export function parseDescription(description: string | null | undefined): string
   return checkText(description, 'description', true);
 }
 
-/** True when arrays and objects nest deeper than `limit`; iterative, so a hostile depth cannot overflow the stack. */
-function nestedDeeperThan(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
-    if (current === null || typeof current !== 'object') continue;
-    if (depth >= limit) return true;
-    for (const child of Object.values(current)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
-
 /**
  * Serialises a payload to JSON text within the size and nesting limits; undefined/null means none.
  * The payload is kept as this text, never as a document, so keys such as `$where` or `a.b` are data.
@@ -98,7 +88,12 @@ export function parsePayload(payload: unknown, field = 'payload'): string | null
   return text;
 }
 
-export function parseTarget(input: TargetInputFields | null | undefined, handlers: ReadonlySet<string>): JobTarget {
+/**
+ * The target, whole (an update replaces the current one: give every field you want to keep).
+ * Unless `allowPrivateTargets`, a URL whose host is an IP literal in a private or reserved range is
+ * refused here; a host name is checked when the worker connects, since what it resolves to may change.
+ */
+export function parseTarget(input: TargetInputFields | null | undefined, handlers: ReadonlySet<string>, allowPrivateTargets = false): JobTarget {
   const http = input?.http ?? null;
   const handler = input?.handler ?? null;
   if ((http === null) === (handler === null)) {
@@ -110,7 +105,15 @@ export function parseTarget(input: TargetInputFields | null | undefined, handler
     }
     return { kind: 'HANDLER', handler };
   }
-  return { kind: 'HTTP', url: parseUrl(http!.url), method: http!.method ?? 'POST', headers: parseHeaders(http!.headers ?? []) };
+  const url = parseUrl(http!.url);
+  const privateHost = allowPrivateTargets ? null : privateLiteralHost(url);
+  if (privateHost) {
+    throw new BadUserInputError(
+      `target.http.url: ${privateHost} is a private, loopback, link-local or reserved address, which HTTP targets may not call unless the server runs with ALLOW_PRIVATE_TARGETS=true`,
+      'target.http.url',
+    );
+  }
+  return { kind: 'HTTP', url, method: http!.method ?? 'POST', headers: parseHeaders(http!.headers ?? []) };
 }
 
 function parseUrl(raw: string): string {
@@ -169,6 +172,7 @@ export function parseNewJob(
   input: JobInputFields,
   now: Date,
   handlers: ReadonlySet<string>,
+  allowPrivateTargets = false,
 ): {
   name: string;
   description: string | null;
@@ -186,7 +190,7 @@ export function parseNewJob(
     name: parseName(input.name),
     description: parseDescription(input.description),
     schedule: parseSchedule(input.schedule, now),
-    target: parseTarget(input.target, handlers),
+    target: parseTarget(input.target, handlers, allowPrivateTargets),
     payloadJson: parsePayload(input.payload),
     workload: input.workload ?? 'IO_BOUND',
     timeoutSeconds: parseTimeout(input.timeoutSeconds),

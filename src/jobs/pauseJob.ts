@@ -7,20 +7,20 @@ import { changeJob } from './changeJob.js';
 import type { JobDeps } from './jobDeps.js';
 
 /**
- * ACTIVE → PAUSED. nextRunAt becomes null: a paused job has no next run, resumeJob computes a fresh
+ * ACTIVE → PAUSED. scheduleCursor becomes null: a paused job has no next run, resumeJob computes a fresh
  * one from its own time, and a scheduler sweep that read the job before the pause cannot advance
- * it any more (its compare-and-set is on nextRunAt). The job's waiting schedule executions
+ * it any more (its compare-and-set is on scheduleCursor). The job's waiting schedule executions
  * (SCHEDULED, QUEUED) are cancelled with reason "job paused"; manual ones and running ones go on.
  * Pausing a PAUSED job changes nothing (it only cancels any schedule execution still waiting, which
  * completes an earlier pause that failed half-way); a COMPLETED job is CONFLICT.
  */
 export async function pauseJob(deps: JobDeps, id: ObjectId, now: Date): Promise<JobDoc> {
-  const { job } = await changeJob(deps.jobs, id, now, (current) => {
+  const { job } = await changeJob({ jobs: deps.jobs, dueIndex: deps.materialise.dueIndex }, id, now, (current) => {
     if (current.status === 'PAUSED') return null;
     if (current.status === 'COMPLETED') {
       throw new ConflictError(`Job ${toGlobalId('Job', id)} is COMPLETED: it has no occurrence left to pause`);
     }
-    return { status: 'PAUSED', nextRunAt: null };
+    return { status: 'PAUSED', scheduleCursor: null };
   });
   await cancelPendingExecutions(deps, id, { statuses: ['SCHEDULED', 'QUEUED'], triggers: SCHEDULE_TRIGGERS }, CANCEL_REASONS.paused, now);
   return job;

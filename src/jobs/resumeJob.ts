@@ -9,22 +9,22 @@ import { changeJob } from './changeJob.js';
 import type { JobDeps } from './jobDeps.js';
 
 /**
- * PAUSED → ACTIVE with nextRunAt recomputed from `now` (firstOccurrence), so occurrences missed
+ * PAUSED → ACTIVE with scheduleCursor recomputed from `now` (firstOccurrence), so occurrences missed
  * while paused are not run in a burst; near-term occurrences are materialised at once (see
  * applySchedule). A one-off whose time passed while paused runs once, at once; a schedule whose
  * endAt passed while paused becomes COMPLETED. Resuming an ACTIVE job changes nothing; a COMPLETED
  * job is CONFLICT.
  */
 export async function resumeJob(deps: JobDeps, id: ObjectId, now: Date): Promise<JobDoc> {
-  const { job, changed } = await changeJob(deps.jobs, id, now, (current) => {
+  const { job, changed } = await changeJob({ jobs: deps.jobs, dueIndex: deps.materialise.dueIndex }, id, now, (current) => {
     if (current.status === 'ACTIVE') return null;
     if (current.status === 'COMPLETED') {
       throw new ConflictError(
         `Job ${toGlobalId('Job', id)} is COMPLETED and cannot be resumed: it has no occurrence left. Give it a new schedule with updateJob, or run it with triggerJob`,
       );
     }
-    const nextRunAt = firstOccurrence(current.schedule, now);
-    return { status: nextRunAt ? 'ACTIVE' : 'COMPLETED', nextRunAt };
+    const scheduleCursor = firstOccurrence(current.schedule, now);
+    return { status: scheduleCursor ? 'ACTIVE' : 'COMPLETED', scheduleCursor };
   });
   if (!changed) return job;
   return applySchedule(deps, job, CANCEL_REASONS.paused, now);

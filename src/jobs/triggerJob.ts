@@ -5,6 +5,7 @@ import { publishStatusEvents, statusEvent } from '../events/statusEvent.js';
 import { toGlobalId } from '../ids/globalId.js';
 import { errorMessage } from '../logger.js';
 import type { JobDeps } from './jobDeps.js';
+import { queueEntry } from '../queue/queueEntry.js';
 import { parsePayload } from './parseJobInput.js';
 
 /**
@@ -40,7 +41,7 @@ export async function triggerJob(deps: JobDeps, id: ObjectId, payload: unknown, 
     statusEvent(execution, 'SCHEDULED', 'QUEUED', now),
   ]);
   try {
-    await deps.materialise.queues.enqueue([{ executionId: _id.toHexString(), tenantId: execution.tenantId, workload: execution.workload, dueAt: now }]);
+    await deps.materialise.queues.enqueue([queueEntry(execution, now, { kind: 'waiting' }, job)]);
   } catch (error) {
     deps.logger.warn('could not enqueue a manual execution; reconcile will', { error: errorMessage(error) });
   }

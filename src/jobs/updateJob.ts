@@ -18,7 +18,7 @@ import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, t
  * naming it, and nothing is written. `retryPolicy` is merged field by field into the current one;
  * `schedule` and `target` are replaced whole. An update that changes nothing writes nothing.
  *
- * A changed schedule recomputes nextRunAt from `now` (kept null while the job is PAUSED; a
+ * A changed schedule recomputes the schedule cursor from `now` (kept null while the job is PAUSED; a
  * COMPLETED job becomes ACTIVE again), cancels the waiting executions of the old schedule with
  * reason "schedule changed" and materialises the new near-term occurrences (see applySchedule).
  * Other changes apply to executions that start (target, payload, timeout, policies) or are
@@ -27,8 +27,8 @@ import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, t
  */
 export async function updateJob(deps: JobDeps, id: ObjectId, input: JobInputFields, now: Date): Promise<JobDoc> {
   let scheduleChanged = false;
-  const { job, changed } = await changeJob(deps.jobs, id, now, (current) => {
-    const change = jobChange(current, input, now, deps.handlerNames);
+  const { job, changed } = await changeJob({ jobs: deps.jobs, dueIndex: deps.materialise.dueIndex }, id, now, (current) => {
+    const change = jobChange(current, input, now, deps);
     scheduleChanged = change?.schedule !== undefined;
     return change;
   });
@@ -37,7 +37,7 @@ export async function updateJob(deps: JobDeps, id: ObjectId, input: JobInputFiel
 }
 
 /** The validated difference between `current` and `input`, or null when there is none. */
-function jobChange(current: JobDoc, input: JobInputFields, now: Date, handlers: ReadonlySet<string>): JobChange | null {
+function jobChange(current: JobDoc, input: JobInputFields, now: Date, rules: Pick<JobDeps, 'handlerNames' | 'allowPrivateTargets'>): JobChange | null {
   const change: JobChange = {};
   const differs = <K extends keyof JobChange>(field: K, value: JobDoc[K]) => {
     if (!isDeepStrictEqual(value, current[field])) change[field] = value;
@@ -51,15 +51,15 @@ function jobChange(current: JobDoc, input: JobInputFields, now: Date, handlers: 
   if (input.schedule !== undefined) {
     const schedule = parseSchedule(notNull(input.schedule, 'schedule'), now);
     if (!isDeepStrictEqual(schedule, current.schedule)) {
-      const nextRunAt = current.status === 'PAUSED' ? null : firstOccurrence(schedule, now);
+      const scheduleCursor = current.status === 'PAUSED' ? null : firstOccurrence(schedule, now);
       Object.assign(change, {
         schedule,
-        nextRunAt,
-        status: current.status === 'PAUSED' ? 'PAUSED' : nextRunAt ? 'ACTIVE' : 'COMPLETED',
+        scheduleCursor,
+        status: current.status === 'PAUSED' ? 'PAUSED' : scheduleCursor ? 'ACTIVE' : 'COMPLETED',
       } satisfies JobChange);
     }
   }
-  if (input.target !== undefined) differs('target', parseTarget(notNull(input.target, 'target'), handlers));
+  if (input.target !== undefined) differs('target', parseTarget(notNull(input.target, 'target'), rules.handlerNames, rules.allowPrivateTargets));
   if (input.payload !== undefined) differs('payloadJson', parsePayload(input.payload));
   if (input.workload !== undefined) differs('workload', notNull(input.workload, 'workload'));
   if (input.timeoutSeconds !== undefined) differs('timeoutSeconds', parseTimeout(notNull(input.timeoutSeconds, 'timeoutSeconds')));

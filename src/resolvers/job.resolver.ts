@@ -17,7 +17,8 @@ import { ExecutionsArgs, JobsArgs } from '../schema/connection.args.js';
 import { ExecutionConnection } from '../schema/execution.type.js';
 import { CreateJobInput, UpdateJobInput } from '../schema/job.input.js';
 import { Job, JobConnection } from '../schema/job.type.js';
-import { JSONScalar } from '../schema/scalars.js';
+import { DateTimeScalar, JSONScalar } from '../schema/scalars.js';
+import { nextRunAt } from '../domain/schedule/nextRunAt.js';
 import { DeleteJobPayload, ExecutionPayload, JobPayload } from '../schema/payload.type.js';
 import { listExecutions } from './listExecutions.js';
 import { toExecutionNode, toJobNode, type JobNode } from './mappers.js';
@@ -40,6 +41,11 @@ export class JobResolver {
     const [rows, totalCount] = await Promise.all([jobs.list(filter, page), jobs.count(filter)]);
     const connection = toConnection(rows, page, (d) => encodeCursor({ at: d.createdAt, id: d._id }), toJobNode);
     return { ...(connection as Omit<JobConnection, 'totalCount'>), totalCount };
+  }
+
+  @FieldResolver(() => DateTimeScalar, { nullable: true })
+  nextRunAt(@Root() job: JobNode, @Ctx() ctx: Context): Date | null {
+    return nextRunAt(job.doc, ctx.app.clock());
   }
 
   @FieldResolver(() => ExecutionConnection, { description: 'Newest first (scheduledFor descending).' })

@@ -30,7 +30,6 @@ export function toJobNode(doc: JobDoc): JobNode {
     overlapPolicy: doc.overlapPolicy,
     misfirePolicy: doc.misfirePolicy,
     status: doc.status,
-    nextRunAt: doc.nextRunAt,
     lastRunAt: doc.lastRunAt,
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,

@@ -30,7 +30,9 @@ async function executionUpdates({ args, context }: SubscribeResolverData<unknown
     for (;;) {
       const { value: event, done } = await stream.next();
       if (done) return { value: undefined, done: true };
-      const doc = await scope.executions.findById(new ObjectId(event.executionId));
+      // Every subscriber of the tenant gets this event at once: one read serves them all.
+      const key = `${event.tenantId}:${event.executionId}:${event.status}:${event.occurredAt}`;
+      const doc = await context.app.eventReads.read(key, () => scope.executions.findById(new ObjectId(event.executionId)));
       if (!doc) continue;
       const value = { execution: toExecutionNode(doc), previousStatus: event.previousStatus, status: event.status, occurredAt: new Date(event.occurredAt) };
       return { value, done: false };

@@ -2,6 +2,12 @@ import { Authorized, Ctx, Query, Resolver } from 'type-graphql';
 import type { Context } from '../api/context.type.js';
 import { scopeOf } from '../auth/auth-checker.js';
 import { Viewer } from '../schema/viewer.type.js';
+import type { JobCounter } from '../quotas/jobCounter.js';
+
+/** The counter, or MongoDB's count when Redis cannot answer. */
+function countJobs(counter: JobCounter, tenantId: string, count: () => Promise<number>): Promise<number> {
+  return counter.current(tenantId, count).catch(() => count());
+}
 
 @Resolver(() => Viewer)
 export class ViewerResolver {
@@ -9,7 +15,7 @@ export class ViewerResolver {
   @Query(() => Viewer)
   async viewer(@Ctx() ctx: Context): Promise<Viewer> {
     const { identity, jobs, tenant: own } = scopeOf(ctx);
-    const [tenant, jobCount] = await Promise.all([own.ensure(ctx.app.clock()), jobs.count()]);
+    const [tenant, jobCount] = await Promise.all([own.ensure(ctx.app.clock()), countJobs(ctx.app.jobCounter, identity.tenantId, () => jobs.count())]);
     return {
       tenantId: identity.tenantId,
       subject: identity.subject,
@@ -19,6 +25,7 @@ export class ViewerResolver {
         jobCount,
         maxConcurrentExecutions: tenant.maxConcurrentExecutions,
         maxExecutionsPerMinute: tenant.maxExecutionsPerMinute,
+        executionRetentionDays: tenant.executionRetentionDays,
       },
     };
   }

@@ -6,14 +6,21 @@ import { applyJitter } from '../domain/schedule/jitter.js';
 import type { ExecutionEventBus } from '../events/executionEventBus.js';
 import { publishStatusEvents, statusEvent } from '../events/statusEvent.js';
 import type { ExecutionQueues } from '../queue/executionQueues.js';
+import { queueEntry } from '../queue/queueEntry.js';
 import type { JobAdvance, SchedulerStore } from '../store/schedulerStore.js';
+
+/** The jobs' states read back after a pass's advance (the sweep settles the due index from them). */
+type JobStates = Awaited<ReturnType<SchedulerStore['jobStates']>>;
 import type { Logger } from '../logger.js';
+import type { DueIndex } from './dueIndex.js';
 
 /** At most this many occurrences of one job are materialised per pass; the rest wait for the next pass. */
 export const MAX_OCCURRENCES_PER_JOB = 100;
 
 export interface MaterialiseDeps {
   store: SchedulerStore;
+  /** Which jobs are due (Redis); the sweep reads it, the API's schedule writes keep it early. */
+  dueIndex: DueIndex;
   queues: ExecutionQueues;
   events: ExecutionEventBus;
   logger: Logger;
@@ -36,7 +43,7 @@ export interface PlannedOccurrence {
 const MISSED = 'missed while the scheduler was down';
 
 /**
- * What to materialise for `job` now: its occurrences from nextRunAt up to `horizon`, and where its
+ * What to materialise for `job` now: its occurrences from scheduleCursor up to `horizon`, and where its
  * schedule goes next. Occurrences older than `now - misfireThresholdMs` were missed (no leader ran
  * the sweep in time) and follow the job's misfire policy: RUN_ALL runs each as CATCH_UP, RUN_ONCE
  * runs the last one as CATCH_UP and records the others SKIPPED, SKIP records them all SKIPPED. At
@@ -47,10 +54,10 @@ export function planOccurrences(
   now: Date,
   horizon: Date,
   misfireThresholdMs: number,
-): { occurrences: PlannedOccurrence[]; nextRunAt: Date | null; status: JobStatus } {
+): { occurrences: PlannedOccurrence[]; scheduleCursor: Date | null; status: JobStatus } {
   const occurrences: PlannedOccurrence[] = [];
   const cutoff = new Date(now.getTime() - misfireThresholdMs);
-  let cursor = job.nextRunAt;
+  let cursor = job.scheduleCursor;
   const missed: Date[] = [];
   while (cursor && cursor < cutoff && missed.length < MAX_MISSED_RECORDED) {
     missed.push(cursor);
@@ -75,7 +82,7 @@ export function planOccurrences(
     occurrences.push({ nominal: cursor, trigger: 'SCHEDULE', dueAt: null, skippedReason: null });
     cursor = nextAfter(job.schedule, cursor);
   }
-  return { occurrences, nextRunAt: cursor, status: cursor ? job.status : 'COMPLETED' };
+  return { occurrences, scheduleCursor: cursor, status: cursor ? job.status : 'COMPLETED' };
 }
 
 export function occurrenceKey(jobId: ObjectId, nominal: Date): string {
@@ -83,9 +90,9 @@ export function occurrenceKey(jobId: ObjectId, nominal: Date): string {
 }
 
 /**
- * Materialises the due occurrences of `jobs` (DESIGN.md step 3): insert executions (a duplicate
+ * Materialises the due occurrences of `jobs` (docs/architecture.md, step 3): insert executions (a duplicate
  * occurrence key means already done), mark them QUEUED, enqueue each with a delay equal to its
- * time minus now, then advance each job's nextRunAt with a compare-and-set on the old value.
+ * time minus now, then advance each job's scheduleCursor with a compare-and-set on the old value.
  * Every step is idempotent, so a crash between steps or a second leader never loses or doubles an
  * occurrence; `reconcile` re-enqueues what a crash left QUEUED. Executions are marked QUEUED before
  * they are enqueued so that a worker never sees one that is still SCHEDULED, keeping events in order.
@@ -98,7 +105,7 @@ export async function materialise(
   fencingToken: number,
   /** Occurrences older than now minus this were missed. Default Infinity (create time): none is. */
   misfireThresholdMs = Infinity,
-): Promise<{ executions: number }> {
+): Promise<{ executions: number; states: JobStates | null }> {
   const docs: ExecutionDoc[] = [];
   const advances: JobAdvance[] = [];
   for (const job of jobs) {
@@ -119,7 +126,7 @@ export async function materialise(
       );
       docs.push(o.skippedReason ? { ...doc, status: 'SKIPPED', reason: o.skippedReason, finishedAt: now } : doc);
     }
-    advances.push({ jobId: job._id, version: job.version, expected: job.nextRunAt, nextRunAt: plan.nextRunAt, status: plan.status, fencingToken });
+    advances.push({ jobId: job._id, version: job.version, expected: job.scheduleCursor, scheduleCursor: plan.scheduleCursor, status: plan.status, fencingToken });
   }
 
   const { inserted, leftBehind } = await deps.store.insertExecutions(docs);
@@ -133,12 +140,12 @@ export async function materialise(
     ...skipped.map((e) => statusEvent(e, null, 'SKIPPED', now)),
     ...fresh.flatMap((e) => [statusEvent(e, null, 'SCHEDULED', now), statusEvent(e, 'SCHEDULED', 'QUEUED', now)]),
   ]);
-  await deps.queues.enqueue(
-    waiting.map((e) => ({ executionId: e._id.toHexString(), tenantId: e.tenantId, workload: e.workload, dueAt: e.scheduledFor })),
-  );
+  // The job travels with the entry: the worker starts the execution without reading it.
+  const byId = new Map(jobs.map((j) => [j._id.toHexString(), j]));
+  await deps.queues.enqueue(waiting.map((e) => queueEntry({ ...e, status: 'QUEUED' }, e.scheduledFor, { kind: 'waiting' }, byId.get(e.jobId.toHexString()))));
   await deps.store.advanceJobs(advances, now);
-  await dropIfJobChanged(deps, jobs, waiting, now);
-  return { executions: waiting.length };
+  const states = await dropIfJobChanged(deps, jobs, waiting, now);
+  return { executions: waiting.length, states };
 }
 
 /**
@@ -149,8 +156,8 @@ export async function materialise(
  * that was updated and is still ACTIVE keeps them: an occurrence its new schedule shares must not
  * be lost, and at-least-once prefers an extra run of an old occurrence to a missed one.
  */
-async function dropIfJobChanged(deps: MaterialiseDeps, jobs: JobDoc[], waiting: ExecutionDoc[], now: Date): Promise<void> {
-  if (waiting.length === 0) return;
+async function dropIfJobChanged(deps: MaterialiseDeps, jobs: JobDoc[], waiting: ExecutionDoc[], now: Date): Promise<JobStates | null> {
+  if (waiting.length === 0) return null;
   const states = await deps.store.jobStates(jobs.map((j) => j._id));
   const stopped = new Set(
     jobs
@@ -161,11 +168,12 @@ async function dropIfJobChanged(deps: MaterialiseDeps, jobs: JobDoc[], waiting: 
       .map((j) => j._id.toHexString()),
   );
   const stale = waiting.filter((e) => stopped.has(e.jobId.toHexString()));
-  if (stale.length === 0) return;
+  if (stale.length === 0) return states;
   const cancelled = new Set((await deps.store.cancelWaiting(stale.map((e) => e._id), STALE_REASON, now)).map((id) => id.toHexString()));
   const mine = stale.filter((e) => cancelled.has(e._id.toHexString()));
-  await Promise.all(mine.map((e) => deps.queues.remove(e._id.toHexString(), e.workload)));
+  await Promise.all(mine.map((e) => deps.queues.remove(e._id.toHexString(), e.workload, 'QUEUED', e.attempt)));
   await publishStatusEvents(deps.events, deps.logger, mine.map((e) => statusEvent(e, 'QUEUED', 'CANCELLED', now)));
+  return states;
 }
 
 const STALE_REASON = 'the job was paused or deleted while this occurrence was being materialised';

@@ -1,4 +1,5 @@
 import type { ExecutionQueues } from '../queue/executionQueues.js';
+import { queueEntry } from '../queue/queueEntry.js';
 import type { SchedulerStore } from '../store/schedulerStore.js';
 
 export interface ReconcileOptions {
@@ -9,12 +10,12 @@ export interface ReconcileOptions {
 }
 
 /**
- * The leader's `reconcile` system job (DESIGN.md step 7): re-enqueues executions stuck in
+ * The leader's `reconcile` system job (docs/architecture.md, step 7): re-enqueues executions stuck in
  * SCHEDULED, QUEUED or RETRYING past their time plus a grace period, and hands RUNNING ones past
- * their attempt's deadline to a worker as a takeover (the lost attempt is recorded CRASHED). Waiting
- * ones get an entry of their own (one per minute at most), so it does not matter whether the old
- * entry is gone (Redis lost it, or a crash came between the MongoDB write and the enqueue) or stuck;
- * a delivery too many is dropped by the worker's claims.
+ * their attempt's deadline to a worker as a takeover (the lost attempt is recorded CRASHED). A
+ * waiting one is enqueued under its usual entry id: when Redis lost the entry (or a crash came
+ * between the MongoDB write and the enqueue) this adds it again, and when the entry is still there
+ * it will be delivered anyway; a delivery too many is dropped by the worker's claims.
  */
 export async function reconcile(
   deps: { store: SchedulerStore; queues: ExecutionQueues },
@@ -22,18 +23,6 @@ export async function reconcile(
   options: ReconcileOptions = {},
 ): Promise<{ requeued: number }> {
   const stranded = await deps.store.findStranded(new Date(now.getTime() - (options.graceMs ?? 60_000)), options.limit ?? 1000);
-  await deps.queues.enqueue(
-    stranded.map((e) => ({
-      executionId: e._id.toHexString(),
-      tenantId: e.tenantId,
-      workload: e.workload,
-      dueAt: now,
-      round: e.status === 'RETRYING' ? e.attempt : 0,
-      takeoverOf: e.status === 'RUNNING' ? e.attempt : undefined,
-      // A chaos run found an execution QUEUED for good: its entry id was held by an entry Redis
-      // never delivered (after a restart without data), so each re-enqueue was a no-op.
-      healRound: e.status === 'RUNNING' ? undefined : Math.floor(now.getTime() / 60_000),
-    })),
-  );
+  await deps.queues.enqueue(stranded.map((e) => queueEntry(e, now, { kind: e.status === 'RUNNING' ? 'takeover' : 'waiting' })));
   return { requeued: stranded.length };
 }

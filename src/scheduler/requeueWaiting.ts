@@ -1,4 +1,5 @@
 import type { ExecutionQueues } from '../queue/executionQueues.js';
+import { queueEntry } from '../queue/queueEntry.js';
 import type { SchedulerStore } from '../store/schedulerStore.js';
 
 /**
@@ -14,14 +15,6 @@ export async function requeueWaiting(
   limit = 5000,
 ): Promise<{ requeued: number }> {
   const waiting = await deps.store.findWaiting(horizon, limit);
-  await deps.queues.enqueue(
-    waiting.map((e) => ({
-      executionId: e._id.toHexString(),
-      tenantId: e.tenantId,
-      workload: e.workload,
-      dueAt: e.status === 'RETRYING' && e.nextAttemptAt ? e.nextAttemptAt : e.scheduledFor,
-      round: e.status === 'RETRYING' ? e.attempt : 0,
-    })),
-  );
+  await deps.queues.enqueue(waiting.map((e) => queueEntry(e, e.status === 'RETRYING' && e.nextAttemptAt ? e.nextAttemptAt : e.scheduledFor)));
   return { requeued: waiting.length };
 }

@@ -10,6 +10,7 @@ import type { MaterialiseDeps } from './materialise.js';
 import { reconcile } from './reconcile.js';
 import { requeueWaiting } from './requeueWaiting.js';
 import { sweepDueJobs } from './sweepDueJobs.js';
+import { purgeExecutions, type PurgeDeps } from './purgeExecutions.js';
 
 /** How many times (every 0.5 s) a new leader tries to re-enqueue the waiting executions. */
 const REQUEUE_ATTEMPTS = 20;
@@ -27,6 +28,13 @@ export interface SchedulerRoleOptions {
    * the lease TTL is not a misfire.
    */
   misfireThresholdMs?: number;
+  /** Period of Agenda's `purge` system job (executions past their tenant's retention). Default 5 minutes. */
+  purgeEveryMs?: number;
+  /**
+   * Period of Agenda's `rebuild-due-index` job, which adds every active job to the due index again: a
+   * backstop for an API write whose Redis half failed (a lost Redis is noticed at the next sweep). Default 10 minutes.
+   */
+  dueIndexRefreshEveryMs?: number;
   /** Period of Agenda's `reconcile` system job. Default 30 s. */
   reconcileEveryMs?: number;
   /** How long past its time a waiting execution must be before reconcile re-enqueues it. Default 60 s. */
@@ -43,7 +51,7 @@ export interface SchedulerRoleOptions {
 /**
  * The scheduler role: competes for the leader lease; the leader sweeps due jobs every second (a
  * loop beside Agenda, since Agenda polls too coarsely for a one-second tick) and runs Agenda for the
- * coarser system jobs (today `reconcile`; `purge` is not built yet). Standbys only keep trying the lease. Uses connections owned by the caller.
+ * coarser system jobs (`reconcile`, and `purge` of executions past retention). Standbys only keep trying the lease. Uses connections owned by the caller.
  */
 export class SchedulerRole {
   private readonly lease: LeaderLease;
@@ -58,6 +66,7 @@ export class SchedulerRole {
     private readonly db: Db,
     redis: Redis,
     private readonly deps: MaterialiseDeps,
+    private readonly purge: PurgeDeps,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly options: SchedulerRoleOptions,
@@ -106,9 +115,27 @@ export class SchedulerRole {
           this.logger.warn('reconcile failed; retrying at its next run', { error: errorMessage(error) });
         }
       });
+      agenda.define('purge', async () => {
+        try {
+          const result = await purgeExecutions(this.purge, this.clock(), { shouldStop: () => !this.leading });
+          if (result.deleted > 0) this.logger.info('purged executions past their retention', result);
+        } catch (error) {
+          this.logger.warn('purge failed; retrying at its next run', { error: errorMessage(error) });
+        }
+      });
+      agenda.define('rebuild-due-index', async () => {
+        try {
+          const count = await this.deps.dueIndex.rebuild(() => this.deps.store.activeCursors());
+          this.logger.info('refreshed the due index from MongoDB', { jobs: count });
+        } catch (error) {
+          this.logger.warn('due index refresh failed; retrying at its next run', { error: errorMessage(error) });
+        }
+      });
       this.agenda = agenda;
       await agenda.start();
       await agenda.every(this.options.reconcileEveryMs ?? 30_000, 'reconcile');
+      await agenda.every(this.options.purgeEveryMs ?? 300_000, 'purge');
+      await agenda.every(this.options.dueIndexRefreshEveryMs ?? 600_000, 'rebuild-due-index');
     } catch (error) {
       this.logger.error('could not start agenda', { error: errorMessage(error) });
     }

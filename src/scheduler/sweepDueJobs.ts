@@ -1,8 +1,10 @@
+import { ObjectId } from 'mongodb';
 import type { MaterialiseDeps } from './materialise.js';
 import { materialise } from './materialise.js';
+import { errorMessage } from '../logger.js';
 
 export interface SweepOptions {
-  /** How far ahead occurrences are materialised (DESIGN.md: 30 s). */
+  /** How far ahead occurrences are materialised (default 30 s). */
   lookAheadMs: number;
   /** Jobs read and materialised per batch. Default 100 (larger batches stalled FerretDB 1.24). */
   batchSize?: number;
@@ -13,26 +15,56 @@ export interface SweepOptions {
 }
 
 /**
- * One pass of the leader's `sweep-due-jobs`: asks MongoDB which jobs are due before
- * now + look-ahead on the `{status, nextRunAt}` index, in batches, and materialises them.
+ * One pass of the leader's `sweep-due-jobs`: takes the jobs due before now + look-ahead from the
+ * due index (Redis; see DueIndex), in batches, reads each by `_id` from MongoDB, materialises the
+ * ones MongoDB says are due, and settles their entries where their cursors now are. Its cost grows
+ * with the jobs due, not with the jobs stored. When the index is not built (Redis lost it) the
+ * rebuild starts in the background and this pass sweeps what is there already.
  */
 export async function sweepDueJobs(
   deps: MaterialiseDeps,
   now: Date,
   fencingToken: number,
   options: SweepOptions,
-): Promise<{ jobs: number; executions: number }> {
+): Promise<{ jobs: number; executions: number; entries: number }> {
   const batchSize = options.batchSize ?? 100;
   const horizon = new Date(now.getTime() + options.lookAheadMs);
   let jobs = 0;
   let executions = 0;
+  let entries = 0;
   for (let batch = 0; batch < (options.maxBatches ?? 50); batch++) {
-    const due = await deps.store.findDueJobs(horizon, batchSize);
-    if (due.length === 0) break;
-    const result = await materialise(deps, due, now, horizon, fencingToken, options.misfireThresholdMs);
-    jobs += due.length;
-    executions += result.executions;
-    if (due.length < batchSize) break;
+    const index = await deps.dueIndex.due(horizon, batchSize);
+    if (!index.built) {
+      void deps.dueIndex
+        .rebuild(() => deps.store.activeCursors())
+        .then((count) => deps.logger.info('rebuilt the due index from MongoDB', { jobs: count }))
+        .catch((error: unknown) => deps.logger.warn('could not rebuild the due index; retrying next sweep', { error: errorMessage(error) }));
+    }
+    if (index.entries.length === 0) break;
+    entries += index.entries.length;
+    const ids = index.entries.map((e) => new ObjectId(e.jobId));
+    const loaded = await deps.store.findJobsByIds(ids);
+    const isDue = (j: (typeof loaded)[number]) => j.status === 'ACTIVE' && j.scheduleCursor !== null && j.scheduleCursor <= horizon;
+    const due = loaded.filter(isDue);
+    // Each entry goes where MongoDB has its job (or out): jobs not due as just read; the due ones
+    // as read back after their advance (materialise's own read-back when it made one). On FerretDB
+    // every statement reads the whole jobs collection (its _id lookups are sequential scans), so
+    // statements per due job are what the sweep's cost is made of there.
+    const states = new Map(loaded.filter((j) => !isDue(j)).map((j) => [j._id.toHexString(), j]));
+    if (due.length > 0) {
+      const result = await materialise(deps, due, now, horizon, fencingToken, options.misfireThresholdMs);
+      jobs += due.length;
+      executions += result.executions;
+      const after = result.states ?? (await deps.store.jobStates(due.map((j) => j._id)));
+      for (const [id, state] of after) states.set(id, state as (typeof loaded)[number]);
+    }
+    await deps.dueIndex.settle(
+      index.entries.map((entry) => {
+        const state = states.get(entry.jobId);
+        return { entry, at: state?.status === 'ACTIVE' ? state.scheduleCursor : null };
+      }),
+    );
+    if (index.entries.length < batchSize) break;
   }
-  return { jobs, executions };
+  return { jobs, executions, entries };
 }

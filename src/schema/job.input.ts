@@ -83,7 +83,11 @@ export class UpdateJobInput {
   @Field(() => ScheduleInput, { nullable: true })
   schedule?: ScheduleInput | null;
 
-  @Field(() => JobTargetInput, { nullable: true })
+  @Field(() => JobTargetInput, {
+    nullable: true,
+    description:
+      'Replaces the whole target, not merged field by field: give its method and headers too, or they fall back to POST and none. Validated as in createJob; an invalid target is refused (BAD_USER_INPUT) and nothing is changed.',
+  })
   target?: JobTargetInput | null;
 
   @Field(() => JSONScalar, { nullable: true })

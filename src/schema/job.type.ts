@@ -59,7 +59,11 @@ export class Job implements Node {
   @Field(() => JobStatus)
   status!: JobStatusValue;
 
-  @Field(() => DateTimeScalar, { nullable: true })
+  @Field(() => DateTimeScalar, {
+    nullable: true,
+    description:
+      'When the next occurrence that has not started yet is due (materialised or not): its nominal time, which jitterSeconds may delay. Null when the job is paused or has no occurrence left.',
+  })
   nextRunAt?: Date | null;
 
   @Field(() => DateTimeScalar, { nullable: true })

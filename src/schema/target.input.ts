@@ -14,7 +14,10 @@ export class HttpHeaderInput {
 
 @InputType('HttpTargetInput')
 export class HttpTargetInput {
-  @Field(() => String)
+  @Field(() => String, {
+    description:
+      'http or https. Unless the server runs with ALLOW_PRIVATE_TARGETS=true, a host that is a private, loopback, link-local or reserved IP address is refused here, and a host name that resolves to one fails its attempt when called (not retried).',
+  })
   url!: string;
 
   @Field(() => HttpMethod, { nullable: true, description: 'Default POST.' })

@@ -15,6 +15,9 @@ export class TenantQuota {
 
   @Field(() => Int)
   maxExecutionsPerMinute!: number;
+
+  @Field(() => Int, { description: 'Finished executions are kept this many days after they finished, then deleted.' })
+  executionRetentionDays!: number;
 }
 
 @ObjectType('Viewer', {

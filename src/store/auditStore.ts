@@ -5,7 +5,7 @@ import { collections, type Collections } from './collections.js';
 
 /**
  * Cross-tenant reads for the chaos run's audit (src/chaos), which checks a whole deployment from
- * outside. Never used by Kairos itself. Uses the caller's connection.
+ * outside, and for bench:scale's comparison. Never used by Kairos itself. Uses the caller's connection.
  */
 export class AuditStore {
   private readonly c: Collections;
@@ -20,9 +20,14 @@ export class AuditStore {
     return running.map((e) => e.attempts.at(-1)?.workerId ?? '');
   }
 
+  /** The sweep's query before the due index (a range on the schedule cursor), timed by bench:scale for comparison. */
+  async firstDueByRange(horizon: Date, limit: number): Promise<JobDoc[]> {
+    return this.c.jobs.find({ status: 'ACTIVE', scheduleCursor: { $lte: horizon } }).sort({ scheduleCursor: 1 }).limit(limit).toArray();
+  }
+
   /** ACTIVE jobs whose next occurrence at or before `until` is not materialised yet. */
   async countJobsBehind(until: Date): Promise<number> {
-    return this.c.jobs.countDocuments({ status: 'ACTIVE', nextRunAt: { $lte: until } });
+    return this.c.jobs.countDocuments({ status: 'ACTIVE', scheduleCursor: { $lte: until } });
   }
 
   /** Executions due at or before `until` that have not ended. */

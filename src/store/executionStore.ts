@@ -129,6 +129,16 @@ export class ExecutionStore {
     return rows.map((r) => ({ status: r._id, count: r.count }));
   }
 
+  /** When executions scheduled in [since, until) were due, started and finished (the benchmark's figures); at most `limit`. */
+  async timings(since: Date, until: Date, limit: number): Promise<Pick<ExecutionDoc, 'status' | 'scheduledFor' | 'startedAt' | 'finishedAt'>[]> {
+    return this.c.executions
+      .find<Pick<ExecutionDoc, 'status' | 'scheduledFor' | 'startedAt' | 'finishedAt'>>(this.scoped({ scheduledFor: { $gte: since, $lt: until } }), {
+        projection: { _id: 0, status: 1, scheduledFor: 1, startedAt: 1, finishedAt: 1 },
+      })
+      .limit(limit)
+      .toArray();
+  }
+
   /** Start lags (first start minus scheduledFor, ms) of executions scheduled in [since, until) that started; at most `limit`. */
   async startLags(since: Date, until: Date, jobId: ObjectId | null, limit: number): Promise<number[]> {
     const rows = await this.c.executions

@@ -1,5 +1,27 @@
-import type { Collection, Db, Document, IndexDescription } from 'mongodb';
+import type { Collection, Db, Document, Filter, IndexDescription, UpdateFilter } from 'mongodb';
+import type { JobDoc } from '../domain/job.js';
 import { collections } from './collections.js';
+
+/** Every index Kairos creates, per collection (tests/unit/indexCoverage.test.ts checks each serves a query). */
+export const INDEXES: { jobs: IndexDescription[]; executions: IndexDescription[]; apiKeys: IndexDescription[] } = {
+  jobs: [
+    { key: { status: 1, scheduleCursor: 1 }, name: 'due' },
+    { key: { tenantId: 1, createdAt: -1, _id: -1 }, name: 'tenant_created' },
+    { key: { tenantId: 1, nameLower: 1 }, name: 'tenant_name' },
+    { key: { tenantId: 1, idempotencyKey: 1 }, name: 'tenant_idempotency', unique: true },
+  ],
+  executions: [
+    { key: { tenantId: 1, occurrenceKey: 1 }, name: 'occurrence', unique: true },
+    { key: { tenantId: 1, scheduledFor: -1, _id: -1 }, name: 'tenant_scheduled' },
+    { key: { tenantId: 1, jobId: 1, scheduledFor: -1, _id: -1 }, name: 'tenant_job_scheduled' },
+    { key: { status: 1, scheduledFor: 1 }, name: 'reconcile' },
+    { key: { tenantId: 1, status: 1, finishedAt: 1 }, name: 'tenant_status_finished' },
+  ],
+  apiKeys: [
+    { key: { secretHash: 1 }, name: 'secret_hash', unique: true },
+    { key: { tenantId: 1, createdAt: -1, _id: -1 }, name: 'tenant_created' },
+  ],
+};
 
 /**
  * Creates every index Kairos relies on (idempotent). Tenant-owned indexes start with `tenantId`,
@@ -10,24 +32,8 @@ import { collections } from './collections.js';
  */
 export async function ensureIndexes(db: Db): Promise<void> {
   const c = collections(db);
-  await Promise.all([
-    createEach(c.jobs, [
-      { key: { status: 1, nextRunAt: 1 }, name: 'due' },
-      { key: { tenantId: 1, createdAt: -1, _id: -1 }, name: 'tenant_created' },
-      { key: { tenantId: 1, nameLower: 1 }, name: 'tenant_name' },
-      { key: { tenantId: 1, idempotencyKey: 1 }, name: 'tenant_idempotency', unique: true },
-    ]),
-    createEach(c.executions, [
-      { key: { tenantId: 1, occurrenceKey: 1 }, name: 'occurrence', unique: true },
-      { key: { tenantId: 1, scheduledFor: -1, _id: -1 }, name: 'tenant_scheduled' },
-      { key: { tenantId: 1, jobId: 1, scheduledFor: -1, _id: -1 }, name: 'tenant_job_scheduled' },
-      { key: { status: 1, scheduledFor: 1 }, name: 'reconcile' },
-    ]),
-    createEach(c.apiKeys, [
-      { key: { secretHash: 1 }, name: 'secret_hash', unique: true },
-      { key: { tenantId: 1, createdAt: -1, _id: -1 }, name: 'tenant_created' },
-    ]),
-  ]);
+  await renameScheduleCursor(c.jobs);
+  await Promise.all([createEach(c.jobs, INDEXES.jobs), createEach(c.executions, INDEXES.executions), createEach(c.apiKeys, INDEXES.apiKeys)]);
 }
 
 /**
@@ -36,4 +42,18 @@ export async function ensureIndexes(db: Db): Promise<void> {
  */
 async function createEach<T extends Document>(collection: Collection<T>, indexes: IndexDescription[]): Promise<void> {
   for (const { key, ...options } of indexes) await collection.createIndex(key, options);
+}
+
+/**
+ * Databases written before the materialisation cursor got its own name stored it as `nextRunAt`,
+ * indexed by `due`. Such a database is recognised by that index (so a current one costs one
+ * listIndexes, not a scan): its jobs' field is renamed and the index dropped, to be created again
+ * on `scheduleCursor`. Safe to run from several processes at once: both steps are idempotent.
+ */
+async function renameScheduleCursor(jobs: Collection<JobDoc>): Promise<void> {
+  const existing = await jobs.listIndexes().toArray().catch(() => [] as Document[]);
+  const old = existing.find((index) => index.name === 'due' && index.key && 'nextRunAt' in index.key);
+  if (!old) return;
+  await jobs.updateMany({ nextRunAt: { $exists: true } } as Filter<JobDoc>, { $rename: { nextRunAt: 'scheduleCursor' } } as UpdateFilter<JobDoc>);
+  await jobs.dropIndex('due').catch(() => undefined);
 }

@@ -1,23 +1,60 @@
-import type { Db, ObjectId } from 'mongodb';
-import { STARTABLE_STATUSES, type AttemptDoc, type ExecutionDoc } from '../domain/execution.js';
+import type { AnyBulkWriteOperation, Db, ObjectId } from 'mongodb';
+import { STARTABLE_STATUSES, type AttemptDoc, type AttemptOutcome, type ExecutionDoc, type ExecutionStatus } from '../domain/execution.js';
+import type { Clock } from '../clock.js';
+import { GroupCommit } from './groupCommit.js';
 import type { JobDoc } from '../domain/job.js';
 import { collections, type Collections } from './collections.js';
+import { isMongoUnavailable } from './mongo.js';
 
-/** Fields a worker writes when an attempt ends. */
-export type AttemptEnd = Partial<
-  Pick<ExecutionDoc, 'status' | 'finishedAt' | 'nextAttemptAt' | 'error' | 'reason' | 'resultJson' | 'attempts'>
->;
+/** A claim: the execution, still as the worker expects it, becomes RUNNING with a new attempt. */
+export interface ClaimRequest {
+  id: ObjectId;
+  /** What it must still be: its status and attempts started (a compare-and-set on both). */
+  from: { status: ExecutionStatus; attempt: number };
+  workerId: string;
+  /** How long after its start the attempt is overdue (its timeout plus the queue lock). */
+  deadlineAfterMs: number;
+}
+
+/** An attempt's end: the execution's fields (decided by decideAttemptEnd) and the attempt's outcome. */
+export interface EndRequest {
+  id: ObjectId;
+  attempt: number;
+  status: ExecutionStatus;
+  nextAttemptAt: Date | null;
+  /** The execution is over (finishedAt is set). */
+  final: boolean;
+  error: string | null;
+  reason: string | null;
+  resultJson: string | null;
+  outcome: AttemptOutcome;
+  httpStatus: number | null;
+}
+
+export interface RunStoreOptions {
+  /** How long the first claim or end of a batch waits for others (group commit). Default 2 ms. */
+  groupWindowMs?: number;
+}
 
 /**
- * The worker's queries on one execution, by id from the queue entry (the tenant is the
- * execution's own). Every state change is a compare-and-set, so a cancelled or finished
- * execution is never overwritten and a late duplicate delivery runs nothing.
+ * The worker's queries on executions, by id from the queue entry (the tenant is the execution's
+ * own). Every state change is a compare-and-set, so a cancelled or finished execution is never
+ * overwritten and a late duplicate delivery runs nothing. Claims and ends are group-committed: the
+ * ones of many executions that arrive within a few milliseconds go out as one bulk command, and
+ * each caller learns whether its own matched. Jobs' lastRunAt is written with the next batch of ends.
  */
 export class RunStore {
   private readonly c: Collections;
+  private readonly claims: GroupCommit<ClaimRequest, { claimed: boolean; startedAt: Date }>;
+  private readonly ends: GroupCommit<EndRequest, { ended: boolean; at: Date }>;
+  /** Jobs started since the last batch of ends: tenant → job id → latest start. */
+  private jobRuns = new Map<string, Map<string, { jobId: ObjectId; at: Date }>>();
 
-  constructor(db: Db) {
+  constructor(db: Db, private readonly clock: Clock, options: RunStoreOptions = {}) {
     this.c = collections(db);
+    const windowMs = options.groupWindowMs ?? 2;
+    this.claims = new GroupCommit((batch) => this.writeClaims(batch), { windowMs });
+    this.ends = new GroupCommit((batch) => this.writeEnds(batch), { windowMs });
   }
 
   /** The execution when it can still start (SCHEDULED, QUEUED, RETRYING) or is RUNNING, else null. */
@@ -54,38 +91,149 @@ export class RunStore {
   }
 
   /**
-   * `current` (as read by findRunnable) → RUNNING with a new attempt: a compare-and-set on its
-   * status and attempt count, null when it changed meanwhile (cancelled, or claimed elsewhere).
+   * The claim of docs/architecture.md step 4 without reading the execution first: RUNNING with attempt
+   * `from.attempt + 1` if it still has `from`'s status and attempts, else not claimed (cancelled,
+   * finished, or the queue entry's picture was stale). Group-committed; `startedAt` is the batch's.
    */
-  async claim(current: ExecutionDoc, workerId: string, now: Date, deadlineAt: Date): Promise<ExecutionDoc | null> {
-    const attempt: AttemptDoc = {
-      number: current.attempt + 1,
-      startedAt: now,
-      finishedAt: null,
-      outcome: null,
-      error: null,
-      httpStatus: null,
-      workerId,
-    };
-    return this.c.executions.findOneAndUpdate(
-      { _id: current._id, status: current.status, attempt: current.attempt },
-      {
-        $set: {
-          status: 'RUNNING',
-          deadlineAt,
-          startedAt: current.startedAt ?? now,
-          attempt: attempt.number,
-          nextAttemptAt: null,
-          attempts: [...current.attempts, attempt],
-          updatedAt: now,
+  claim(request: ClaimRequest): Promise<{ claimed: boolean; startedAt: Date }> {
+    return this.claims.submit(request);
+  }
+
+  private async writeClaims(requests: ClaimRequest[]): Promise<{ claimed: boolean; startedAt: Date }[]> {
+    const now = this.clock();
+    const ops: AnyBulkWriteOperation<ExecutionDoc>[] = requests.map((r) => {
+      const attempt: AttemptDoc = { number: r.from.attempt + 1, startedAt: now, finishedAt: null, outcome: null, error: null, httpStatus: null, workerId: r.workerId };
+      return {
+        updateOne: {
+          filter: { _id: r.id, status: r.from.status, attempt: r.from.attempt },
+          update: {
+            $set: {
+              status: 'RUNNING',
+              deadlineAt: new Date(now.getTime() + r.deadlineAfterMs),
+              attempt: attempt.number,
+              nextAttemptAt: null,
+              updatedAt: now,
+              // The execution's start is its first attempt's.
+              ...(attempt.number === 1 ? { startedAt: now } : {}),
+            },
+            $push: { attempts: attempt },
+          },
         },
-      },
-      { returnDocument: 'after' },
+      };
+    });
+    let all = false;
+    try {
+      all = (await this.c.executions.bulkWrite(ops, { ordered: false })).matchedCount === ops.length;
+    } catch (error) {
+      if (isMongoUnavailable(error)) throw error;
+    }
+    if (all) return requests.map(() => ({ claimed: true, startedAt: now }));
+    // Some did not match (or a statement failed): read back which of them are ours. Each claim of
+    // (execution, attempt) is exclusive through the worker's Redis claim, so ours is recognisable.
+    const found = await Promise.all(
+      requests.map((r) => this.c.executions.findOne({ _id: r.id }, { projection: { status: 1, attempt: 1, attempts: 1 } })),
+    );
+    return found.map((doc, i) => {
+      const mine = doc?.status === 'RUNNING' && doc.attempt === requests[i].from.attempt + 1 ? doc.attempts[doc.attempt - 1] : undefined;
+      return { claimed: mine?.workerId === requests[i].workerId && mine.startedAt.getTime() === now.getTime(), startedAt: now };
+    });
+  }
+
+  /**
+   * Ends the running attempt `attempt`; not ended when the execution changed meanwhile (e.g.
+   * cancelled). Group-committed: ends that write the same fields go out as one updateMany, all
+   * in one bulk command; `at` (finishedAt, updatedAt) is the batch's. Also matches its own earlier
+   * write, so a retry after MongoDB applied a first try whose answer was lost still counts as ended.
+   */
+  endAttempt(request: EndRequest): Promise<{ ended: boolean; at: Date }> {
+    return this.ends.submit(request);
+  }
+
+  private endFields(r: EndRequest, now: Date): Record<string, unknown> {
+    const slot = `attempts.${r.attempt - 1}`;
+    return {
+      status: r.status,
+      nextAttemptAt: r.nextAttemptAt,
+      finishedAt: r.final ? now : null,
+      error: r.error,
+      reason: r.reason,
+      resultJson: r.resultJson,
+      updatedAt: now,
+      [`${slot}.finishedAt`]: now,
+      [`${slot}.outcome`]: r.outcome,
+      [`${slot}.error`]: r.error,
+      [`${slot}.httpStatus`]: r.httpStatus,
+    };
+  }
+
+  private async writeEnds(requests: EndRequest[]): Promise<{ ended: boolean; at: Date }[]> {
+    const now = this.clock();
+    const groups = new Map<string, { attempt: number; ids: ObjectId[]; set: Record<string, unknown> }>();
+    for (const r of requests) {
+      const set = this.endFields(r, now);
+      const key = JSON.stringify(set);
+      const group = groups.get(key);
+      if (group) group.ids.push(r.id);
+      else groups.set(key, { attempt: r.attempt, ids: [r.id], set });
+    }
+    const ops: AnyBulkWriteOperation<ExecutionDoc>[] = [...groups.values()].map((g) =>
+      g.ids.length === 1
+        ? { updateOne: { filter: { _id: g.ids[0], attempt: g.attempt, status: 'RUNNING' }, update: { $set: g.set } } }
+        : { updateMany: { filter: { _id: { $in: g.ids }, attempt: g.attempt, status: 'RUNNING' }, update: { $set: g.set } } },
+    );
+    let all = false;
+    try {
+      const [result] = await Promise.all([this.c.executions.bulkWrite(ops, { ordered: false }), this.writeJobRuns()]);
+      all = result.matchedCount === requests.length;
+    } catch (error) {
+      if (isMongoUnavailable(error)) throw error;
+    }
+    if (all) return requests.map(() => ({ ended: true, at: now }));
+    // Some did not match: one at a time, each also matching the end it may have got from the bulk.
+    return Promise.all(
+      requests.map(async (r) => {
+        const result = await this.c.executions.updateOne(
+          { _id: r.id, attempt: r.attempt, $or: [{ status: 'RUNNING' }, { status: r.status, [`attempts.${r.attempt - 1}.outcome`]: r.outcome }] },
+          { $set: this.endFields(r, now) },
+        );
+        return { ended: result.matchedCount === 1, at: now };
+      }),
     );
   }
 
+  /** Notes that the job started a run at `at`; written (as the job's lastRunAt, never moving back) with the next batch of ends. */
+  noteJobRun(tenantId: string, jobId: ObjectId, at: Date): void {
+    let jobs = this.jobRuns.get(tenantId);
+    if (!jobs) this.jobRuns.set(tenantId, (jobs = new Map()));
+    const key = jobId.toHexString();
+    const known = jobs.get(key);
+    if (!known || known.at < at) jobs.set(key, { jobId, at });
+  }
+
+  /**
+   * One updateMany per tenant for the jobs started since the last batch, with the batch's latest
+   * start (within a batch, a few milliseconds apart). Put back for the next batch if it fails.
+   */
+  private async writeJobRuns(): Promise<void> {
+    const runs = this.jobRuns;
+    if (runs.size === 0) return;
+    this.jobRuns = new Map();
+    try {
+      await Promise.all(
+        [...runs].map(([tenantId, jobs]) => {
+          const list = [...jobs.values()];
+          const at = new Date(Math.max(...list.map((j) => j.at.getTime())));
+          return this.c.jobs.updateMany({ tenantId, _id: { $in: list.map((j) => j.jobId) } }, { $max: { lastRunAt: at } });
+        }),
+      );
+    } catch (error) {
+      for (const [tenantId, jobs] of runs) for (const j of jobs.values()) this.noteJobRun(tenantId, j.jobId, j.at);
+      throw error;
+    }
+  }
+
   /** Ends an execution that never started (SKIPPED or CANCELLED, with the reason); false when it changed meanwhile. */
-  async endUnstarted(current: ExecutionDoc, status: 'SKIPPED' | 'CANCELLED', reason: string, now: Date): Promise<boolean> {
+  async endUnstarted(current: Pick<ExecutionDoc, '_id' | 'status' | 'attempt'>, status: 'SKIPPED' | 'CANCELLED', reason: string, now: Date): Promise<boolean> {
     const result = await this.c.executions.updateOne(
       { _id: current._id, status: current.status, attempt: current.attempt },
       { $set: { status, reason, finishedAt: now, nextAttemptAt: null, updatedAt: now } },
@@ -93,22 +241,7 @@ export class RunStore {
     return result.matchedCount === 1;
   }
 
-  /** Ends the running attempt `attempt`; false when the execution changed meanwhile (e.g. cancelled). */
-  async endAttempt(id: ObjectId, attempt: number, end: AttemptEnd, now: Date): Promise<boolean> {
-    // Also matches its own earlier write (same status and `now`): a retry after MongoDB applied the
-    // first try but its answer was lost (a paused server) must still count as ended.
-    const result = await this.c.executions.updateOne(
-      { _id: id, attempt, $or: [{ status: 'RUNNING' }, { status: end.status, updatedAt: now }] },
-      { $set: { ...end, updatedAt: now } },
-    );
-    return result.matchedCount === 1;
-  }
-
   async findJob(tenantId: string, jobId: ObjectId): Promise<JobDoc | null> {
     return this.c.jobs.findOne({ _id: jobId, tenantId });
-  }
-
-  async recordJobRun(tenantId: string, jobId: ObjectId, at: Date): Promise<void> {
-    await this.c.jobs.updateOne({ _id: jobId, tenantId }, { $max: { lastRunAt: at } });
   }
 }

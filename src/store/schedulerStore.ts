@@ -11,13 +11,13 @@ import { collections, type Collections } from './collections.js';
 const BULK_CHUNK = 20;
 const WRITE_CHUNK = 100;
 
-/** A compare-and-set advance of a job's schedule: applied only if `nextRunAt` still equals `expected`. */
+/** A compare-and-set advance of a job's schedule: applied only if `scheduleCursor` still equals `expected`. */
 export interface JobAdvance {
   jobId: ObjectId;
   /** The version the pass read: a lifecycle change bumps it, so a stale pass cannot overwrite the new schedule. */
   version: number;
   expected: Date | null;
-  nextRunAt: Date | null;
+  scheduleCursor: Date | null;
   status: JobStatus;
   fencingToken: number;
 }
@@ -33,15 +33,22 @@ export class SchedulerStore {
     this.c = collections(db);
   }
 
-  /** Active jobs with an occurrence at or before `horizon`, earliest first. */
-  async findDueJobs(horizon: Date, limit: number): Promise<JobDoc[]> {
-    return this.c.jobs
-      .find({ status: 'ACTIVE', nextRunAt: { $lte: horizon } })
-      .sort({ nextRunAt: 1 })
-      .limit(limit)
-      // One batch: FerretDB keeps a pooled PostgreSQL connection per open cursor until it is exhausted.
-      .batchSize(limit)
-      .toArray();
+  /**
+   * The jobs with these ids (any tenant; absent ones were deleted), each looked up by `_id`: FerretDB
+   * answers `_id: {$in}` by reading the whole collection, an `_id` equality from its index.
+   */
+  async findJobsByIds(ids: ObjectId[]): Promise<JobDoc[]> {
+    const rows = await Promise.all(ids.map((_id) => this.c.jobs.findOne({ _id })));
+    return rows.filter((j): j is JobDoc => j !== null);
+  }
+
+  /**
+   * Every ACTIVE job's id and schedule cursor, streamed (the due index's rebuild). One cursor for
+   * the whole read: FerretDB holds a pooled PostgreSQL connection for it until it is exhausted.
+   */
+  async *activeCursors(): AsyncIterable<{ jobId: ObjectId; at: Date }> {
+    const cursor = this.c.jobs.find({ status: 'ACTIVE' }, { projection: { _id: 1, scheduleCursor: 1 } }).batchSize(5000);
+    for await (const job of cursor) if (job.scheduleCursor) yield { jobId: job._id, at: job.scheduleCursor };
   }
 
   /**
@@ -73,22 +80,23 @@ export class SchedulerStore {
     return { inserted, leftBehind };
   }
 
-  /** SCHEDULED → QUEUED for the given executions (a compare-and-set on the status). */
+  /**
+   * SCHEDULED → QUEUED for the given executions (a compare-and-set on the status). One statement per
+   * execution, by `_id`: an `_id: {$in}` filter makes FerretDB read the whole executions collection.
+   */
   async markQueued(ids: ObjectId[], now: Date): Promise<void> {
-    for (let start = 0; start < ids.length; start += WRITE_CHUNK) {
-      await this.c.executions.updateMany(
-        { _id: { $in: ids.slice(start, start + WRITE_CHUNK) }, status: 'SCHEDULED' },
-        { $set: { status: 'QUEUED', queuedAt: now, updatedAt: now } },
-      );
-    }
+    const ops: AnyBulkWriteOperation<ExecutionDoc>[] = ids.map((_id) => ({
+      updateOne: { filter: { _id, status: 'SCHEDULED' }, update: { $set: { status: 'QUEUED', queuedAt: now, updatedAt: now } } },
+    }));
+    for (let i = 0; i < ops.length; i += BULK_CHUNK) await this.c.executions.bulkWrite(ops.slice(i, i + BULK_CHUNK), { ordered: false });
   }
 
   async advanceJobs(advances: JobAdvance[], now: Date): Promise<void> {
     if (advances.length === 0) return;
     const ops: AnyBulkWriteOperation<JobDoc>[] = advances.map((a) => ({
       updateOne: {
-        filter: { _id: a.jobId, version: a.version, nextRunAt: a.expected } as Filter<JobDoc>,
-        update: { $set: { nextRunAt: a.nextRunAt, status: a.status, updatedAt: now, fencingToken: a.fencingToken } },
+        filter: { _id: a.jobId, version: a.version, scheduleCursor: a.expected } as Filter<JobDoc>,
+        update: { $set: { scheduleCursor: a.scheduleCursor, status: a.status, updatedAt: now, fencingToken: a.fencingToken } },
       },
     }));
     for (let i = 0; i < ops.length; i += BULK_CHUNK) {
@@ -96,10 +104,11 @@ export class SchedulerStore {
     }
   }
 
-  /** The current version and status of each job (absent when the job was deleted). */
-  async jobStates(ids: ObjectId[]): Promise<Map<string, Pick<JobDoc, 'version' | 'status'>>> {
-    const rows = await this.c.jobs.find({ _id: { $in: ids } }, { projection: { version: 1, status: 1 } }).batchSize(ids.length + 1).toArray();
-    return new Map(rows.map((r) => [r._id.toHexString(), r]));
+  /** The current version, status and cursor of each job (absent when the job was deleted), each by `_id` (see findJobsByIds). */
+  async jobStates(ids: ObjectId[]): Promise<Map<string, Pick<JobDoc, 'version' | 'status' | 'scheduleCursor'>>> {
+    const projection = { version: 1, status: 1, scheduleCursor: 1 };
+    const rows = await Promise.all(ids.map((_id) => this.c.jobs.findOne({ _id }, { projection })));
+    return new Map(rows.filter((r) => r !== null).map((r) => [r._id.toHexString(), r]));
   }
 
   /** Cancels those of `ids` that have not started yet (SCHEDULED or QUEUED), with the reason; returns the ones it cancelled. */

@@ -8,6 +8,7 @@ export interface DefaultQuota {
   maxJobs: number;
   maxConcurrentExecutions: number;
   maxExecutionsPerMinute: number;
+  executionRetentionDays: number;
 }
 
 /** Tenant records: created on first use with the default plan and a fresh webhook signing secret. */
@@ -21,7 +22,7 @@ export class TenantStore {
   /** Returns the tenant, creating it on first use; concurrent first uses converge on one record. */
   async ensure(tenantId: string, now: Date): Promise<TenantDoc> {
     const existing = await this.c.tenants.findOne({ _id: tenantId });
-    if (existing) return existing;
+    if (existing) return this.withDefaults(existing);
     const fresh: Omit<TenantDoc, '_id'> = {
       ...this.defaults,
       webhookSecret: newWebhookSecret(),
@@ -35,7 +36,18 @@ export class TenantStore {
     }
     const created = await this.c.tenants.findOne({ _id: tenantId });
     if (!created) throw new Error(`tenant ${tenantId} vanished right after its creation`);
-    return created;
+    return this.withDefaults(created);
+  }
+
+  /** Each tenant's retention, for the purge (tenants created before retention existed get the default). */
+  async retentions(): Promise<{ tenantId: string; executionRetentionDays: number }[]> {
+    const rows = await this.c.tenants.find({}, { projection: { _id: 1, executionRetentionDays: 1 } }).toArray();
+    return rows.map((t) => ({ tenantId: t._id, executionRetentionDays: t.executionRetentionDays ?? this.defaults.executionRetentionDays }));
+  }
+
+  /** A quota added after a tenant was created reads as the default until set in its document. */
+  private withDefaults(tenant: TenantDoc): TenantDoc {
+    return { ...tenant, executionRetentionDays: tenant.executionRetentionDays ?? this.defaults.executionRetentionDays };
   }
 
   /** Sets the tenant's webhook signing secret (the tenant exists: `ensure` it first). */

@@ -1,18 +1,18 @@
 import { ObjectId } from 'mongodb';
-import type { AttemptDoc, AttemptOutcome, ExecutionDoc, ExecutionStatus } from '../domain/execution.js';
-import type { JobDoc } from '../domain/job.js';
-import { backoffDelayMs } from '../domain/backoff.js';
+import type { ExecutionDoc, ExecutionStatus } from '../domain/execution.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { errorMessage } from '../logger.js';
 import type { ExecutionEventBus } from '../events/executionEventBus.js';
 import { publishStatusEvents, statusEvent } from '../events/statusEvent.js';
 import type { ExecutionQueues } from '../queue/executionQueues.js';
+import { bufferedEntry, jobSnapshot, queueEntry, type ExecutionMessage, type JobSnapshot } from '../queue/queueEntry.js';
 import type { RunStore } from '../store/runStore.js';
 import type { TenantStore } from '../store/tenantStore.js';
 import { toGlobalId } from '../ids/globalId.js';
 import type { HandlerRegistry } from './handlers/handler.js';
 import { callHttpTarget } from './targets/httpTarget.js';
+import { isNonRetryable } from './targets/targetAgent.js';
 import { CancelledError, ShutdownError, type CancelSignals } from '../events/cancelSignals.js';
 import type { OverlapDecision, OverlapGuard } from './overlapGuard.js';
 import type { AttemptClaims } from './attemptClaims.js';
@@ -20,6 +20,7 @@ import type { ConcurrencyLimiter } from '../quotas/concurrencyLimiter.js';
 import type { Dispatcher } from 'undici';
 import type { ChildProcessRunner } from './cpu/childProcessRunner.js';
 import { retryWhileMongoDown } from './retryWhileMongoDown.js';
+import { decideAttemptEnd, type AttemptResult } from './attemptEnd.js';
 
 export interface RunDeps {
   runStore: RunStore;
@@ -44,13 +45,6 @@ export interface RunDeps {
   http: { dispatcher: Dispatcher; allowPrivate: boolean };
 }
 
-interface AttemptResult {
-  outcome: AttemptOutcome;
-  error: string | null;
-  httpStatus: number | null;
-  resultJson: string | null;
-}
-
 class AttemptTimeout extends Error {}
 
 /** How long an execution waits (plus up to half as much again of jitter) before trying again for a tenant slot. */
@@ -59,60 +53,137 @@ const TENANT_SLOT_RETRY_MS = 500;
 /** How long CANCEL_PREVIOUS waits for the cancelled execution to give up the job's slot before taking it anyway. */
 const CANCEL_PREVIOUS_WAIT_MS = 15_000;
 
+/** A waiting execution about to be run: as its queue entry described it, or as read from MongoDB. */
+interface Run {
+  _id: ObjectId;
+  executionId: string;
+  tenantId: string;
+  jobId: ObjectId;
+  workload: ExecutionDoc['workload'];
+  /** The status and attempts started the claim expects. */
+  status: ExecutionStatus;
+  attempt: number;
+  maxAttempts: number;
+  scheduledFor: Date;
+  payloadJson: string | null;
+  /** The job as the entry carried it; null = read it. */
+  job: JobSnapshot | null;
+}
+
+/** An attempt this delivery claimed. */
+interface Started {
+  number: number;
+  startedAt: Date;
+}
+
 /**
- * Runs one delivery of an execution (DESIGN.md steps 4–6): drops it unless it is still startable
- * (or takes it over when its previous worker disappeared), applies the job's overlap policy,
- * claims it with a compare-and-set (a finished or cancelled one is dropped), runs its target under
- * the per-attempt timeout, and records the attempt as SUCCEEDED, RETRYING (re-enqueued after
- * backoff), FAILED or CANCELLED.
+ * Runs one delivery of an execution (docs/architecture.md, steps 4–6). Usually straight from the queue
+ * entry, which says what the execution is waiting as and carries its job: the tenant slot and the
+ * overlap policy are applied, the attempt is claimed (Redis claim, then a group-committed
+ * compare-and-set), the target runs under the per-attempt timeout and the end is group-committed
+ * as SUCCEEDED, RETRYING (re-enqueued after backoff), FAILED or CANCELLED before the delivery is
+ * acknowledged. When the entry's picture is stale (the claim misses), when it carries none, or
+ * on a takeover, the execution is read from MongoDB: a finished or cancelled one is dropped, a
+ * RUNNING one too unless its previous worker disappeared (then its attempt is recorded CRASHED).
  */
-export async function runExecution(deps: RunDeps, executionId: string, delivery: { takeover: boolean } = { takeover: false }): Promise<void> {
+export async function runExecution(deps: RunDeps, message: ExecutionMessage, delivery: { takeover: boolean } = { takeover: false }): Promise<void> {
+  if (!delivery.takeover && message.run) {
+    const run: Run = {
+      _id: new ObjectId(message.executionId),
+      executionId: message.executionId,
+      tenantId: message.tenantId,
+      jobId: new ObjectId(message.run.jobId),
+      workload: message.run.workload,
+      status: message.run.status,
+      attempt: message.run.attempt,
+      maxAttempts: message.run.maxAttempts,
+      scheduledFor: new Date(message.run.scheduledFor),
+      payloadJson: message.run.payloadJson,
+      job: message.job ?? null,
+    };
+    if ((await runWaiting(deps, run, true)) !== 'stale') return;
+  }
+  const run = await readRun(deps, message.executionId, delivery);
+  if (run) await runWaiting(deps, run, false);
+}
+
+/** The execution as MongoDB has it, when it can start (after recording a lost attempt on a takeover); null = drop the delivery. */
+async function readRun(deps: RunDeps, executionId: string, delivery: { takeover: boolean }): Promise<Run | null> {
   const found = await deps.runStore.findRunnable(new ObjectId(executionId));
-  if (!found) return;
+  if (!found) return null;
   // RUNNING elsewhere: a duplicate delivery is dropped; a takeover (the queue's stalled check found
   // its lock lapsed, or reconcile found it past its deadline) means the worker running it is gone.
-  if (found.status === 'RUNNING' && !delivery.takeover) return;
-  if (found.status === 'RUNNING' && !(await deps.claims.takeTakeover(executionId, found.attempt))) return;
+  if (found.status === 'RUNNING' && !delivery.takeover) return null;
+  if (found.status === 'RUNNING' && !(await deps.claims.takeTakeover(executionId, found.attempt))) return null;
   const current = found.status === 'RUNNING' ? await takeOver(deps, found) : found;
   if (!current) {
     // Taken over as FAILED (no attempt left): free the slot the lost attempt held.
     if (found.status === 'RUNNING') await releaseSlot(deps, found, found.jobId.toHexString(), executionId);
-    return;
+    return null;
   }
-  const job = await deps.runStore.findJob(current.tenantId, current.jobId);
-  if (!job) return endUnstarted(deps, current, 'CANCELLED', 'job deleted');
+  return { ...current, executionId, job: null };
+}
 
-  const jobId = job._id.toHexString();
+/** Runs `run` if it still can start; 'stale' when the claim missed on the entry's picture (`fromEntry`). */
+async function runWaiting(deps: RunDeps, run: Run, fromEntry: boolean): Promise<'done' | 'stale'> {
+  let job = run.job;
+  if (!job) {
+    const found = await deps.runStore.findJob(run.tenantId, run.jobId);
+    if (!found) {
+      await endUnstarted(deps, run, 'CANCELLED', 'job deleted');
+      return 'done';
+    }
+    job = jobSnapshot(found);
+  }
+  const { executionId } = run;
+  const jobId = run.jobId.toHexString();
   const slotTtlMs = job.timeoutSeconds * 1000 + 30_000;
-  const tenantSlot = await deps.tenantSlots.take(current.tenantId, executionId, slotTtlMs);
-  if (tenantSlot === 'full') return waitForTenantSlot(deps, current);
+  const tenantSlot = await deps.tenantSlots.take(run.tenantId, executionId, slotTtlMs);
+  if (tenantSlot === 'full') {
+    await waitForTenantSlot(deps, run, job);
+    return 'done';
+  }
   let decision = await deps.overlap.decide(job.overlapPolicy, jobId, executionId, slotTtlMs);
   if (decision.action === 'cancel-previous') {
     decision = await cancelPrevious(deps, decision.runningId, jobId, executionId, slotTtlMs);
   }
-  if (decision.action !== 'run' && tenantSlot === 'new') await deps.tenantSlots.release(current.tenantId, executionId);
-  if (decision.action === 'skip') return endUnstarted(deps, current, 'SKIPPED', decision.reason);
+  if (decision.action !== 'run' && tenantSlot === 'new') await deps.tenantSlots.release(run.tenantId, executionId);
+  if (decision.action === 'skip') {
+    await endUnstarted(deps, run, 'SKIPPED', decision.reason);
+    return 'done';
+  }
   // BUFFER_ONE: stays QUEUED; the running execution's worker enqueues it when it finishes.
-  if (decision.action === 'hold') return;
+  if (decision.action === 'hold') return 'done';
 
-  let execution: ExecutionDoc | null = null;
+  let started: Started | null = null;
+  let elsewhere: boolean | null = null;
   try {
-    execution = await startAttempt(deps, current, executionId, job.timeoutSeconds * 1000);
-    if (!execution) return;
-    await publishStatusEvents(deps.events, deps.logger, [statusEvent(execution, current.status, 'RUNNING', deps.clock())]);
-    if (execution.attempt === 1) await deps.runStore.recordJobRun(execution.tenantId, job._id, execution.startedAt ?? deps.clock());
-    await finish(deps, execution, job, await attempt(deps, job, execution));
+    started = await startAttempt(deps, run, job.timeoutSeconds * 1000);
+    if (!started) {
+      if (!fromEntry) return 'done';
+      // The entry's picture was stale: give back what this delivery took (unless a delivery running
+      // the execution holds it: the slots are keyed by execution) and read the execution instead.
+      elsewhere = await runningElsewhere(deps, executionId).catch(() => true);
+      if (!elsewhere && job.overlapPolicy !== 'ALLOW') await releaseSlot(deps, run, jobId, executionId);
+      return 'stale';
+    }
+    await publishStatusEvents(deps.events, deps.logger, [statusEvent(run, run.status, 'RUNNING', started.startedAt)]);
+    if (started.number === 1) deps.runStore.noteJobRun(run.tenantId, run.jobId, started.startedAt);
+    await finish(deps, run, job, started, await attempt(deps, run, job, started.number));
+    return 'done';
   } catch (error) {
     // MongoDB or Redis failed after the attempt started: record it as lost and queue the next one,
     // so the execution does not stay RUNNING (if this fails too, the stalled check takes it over).
-    if (execution) await takeOverAndRequeue(deps, execution);
+    if (started) await takeOverAndRequeue(deps, run, started);
     throw error;
   } finally {
     // Only a delivery that started the attempt owns the slot; a duplicate that lost the claim must not free it.
-    if (execution && job.overlapPolicy !== 'ALLOW') await releaseSlot(deps, current, jobId, executionId);
+    if (started && job.overlapPolicy !== 'ALLOW') await releaseSlot(deps, run, jobId, executionId);
     // The tenant slot is keyed by execution: a duplicate that took it as new but lost the claim to a
     // delivery now running must leave it to that one (which found it held and releases it when done).
-    if (execution || (tenantSlot === 'new' && !(await runningElsewhere(deps, executionId).catch(() => true)))) await deps.tenantSlots.release(current.tenantId, executionId);
+    if (started || (tenantSlot === 'new' && !(elsewhere ?? (await runningElsewhere(deps, executionId).catch(() => true))))) {
+      await deps.tenantSlots.release(run.tenantId, executionId);
+    }
   }
 }
 
@@ -123,42 +194,43 @@ export async function runExecution(deps: RunDeps, executionId: string, delivery:
  * instead of polling side by side, and since it is due at least one period from now it never
  * collides with the entry being processed.
  */
-async function waitForTenantSlot(deps: RunDeps, execution: ExecutionDoc): Promise<void> {
+async function waitForTenantSlot(deps: RunDeps, run: Run, job: JobSnapshot): Promise<void> {
   const dueAt = new Date(deps.clock().getTime() + TENANT_SLOT_RETRY_MS * (1 + deps.random() / 2));
-  const waitRound = Math.floor(dueAt.getTime() / TENANT_SLOT_RETRY_MS);
-  await deps.queues.enqueue([{ executionId: execution._id.toHexString(), tenantId: execution.tenantId, workload: execution.workload, dueAt, waitRound }]);
+  const period = Math.floor(dueAt.getTime() / TENANT_SLOT_RETRY_MS);
+  await deps.queues.enqueue([queueEntry(run, dueAt, { kind: 'tenant-wait', period }, job)]);
 }
 
 async function runningElsewhere(deps: RunDeps, executionId: string): Promise<boolean> {
   return (await deps.runStore.findRunnable(new ObjectId(executionId)))?.status === 'RUNNING';
 }
 
-/** Claims the attempt (Redis, then the MongoDB compare-and-set); null when another delivery has it. */
-async function startAttempt(deps: RunDeps, current: ExecutionDoc, executionId: string, timeoutMs: number): Promise<ExecutionDoc | null> {
-  const number = current.attempt + 1;
-  if (!(await deps.claims.take(executionId, number))) return null;
+/** Claims the attempt (Redis, then the MongoDB compare-and-set); null when another delivery has it or the execution changed. */
+async function startAttempt(deps: RunDeps, run: Run, timeoutMs: number): Promise<Started | null> {
+  const number = run.attempt + 1;
+  if (!(await deps.claims.take(run.executionId, number))) return null;
   try {
-    const now = deps.clock();
-    const deadlineAt = new Date(now.getTime() + timeoutMs + deps.queueLockMs);
-    const execution = await deps.runStore.claim(current, deps.workerId, now, deadlineAt);
-    if (!execution) await deps.claims.drop(executionId, number);
-    return execution;
+    const { claimed, startedAt } = await deps.runStore.claim({
+      id: run._id,
+      from: { status: run.status, attempt: run.attempt },
+      workerId: deps.workerId,
+      deadlineAfterMs: timeoutMs + deps.queueLockMs,
+    });
+    if (!claimed) await deps.claims.drop(run.executionId, number);
+    return claimed ? { number, startedAt } : null;
   } catch (error) {
     // Let a redelivery try again instead of finding the claim taken.
-    await deps.claims.drop(executionId, number).catch(() => undefined);
+    await deps.claims.drop(run.executionId, number).catch(() => undefined);
     throw error;
   }
 }
 
-async function takeOverAndRequeue(deps: RunDeps, running: ExecutionDoc): Promise<void> {
+async function takeOverAndRequeue(deps: RunDeps, run: Run, started: Started): Promise<void> {
   try {
-    if (!(await deps.claims.takeTakeover(running._id.toHexString(), running.attempt))) return;
+    if (!(await deps.claims.takeTakeover(run.executionId, started.number))) return;
+    const running = await deps.runStore.findRunnable(run._id);
+    if (running?.status !== 'RUNNING' || running.attempt !== started.number) return;
     const after = await takeOver(deps, running);
-    if (after) {
-      await deps.queues.enqueue([
-        { executionId: after._id.toHexString(), tenantId: after.tenantId, workload: after.workload, dueAt: deps.clock(), round: after.attempt },
-      ]);
-    }
+    if (after) await deps.queues.enqueue([queueEntry(after, deps.clock())]);
   } catch (error) {
     deps.logger.warn('could not record a failed attempt; the queue will hand it out again', { error: errorMessage(error) });
   }
@@ -170,7 +242,9 @@ async function takeOver(deps: RunDeps, running: ExecutionDoc): Promise<Execution
   const after = await deps.runStore.recordCrash(running, now);
   if (!after) return null;
   await publishStatusEvents(deps.events, deps.logger, [statusEvent(after, 'RUNNING', after.status, now)]);
-  deps.logger.warn('took over an execution whose worker disappeared', { executionId: running._id.toHexString(), attempt: running.attempt });
+  deps.logger.warn('took over an execution whose worker disappeared', {
+    tenantId: running.tenantId, jobId: running.jobId.toHexString(), executionId: running._id.toHexString(), attempt: running.attempt,
+  });
   return after.status === 'RETRYING' ? after : null;
 }
 
@@ -187,35 +261,34 @@ async function cancelPrevious(deps: RunDeps, runningId: string, jobId: string, e
   return deps.overlap.decide('SKIP', jobId, executionId, slotTtlMs);
 }
 
-async function releaseSlot(deps: RunDeps, execution: ExecutionDoc, jobId: string, executionId: string): Promise<void> {
+async function releaseSlot(deps: RunDeps, execution: Pick<ExecutionDoc, 'tenantId' | 'workload'>, jobId: string, executionId: string): Promise<void> {
   const buffered = await deps.overlap.release(jobId, executionId);
-  if (buffered) {
-    await deps.queues.enqueue([{ executionId: buffered, tenantId: execution.tenantId, workload: execution.workload, dueAt: deps.clock(), round: 'buffered' }]);
-  }
+  if (buffered) await deps.queues.enqueue([bufferedEntry(buffered, execution.tenantId, execution.workload, deps.clock())]);
 }
 
-async function endUnstarted(deps: RunDeps, execution: ExecutionDoc, status: 'SKIPPED' | 'CANCELLED', reason: string): Promise<void> {
+async function endUnstarted(deps: RunDeps, run: Run, status: 'SKIPPED' | 'CANCELLED', reason: string): Promise<void> {
   const now = deps.clock();
-  if (await deps.runStore.endUnstarted(execution, status, reason, now)) {
-    await publishStatusEvents(deps.events, deps.logger, [statusEvent(execution, execution.status, status, now)]);
+  if (await deps.runStore.endUnstarted(run, status, reason, now)) {
+    await publishStatusEvents(deps.events, deps.logger, [statusEvent(run, run.status, status, now)]);
   }
 }
 
-async function attempt(deps: RunDeps, job: JobDoc, execution: ExecutionDoc): Promise<AttemptResult> {
+/** Runs the target once under the job's timeout; cancel and shutdown signals abort it. */
+async function attempt(deps: RunDeps, run: Run, job: JobSnapshot, number: number): Promise<AttemptResult> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new AttemptTimeout(`Timed out after ${job.timeoutSeconds} s`)), job.timeoutSeconds * 1000);
-  const untrack = deps.cancels.track(execution._id.toHexString(), controller);
-  const payloadJson = execution.payloadJson ?? job.payloadJson;
+  const untrack = deps.cancels.track(run.executionId, controller);
+  const payloadJson = run.payloadJson ?? job.payloadJson;
   try {
     if (job.target.kind === 'HTTP') {
-      const tenant = await deps.tenants.ensure(job.tenantId, deps.clock());
+      const tenant = await deps.tenants.ensure(run.tenantId, deps.clock());
       const response = await callHttpTarget({
         ...job.target,
         payloadJson,
-        executionId: toGlobalId('Execution', execution._id),
-        jobId: toGlobalId('Job', job._id),
-        attempt: execution.attempt,
-        scheduledFor: execution.scheduledFor,
+        executionId: toGlobalId('Execution', run._id),
+        jobId: toGlobalId('Job', run.jobId),
+        attempt: number,
+        scheduledFor: run.scheduledFor,
         secret: tenant.webhookSecret,
         signal: controller.signal,
         now: deps.clock(),
@@ -231,8 +304,8 @@ async function attempt(deps: RunDeps, job: JobDoc, execution: ExecutionDoc): Pro
     }
     const context = {
       payload: payloadJson === null ? null : JSON.parse(payloadJson),
-      executionId: toGlobalId('Execution', execution._id),
-      attempt: execution.attempt,
+      executionId: toGlobalId('Execution', run._id),
+      attempt: number,
       signal: controller.signal,
     };
     let value: unknown;
@@ -246,7 +319,7 @@ async function attempt(deps: RunDeps, job: JobDoc, execution: ExecutionDoc): Pro
   } catch (error) {
     const reason: unknown = controller.signal.reason;
     if (reason instanceof CancelledError) {
-      await deps.cancels.clear(execution._id.toHexString()).catch(() => undefined);
+      await deps.cancels.clear(run.executionId).catch(() => undefined);
       return { outcome: 'CANCELLED', error: reason.message, httpStatus: null, resultJson: null };
     }
     if (reason instanceof ShutdownError) return { outcome: 'CRASHED', error: reason.message, httpStatus: null, resultJson: null };
@@ -256,6 +329,7 @@ async function attempt(deps: RunDeps, job: JobDoc, execution: ExecutionDoc): Pro
       error: timedOut ? reason.message : errorMessage(error),
       httpStatus: null,
       resultJson: null,
+      final: !timedOut && isNonRetryable(error),
     };
   } finally {
     clearTimeout(timer);
@@ -263,43 +337,26 @@ async function attempt(deps: RunDeps, job: JobDoc, execution: ExecutionDoc): Pro
   }
 }
 
-async function finish(deps: RunDeps, execution: ExecutionDoc, job: JobDoc, result: AttemptResult): Promise<void> {
-  const now = deps.clock();
-  const attempts: AttemptDoc[] = execution.attempts.map((a) =>
-    a.number === execution.attempt
-      ? { ...a, finishedAt: now, outcome: result.outcome, error: result.error, httpStatus: result.httpStatus }
-      : a,
+/**
+ * Records the attempt's end as decideAttemptEnd says (group-committed, and retried while MongoDB
+ * is unreachable, so a finished attempt's result is not lost); then announces it and, for a
+ * retry, enqueues the next attempt (which reads the job again: a fixed target applies to it).
+ */
+async function finish(deps: RunDeps, run: Run, job: JobSnapshot, started: Started, result: AttemptResult): Promise<void> {
+  const decision = decideAttemptEnd(result, { number: started.number, maxAttempts: run.maxAttempts, retryPolicy: job.retryPolicy }, deps.clock(), deps.random);
+  const { ended, at } = await retryWhileMongoDown(() =>
+    deps.runStore.endAttempt({ id: run._id, attempt: started.number, ...decision, outcome: result.outcome, httpStatus: result.httpStatus }),
   );
-  const failed = result.outcome === 'FAILED' || result.outcome === 'TIMED_OUT' || result.outcome === 'CRASHED';
-  const retry = failed && execution.attempt < execution.maxAttempts;
-  let status: ExecutionStatus;
-  let nextAttemptAt: Date | null = null;
-  if (result.outcome === 'SUCCEEDED') status = 'SUCCEEDED';
-  else if (result.outcome === 'CANCELLED') status = 'CANCELLED';
-  else if (retry) {
-    status = 'RETRYING';
-    nextAttemptAt = new Date(now.getTime() + backoffDelayMs(job.retryPolicy, execution.attempt, deps.random));
-  } else status = 'FAILED';
-
-  const ended = await retryWhileMongoDown(() => deps.runStore.endAttempt(
-    execution._id,
-    execution.attempt,
-    {
-      status,
-      attempts,
-      nextAttemptAt,
-      finishedAt: retry ? null : now,
-      error: result.error,
-      reason: result.outcome === 'CANCELLED' ? result.error : null,
-      resultJson: result.resultJson,
-    },
-    now,
-  ));
   if (!ended) return;
-  await publishStatusEvents(deps.events, deps.logger, [statusEvent(execution, 'RUNNING', status, now)]);
-  if (retry && nextAttemptAt) {
-    await deps.queues.enqueue(
-      [{ executionId: execution._id.toHexString(), tenantId: execution.tenantId, workload: execution.workload, dueAt: nextAttemptAt, round: execution.attempt }],
-    );
+  if (result.outcome === 'FAILED' || result.outcome === 'TIMED_OUT' || result.outcome === 'CRASHED') {
+    // One line per failed attempt (a refused target included: its error says so), for operators.
+    deps.logger.warn('attempt failed', {
+      tenantId: run.tenantId, jobId: run.jobId.toHexString(), executionId: run.executionId,
+      attempt: started.number, outcome: result.outcome, error: result.error, next: decision.status,
+    });
+  }
+  await publishStatusEvents(deps.events, deps.logger, [statusEvent(run, 'RUNNING', decision.status, at)]);
+  if (decision.status === 'RETRYING' && decision.nextAttemptAt) {
+    await deps.queues.enqueue([queueEntry({ ...run, status: 'RETRYING', attempt: started.number }, decision.nextAttemptAt)]);
   }
 }

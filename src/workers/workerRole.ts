@@ -9,7 +9,7 @@ const MONGO_DOWN_PAUSE_MS = 2000;
 
 export interface WorkerRoleOptions {
   redisPrefix: string;
-  /** IO_BOUND executions at once per process (DESIGN.md default 64). */
+  /** IO_BOUND executions at once per process (default 64). */
   ioConcurrency: number;
   /** CPU_BOUND executions at once per process (default: one per core). */
   cpuConcurrency: number;
@@ -33,7 +33,7 @@ export class WorkerRole {
     const consume = (workload: Workload, concurrency: number) => {
       const run = async (entry: Job<ExecutionMessage>) => {
         try {
-          await runExecution(deps, entry.data.executionId, { takeover: entry.stalledCounter > 0 || entry.data.takeover === true });
+          await runExecution(deps, entry.data, { takeover: entry.stalledCounter > 0 || entry.data.takeover === true });
         } catch (error) {
           if (!isMongoUnavailable(error)) throw error;
           // MongoDB unreachable: put the entry back and pause this queue for a while, rather than

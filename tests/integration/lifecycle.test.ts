@@ -6,8 +6,13 @@ import type { JobDoc } from '../../src/domain/job.js';
 import { ConflictError } from '../../src/errors/index.js';
 import { fromGlobalId, toGlobalId } from '../../src/ids/globalId.js';
 import { changeJob } from '../../src/jobs/changeJob.js';
+import type { DueIndex } from '../../src/scheduler/dueIndex.js';
+
+/** These changes leave the schedule alone, so the due index is never written: any call fails the test. */
+const untouchedIndex = new Proxy({}, { get: () => () => Promise.reject(new Error('the due index was written')) }) as unknown as DueIndex;
 import { JobStore } from '../../src/store/jobStore.js';
-import { ExecutionQueues, QUEUE_NAMES } from '../../src/queue/executionQueues.js';
+import { QUEUE_NAMES } from '../../src/queue/executionQueues.js';
+import { waitingEntryId } from '../../src/queue/queueEntry.js';
 import { MONGO_URL, REDIS_URL } from '../support/env.js';
 import { gql, gqlOk, type GraphQLResponse } from '../support/graphqlClient.js';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
@@ -104,7 +109,7 @@ describe('job lifecycle: updateJob, pauseJob, resumeJob, deleteJob, triggerJob',
   }
   /** The execution's entry in the IO queue (round: the retry round), or undefined. */
   async function queueEntry(executionId: string, round = 0) {
-    return queue.getJob(ExecutionQueues.entryId(fromGlobalId(executionId, 'Execution')!.id.toHexString(), round));
+    return queue.getJob(waitingEntryId(fromGlobalId(executionId, 'Execution')!.id.toHexString(), round ? 'RETRYING' : 'QUEUED', round));
   }
   async function jobVersion(id: string): Promise<number | undefined> {
     const doc = await mongo.db(k.dbName).collection('jobs').findOne({ _id: fromGlobalId(id, 'Job')!.id });
@@ -256,7 +261,8 @@ describe('job lifecycle: updateJob, pauseJob, resumeJob, deleteJob, triggerJob',
       expect(waiting).toMatchObject({ status: 'QUEUED', scheduledFor: startAt });
 
       const slower = await update({ id: created.id, schedule: { intervalSeconds: 7200, startAt } });
-      expect(slower.nextRunAt).toBe(new Date(Date.parse(startAt) + 2 * HOUR_MS).toISOString());
+      // The shared occurrence has not started: it is still the next run.
+      expect(slower.nextRunAt).toBe(startAt);
       expect(await executionsOf(created.id)).toEqual([waiting]);
       expect(await queueEntry(waiting.id)).toBeDefined();
       await gqlOk(k.url, tokenA, DELETE, { id: created.id });
@@ -296,7 +302,7 @@ describe('job lifecycle: updateJob, pauseJob, resumeJob, deleteJob, triggerJob',
         const id = fromGlobalId(job.id, 'Job')!.id;
         const store = new Interleaved(1, (doc) => other().updateIfVersion(id, doc.version, { description: 'by the other writer' }));
         const seen: (string | null)[] = [];
-        const { job: written, changed } = await changeJob(store, id, new Date(), (current) => {
+        const { job: written, changed } = await changeJob({ jobs: store, dueIndex: untouchedIndex }, id, new Date(), (current) => {
           seen.push(current.description);
           return { name: 'by changeJob' };
         });
@@ -310,17 +316,68 @@ describe('job lifecycle: updateJob, pauseJob, resumeJob, deleteJob, triggerJob',
         const id = fromGlobalId(job.id, 'Job')!.id;
         let n = 0;
         const store = new Interleaved(2, (doc) => other().updateIfVersion(id, doc.version, { description: `other ${++n}` }));
-        await expect(changeJob(store, id, new Date(), () => ({ name: 'never written' }))).rejects.toBeInstanceOf(ConflictError);
+        await expect(changeJob({ jobs: store, dueIndex: untouchedIndex }, id, new Date(), () => ({ name: 'never written' }))).rejects.toBeInstanceOf(ConflictError);
         expect(await other().findById(id)).toMatchObject({ name: 'hot', description: 'other 2', version: 3 });
       });
 
       it('writes nothing when there is nothing to change', async () => {
         const job = await create({ name: 'calm', schedule: { intervalSeconds: 3600 } });
         const id = fromGlobalId(job.id, 'Job')!.id;
-        const { changed } = await changeJob(other(), id, new Date(), () => null);
+        const { changed } = await changeJob({ jobs: other(), dueIndex: untouchedIndex }, id, new Date(), () => null);
         expect(changed).toBe(false);
         expect(await jobVersion(job.id)).toBe(1);
       });
+    });
+  });
+
+  describe('nextRunAt', () => {
+    /** The job's first waiting execution's time: the next run, as the executions show it. */
+    async function firstWaiting(jobId: string): Promise<string | undefined> {
+      const waiting = (await executionsOf(jobId)).filter((e) => e.status === 'QUEUED').map((e) => e.scheduledFor);
+      return waiting.sort()[0];
+    }
+
+    it('is the first occurrence that has not started, not the materialisation cursor, after create, update and resume', async () => {
+      // Every 10 s: the look-ahead materialises three occurrences at once; nextRunAt is the first.
+      const created = await create({ name: 'every-10s', schedule: { intervalSeconds: 10 } });
+      const first = await firstWaiting(created.id);
+      expect(first).toBeDefined();
+      expect(created.nextRunAt).toBe(first);
+      expect(Date.parse(created.nextRunAt!) - Date.parse(created.createdAt)).toBe(10_000);
+      expect((await readJob(created.id))!.nextRunAt).toBe(first);
+
+      // updatedAt is moved on by the materialisation that follows, so the request's own time bounds it.
+      let before = Date.now();
+      const updated = await update({ id: created.id, schedule: { intervalSeconds: 7 } });
+      expect(updated.nextRunAt).toBe(await firstWaiting(created.id));
+      expect(Date.parse(updated.nextRunAt!)).toBeGreaterThanOrEqual(before + 7_000);
+      expect(Date.parse(updated.nextRunAt!)).toBeLessThanOrEqual(Date.now() + 7_000);
+
+      expect((await gqlOk(k.url, tokenA, PAUSE, { id: created.id })).pauseJob.job.nextRunAt).toBeNull();
+      before = Date.now();
+      const resumed = (await gqlOk(k.url, tokenA, RESUME, { id: created.id })).resumeJob.job;
+      expect(resumed.nextRunAt).toBe(await firstWaiting(created.id));
+      expect(Date.parse(resumed.nextRunAt!)).toBeGreaterThanOrEqual(before + 7_000);
+      expect(Date.parse(resumed.nextRunAt!)).toBeLessThanOrEqual(Date.now() + 7_000);
+
+      // Once that occurrence has run, the next one is shown, without any write to the job.
+      const ran = resumed.nextRunAt!;
+      await waitUntil(async () => (await executionsOf(created.id)).find((e) => e.scheduledFor === ran && e.status === 'SUCCEEDED'), 15_000, 'the first occurrence to run');
+      expect((await readJob(created.id))!.nextRunAt).toBe(new Date(Date.parse(ran) + 7_000).toISOString());
+      await gqlOk(k.url, tokenA, DELETE, { id: created.id });
+    });
+
+    it('cron and one-off: the next occurrence, though already materialised', async () => {
+      const cron = await create({ name: 'every-5s', schedule: { cron: '*/5 * * * * *', timezone: 'Europe/Paris' } });
+      expect(cron.nextRunAt).toBe(await firstWaiting(cron.id));
+      expect(Date.parse(cron.nextRunAt!) % 5000).toBe(0);
+      expect(Date.parse(cron.nextRunAt!) - Date.parse(cron.createdAt)).toBeLessThanOrEqual(5000);
+
+      const runAt = new Date(Date.now() + 20_000).toISOString();
+      const once = await create({ name: 'once-later', schedule: { runAt } });
+      expect(once).toMatchObject({ status: 'COMPLETED', nextRunAt: runAt });
+      await gqlOk(k.url, tokenA, DELETE, { id: cron.id });
+      await gqlOk(k.url, tokenA, DELETE, { id: once.id });
     });
   });
 
@@ -364,7 +421,7 @@ describe('job lifecycle: updateJob, pauseJob, resumeJob, deleteJob, triggerJob',
 
       // Its first occurrence is still startAt, which the cancelled execution holds: it comes back, not lost.
       const resumed = (await gqlOk(k.url, tokenA, RESUME, { id: job.id })).resumeJob.job;
-      expect(resumed).toMatchObject({ status: 'ACTIVE', nextRunAt: new Date(Date.parse(startAt) + HOUR_MS).toISOString() });
+      expect(resumed).toMatchObject({ status: 'ACTIVE', nextRunAt: startAt });
       expect((await executionsOf(job.id)).map((e) => [e.id, e.status, e.reason, e.scheduledFor])).toEqual([[waiting.id, 'QUEUED', null, startAt]]);
       expect(await queueEntry(waiting.id)).toBeDefined();
 

@@ -78,7 +78,7 @@ describe('materialise', () => {
     await fixture?.close();
   });
 
-  it('never doubles an occurrence when two leaders materialise the same job at once, and advances nextRunAt once', async () => {
+  it('never doubles an occurrence when two leaders materialise the same job at once, and advances the schedule cursor once', async () => {
     const now = new Date(Date.UTC(2030, 0, 1, 0, 0, 0));
     const doc = job(now);
     await db.collection<JobDoc>('jobs').insertOne(doc);
@@ -94,16 +94,16 @@ describe('materialise', () => {
     ]);
     expect(executions.every((e) => e.status === 'QUEUED')).toBe(true);
     const stored = await db.collection<JobDoc>('jobs').findOne({ _id: doc._id });
-    expect(stored?.nextRunAt?.toISOString()).toBe('2030-01-01T00:00:40.000Z');
+    expect(stored?.scheduleCursor?.toISOString()).toBe('2030-01-01T00:00:40.000Z');
     // Each execution is in the queue once, delayed until its time (queue entry id = execution id).
     const io = await redis.keys(`${name}:executions-io:*`);
     const entries = io.filter((key) => /:[0-9a-f]{24}$/.test(key));
     expect(entries.sort()).toEqual(executions.map((e) => `${name}:executions-io:${e._id.toHexString()}`).sort());
 
-    // A later pass from the stale view changes nothing: the occurrences exist and the CAS on nextRunAt fails.
+    // A later pass from the stale view changes nothing: the occurrences exist and the CAS on the cursor fails.
     await materialise(deps, [doc], now, horizon, 1);
     expect(await db.collection('executions').countDocuments({ jobId: doc._id })).toBe(4);
-    expect((await db.collection<JobDoc>('jobs').findOne({ _id: doc._id }))?.nextRunAt?.toISOString()).toBe('2030-01-01T00:00:40.000Z');
+    expect((await db.collection<JobDoc>('jobs').findOne({ _id: doc._id }))?.scheduleCursor?.toISOString()).toBe('2030-01-01T00:00:40.000Z');
   });
 });
 
@@ -119,8 +119,8 @@ describe('materialise racing a job change', () => {
   it('cancels what it inserted for a job that was paused or changed after the pass read it', async () => {
     const now = new Date(Date.now() + 60_000);
     const stale = job(now);
-    // The stored job has moved on (paused: version 2, no nextRunAt) since the pass read version 1.
-    await fixture.db.collection<JobDoc>('jobs').insertOne({ ...stale, status: 'PAUSED', nextRunAt: null, version: 2 });
+    // The stored job has moved on (paused: version 2, no cursor) since the pass read version 1.
+    await fixture.db.collection<JobDoc>('jobs').insertOne({ ...stale, status: 'PAUSED', scheduleCursor: null, version: 2 });
     await materialise(fixture.deps, [stale], now, new Date(now.getTime() + 15_000), 1);
     const executions = await fixture.db.collection('executions').find({ jobId: stale._id }).toArray();
     expect(executions).toHaveLength(2);
@@ -128,7 +128,7 @@ describe('materialise racing a job change', () => {
       expect(e).toMatchObject({ status: 'CANCELLED', reason: 'the job was paused or deleted while this occurrence was being materialised' });
       expect(await fixture.redis.exists(`${fixture.db.databaseName}:executions-io:${e._id.toHexString()}`)).toBe(0);
     }
-    expect((await fixture.db.collection<JobDoc>('jobs').findOne({ _id: stale._id }))).toMatchObject({ status: 'PAUSED', nextRunAt: null });
+    expect((await fixture.db.collection<JobDoc>('jobs').findOne({ _id: stale._id }))).toMatchObject({ status: 'PAUSED', scheduleCursor: null });
   });
 });
 

@@ -7,6 +7,7 @@ import { EventCollector, wsClient } from '../support/subscriptions.js';
 import { startReceiver } from '../support/httpReceiver.js';
 import { MONGO_URL, REDIS_URL } from '../support/env.js';
 import { ExecutionQueues } from '../../src/queue/executionQueues.js';
+import { bufferedEntry } from '../../src/queue/queueEntry.js';
 import { fromGlobalId } from '../../src/ids/globalId.js';
 import type { Client } from 'graphql-ws';
 
@@ -133,9 +134,11 @@ describe('workers run targets and record every attempt', () => {
     // Two extra deliveries of the same execution, due now, beside the one due at its time.
     const queues = new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, k.prefix, () => undefined);
     const hex = fromGlobalId(execution.id, 'Execution')!.id.toHexString();
+    // One with only the id (the worker reads the execution), one with the entry's picture of it.
+    const run = { jobId: fromGlobalId(jobId, 'Job')!.id.toHexString(), workload: 'IO_BOUND' as const, status: 'QUEUED' as const, attempt: 0, maxAttempts: 3, scheduledFor: runAt, payloadJson: null };
     await queues.enqueue([
-      { executionId: hex, tenantId: tenant, workload: 'IO_BOUND', dueAt: new Date(), round: 'buffered' },
-      { executionId: hex, tenantId: tenant, workload: 'IO_BOUND', dueAt: new Date(), round: 99 },
+      bufferedEntry(hex, tenant, 'IO_BOUND', new Date()),
+      { id: `${hex}-dup`, workload: 'IO_BOUND', dueAt: new Date(), message: { executionId: hex, tenantId: tenant, run } },
     ]);
     await queues.close();
     const events = new EventCollector<Event>(client, SUBSCRIBE, { jobId });

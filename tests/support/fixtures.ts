@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import type { JobDoc } from '../../src/domain/job.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/domain/backoff.js';
 import type { MaterialiseDeps } from '../../src/scheduler/materialise.js';
+import { DueIndex } from '../../src/scheduler/dueIndex.js';
 import { SchedulerStore } from '../../src/store/schedulerStore.js';
 import { ensureIndexes } from '../../src/store/indexes.js';
 import { ExecutionQueues } from '../../src/queue/executionQueues.js';
@@ -11,8 +12,8 @@ import { createLogger } from '../../src/logger.js';
 import { dropTestState } from './harness.js';
 import { MONGO_URL, REDIS_URL } from './env.js';
 
-/** A job document as the store holds it: a 1-minute interval due at `nextRunAt`, with `overrides`. */
-export function jobDoc(nextRunAt: Date, overrides: Partial<JobDoc> = {}): JobDoc {
+/** A job document as the store holds it: a 1-minute interval whose schedule cursor (next occurrence to materialise) is `cursor`, with `overrides`. */
+export function jobDoc(cursor: Date, overrides: Partial<JobDoc> = {}): JobDoc {
   return {
     _id: new ObjectId(),
     tenantId: 't1',
@@ -28,11 +29,11 @@ export function jobDoc(nextRunAt: Date, overrides: Partial<JobDoc> = {}): JobDoc
     overlapPolicy: 'ALLOW',
     misfirePolicy: 'RUN_ONCE',
     status: 'ACTIVE',
-    nextRunAt,
+    scheduleCursor: cursor,
     lastRunAt: null,
     idempotencyKey: new ObjectId().toHexString(),
-    createdAt: nextRunAt,
-    updatedAt: nextRunAt,
+    createdAt: cursor,
+    updatedAt: cursor,
     version: 1,
     ...overrides,
   };
@@ -46,6 +47,7 @@ export async function materialiseFixture(name: string): Promise<{ db: Db; redis:
   const redis = new Redis(REDIS_URL);
   const deps: MaterialiseDeps = {
     store: new SchedulerStore(db),
+    dueIndex: new DueIndex(redis, name),
     queues: new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, name, () => undefined),
     events: new ExecutionEventBus(redis, name),
     logger: createLogger({}, 'silent'),

@@ -19,7 +19,25 @@ export class EventCollector<T> {
   private waiters: (() => void)[] = [];
   private readonly unsubscribe: () => void;
 
-  constructor(client: Client, query: string, variables: Record<string, unknown> = {}) {
+  /** Subscribes `query` on a graphql-ws client, or reads an async iterator of events (the SDK's watchExecutions). */
+  constructor(source: Client | AsyncIterableIterator<T>, query = '', variables: Record<string, unknown> = {}) {
+    if (Symbol.asyncIterator in source) {
+      const iterator = source;
+      void (async () => {
+        try {
+          for (let r = await iterator.next(); !r.done; r = await iterator.next()) {
+            this.items.push(r.value);
+            this.notify();
+          }
+        } catch (error) {
+          this.failure = error instanceof Error ? error : new Error(String(error));
+        }
+        this.notify();
+      })();
+      this.unsubscribe = () => void iterator.return?.();
+      return;
+    }
+    const client = source;
     this.unsubscribe = client.subscribe<T>(
       { query, variables },
       {

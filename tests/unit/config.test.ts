@@ -16,7 +16,7 @@ function configError(env: Record<string, string | undefined>): ConfigError {
   throw new Error(`loadConfig(${JSON.stringify(env)}) did not throw`);
 }
 
-describe('loadConfig defaults (DESIGN.md "Configuration")', () => {
+describe('loadConfig defaults', () => {
   const config = loadConfig({ JWT_SECRET: SECRET });
 
   it('connects to the local MongoDB and Redis', () => {
@@ -30,7 +30,7 @@ describe('loadConfig defaults (DESIGN.md "Configuration")', () => {
   });
 
   it('keeps the JWT secret and leaves issuer, audience and public key unset', () => {
-    expect(config.jwt).toEqual({ secret: SECRET, publicKey: undefined, issuer: undefined, audience: undefined });
+    expect(config.jwt).toEqual({ secret: SECRET, publicKey: undefined, issuer: undefined, audience: undefined, maxTtlSeconds: 2_592_000 });
   });
 
   it('refuses private targets and sizes workers at 64 IO slots and one CPU slot per core', () => {
@@ -40,7 +40,8 @@ describe('loadConfig defaults (DESIGN.md "Configuration")', () => {
   });
 
   it('gives a new tenant 1000 jobs, 100 running executions and 600 executions per minute', () => {
-    expect(config.defaultQuota).toEqual({ maxJobs: 1000, maxConcurrentExecutions: 100, maxExecutionsPerMinute: 600 });
+    expect(config.defaultQuota).toEqual({ maxJobs: 1000, maxConcurrentExecutions: 100, maxExecutionsPerMinute: 600, executionRetentionDays: 30 });
+    expect(config.purgeEveryMs).toBe(300_000);
   });
 
   it('uses the documented internal defaults', () => {
@@ -86,6 +87,7 @@ describe('loadConfig with explicit values', () => {
       JWT_PUBLIC_KEY: PEM,
       JWT_ISSUER: 'https://issuer.example',
       JWT_AUDIENCE: 'kairos',
+      JWT_MAX_TTL_SECONDS: '86400',
       ALLOW_PRIVATE_TARGETS: 'true',
       WORKER_IO_CONCURRENCY: '8',
       WORKER_CPU_CONCURRENCY: '3',
@@ -97,14 +99,17 @@ describe('loadConfig with explicit values', () => {
       DEFAULT_MAX_JOBS: '0',
       DEFAULT_MAX_CONCURRENT_EXECUTIONS: '7',
       DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '9',
+      DEFAULT_EXECUTION_RETENTION_DAYS: '90',
+      PURGE_EVERY_MS: '60000',
       NODE_ENV: 'production',
+      LOG_LEVEL: 'error',
     });
     expect(config).toEqual({
       mongoUrl: 'mongodb+srv://user:pw@cluster0.example.net/jobs',
       redisUrl: 'rediss://cache.example.net:6380/2',
       port: 8080,
       roles: ['worker', 'api'],
-      jwt: { secret: undefined, publicKey: PEM, issuer: 'https://issuer.example', audience: 'kairos' },
+      jwt: { secret: undefined, publicKey: PEM, issuer: 'https://issuer.example', audience: 'kairos', maxTtlSeconds: 86_400 },
       allowPrivateTargets: true,
       workerIoConcurrency: 8,
       workerCpuConcurrency: 3,
@@ -113,11 +118,13 @@ describe('loadConfig with explicit values', () => {
       reconcileGraceMs: 0,
       workerDrainMs: 2500,
       handlersModule: './handlers.mjs',
-      defaultQuota: { maxJobs: 0, maxConcurrentExecutions: 7, maxExecutionsPerMinute: 9 },
+      defaultQuota: { maxJobs: 0, maxConcurrentExecutions: 7, maxExecutionsPerMinute: 9, executionRetentionDays: 90 },
+      purgeEveryMs: 60_000,
       redisPrefix: 'kairos',
       lookAheadMs: 30_000,
       leaseTtlMs: 5_000,
       mode: 'production',
+      logLevel: 'error',
     });
   });
 
@@ -164,6 +171,7 @@ describe('loadConfig rejects invalid values with a ConfigError naming the variab
     ['DEFAULT_MAX_JOBS', { DEFAULT_MAX_JOBS: '-1' }],
     ['DEFAULT_MAX_CONCURRENT_EXECUTIONS', { DEFAULT_MAX_CONCURRENT_EXECUTIONS: '0' }],
     ['DEFAULT_MAX_EXECUTIONS_PER_MINUTE', { DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '1.5' }],
+    ['DEFAULT_EXECUTION_RETENTION_DAYS', { DEFAULT_EXECUTION_RETENTION_DAYS: '0' }],
   ])('%s: %j', (variable, overrides) => {
     const error = configError({ JWT_SECRET: SECRET, ...overrides });
     expect(error.message).toContain(variable);

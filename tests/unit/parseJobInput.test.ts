@@ -183,12 +183,30 @@ describe('target', () => {
       method: 'POST',
       headers: [],
     });
-    expect(target({ http: { url: 'http://10.0.0.5:8080/x', method: 'GET', headers: [] } })).toEqual({
+    expect(target({ http: { url: 'http://8.8.4.4:8080/x', method: 'GET', headers: [] } })).toEqual({
       kind: 'HTTP',
-      url: 'http://10.0.0.5:8080/x',
+      url: 'http://8.8.4.4:8080/x',
       method: 'GET',
       headers: [],
     });
+  });
+
+  it.each([
+    ['loopback', 'http://127.0.0.1:9000/hook', '127.0.0.1'],
+    ['private', 'http://10.0.0.5:8080/x', '10.0.0.5'],
+    ['cloud metadata', 'http://169.254.169.254/latest/meta-data', '169.254.169.254'],
+    ['IPv6 loopback', 'http://[::1]:8080/', '::1'],
+    ['IPv4-mapped IPv6', 'http://[::ffff:192.168.1.1]/', '::ffff:c0a8:101'],
+  ])('refuses a %s literal address unless ALLOW_PRIVATE_TARGETS, naming the setting', (_label, url, host) => {
+    const error = badInput(() => target({ http: { url } }));
+    expect(error.message).toContain(host);
+    expect(error.message).toContain('ALLOW_PRIVATE_TARGETS=true');
+    expect(error.details).toEqual({ field: 'target.http.url' });
+    expect(parseTarget({ http: { url } }, HANDLERS, true)).toMatchObject({ kind: 'HTTP' });
+  });
+
+  it('leaves host names to the connect-time check: what they resolve to may change', () => {
+    expect(target({ http: { url: 'http://localhost:9000/hook' } })).toMatchObject({ kind: 'HTTP', url: 'http://localhost:9000/hook' });
   });
 
   it.each([

@@ -14,7 +14,7 @@ const horizon = new Date(NOW.getTime() + 30_000);
 const threshold = 10_000;
 
 describe('planOccurrences', () => {
-  it('plans on-time occurrences up to the horizon as SCHEDULE and advances nextRunAt past it', () => {
+  it('plans on-time occurrences up to the horizon as SCHEDULE and advances the cursor past it', () => {
     const plan = planOccurrences(job({ intervalSeconds: 10 }, at('2030-01-01T11:59:55.000Z')), NOW, horizon, threshold);
     expect(plan.occurrences.map((o) => [o.nominal.toISOString(), o.trigger, o.skippedReason])).toEqual([
       ['2030-01-01T11:59:55.000Z', 'SCHEDULE', null],
@@ -22,7 +22,7 @@ describe('planOccurrences', () => {
       ['2030-01-01T12:00:15.000Z', 'SCHEDULE', null],
       ['2030-01-01T12:00:25.000Z', 'SCHEDULE', null],
     ]);
-    expect(plan.nextRunAt?.toISOString()).toBe('2030-01-01T12:00:35.000Z');
+    expect(plan.scheduleCursor?.toISOString()).toBe('2030-01-01T12:00:35.000Z');
     expect(plan.status).toBe('ACTIVE');
   });
 
@@ -62,6 +62,6 @@ describe('planOccurrences', () => {
   it('treats nothing as missed when the threshold is Infinity (create time)', () => {
     const plan = planOccurrences(job({ kind: 'ONCE', runAt: at('2030-01-01T11:59:30.000Z') }, at('2030-01-01T11:59:30.000Z')), NOW, horizon, Infinity);
     expect(plan.occurrences.map((o) => o.trigger)).toEqual(['SCHEDULE']);
-    expect(plan).toMatchObject({ nextRunAt: null, status: 'COMPLETED' });
+    expect(plan).toMatchObject({ scheduleCursor: null, status: 'COMPLETED' });
   });
 });

@@ -41,6 +41,18 @@ describe('closeAtExpiry', () => {
     expect(socket.closedWith?.[0]).toBe(4401);
   });
 
+  it('keeps its timer at the longest delay for an expiry Date cannot hold, instead of firing every millisecond', () => {
+    const socket = new FakeSocket();
+    const wakeUps = jest.spyOn(globalThis, 'setTimeout');
+    closeAtExpiry(socket, new Date((1e15 + 5) * 1000), clock);
+    jest.advanceTimersByTime(1000);
+    expect(socket.closedWith).toBeNull();
+    expect(wakeUps).toHaveBeenCalledTimes(1);
+    expect(wakeUps.mock.calls[0][1]).toBe(2 ** 31 - 1);
+    wakeUps.mockRestore();
+    socket.close(1000, 'bye');
+  });
+
   it('clears its timer when the socket closes first', () => {
     const socket = new FakeSocket();
     closeAtExpiry(socket, new Date(T0.getTime() + 60_000), clock);

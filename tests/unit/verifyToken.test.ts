@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { bearerToken, CLOCK_TOLERANCE_SECONDS, signDevToken, verifyJwt, type JwtOptions } from '../../src/auth/verifyToken.js';
+import { bearerToken, CLOCK_TOLERANCE_SECONDS, DEFAULT_JWT_MAX_TTL_SECONDS, signDevToken, verifyJwt, type JwtOptions } from '../../src/auth/verifyToken.js';
 import { UnauthenticatedError } from '../../src/errors/index.js';
 import type { Identity } from '../../src/auth/identity.js';
 
@@ -99,16 +99,27 @@ describe('verifyJwt with an HS256 secret', () => {
     expect(identityOf(hs256(valid({ exp: NOW_S - 4 })), HS).tenantId).toBe('acme');
   });
 
+  it('refuses a token valid for longer than JWT_MAX_TTL_SECONDS (30 days by default), even one whose exp Date cannot hold', () => {
+    expect(identityOf(hs256(valid({ exp: NOW_S + DEFAULT_JWT_MAX_TTL_SECONDS })), HS).tenantId).toBe('acme');
+    expect(unauthenticated(hs256(valid({ exp: NOW_S + DEFAULT_JWT_MAX_TTL_SECONDS + 3600 }))).message).toEqual(
+      expect.stringMatching(/^The token is valid for longer than the accepted maximum of 2592000 seconds; /),
+    );
+    expect(unauthenticated(hs256(valid({ exp: 1e15 }))).message).toMatch(/longer than the accepted maximum/);
+    // A deployment may lower (or raise) the maximum.
+    expect(unauthenticated(hs256(valid({ exp: NOW_S + 7200 })), { ...HS, maxTtlSeconds: 3600 }).message).toMatch(/maximum of 3600 seconds/);
+    expect(identityOf(hs256(valid({ exp: NOW_S + 7200 })), { ...HS, maxTtlSeconds: 86_400 }).tenantId).toBe('acme');
+  });
+
   it('rejects a token that expired more than 5 seconds ago, saying it expired', () => {
     const error = unauthenticated(hs256(valid({ exp: NOW_S - 6 })));
-    expect(error.message).toBe('The token has expired');
-    expect(unauthenticated(hs256(valid({ iat: NOW_S - 7200, exp: NOW_S - 3600 }))).message).toBe('The token has expired');
+    expect(error.message).toBe('The token has expired (exp); mint a new one with npm run -s token (in development) or get one from your token issuer');
+    expect(unauthenticated(hs256(valid({ iat: NOW_S - 7200, exp: NOW_S - 3600 }))).message).toMatch(/^The token has expired \(exp\)/);
   });
 
   it('rejects a token without exp', () => {
     const claims = valid();
     delete claims.exp;
-    expect(unauthenticated(hs256(claims)).message).toBe('The token has no expiry (exp)');
+    expect(unauthenticated(hs256(claims)).message).toMatch(/^The token has no expiry \(exp\); mint a new one with npm run -s token/);
   });
 
   it('rejects a token not valid before a later time (nbf beyond the tolerance)', () => {
@@ -124,7 +135,7 @@ describe('verifyJwt with an HS256 secret', () => {
   it('takes the time to verify at as an input, not from the system clock', () => {
     const token = hs256(valid({ nbf: NOW_S + 600, exp: NOW_S + 3600 }));
     expect(verifyJwt(token, HS, new Date((NOW_S + 601) * 1000)).identity.tenantId).toBe('acme');
-    expect(() => verifyJwt(token, HS, new Date((NOW_S + 3606) * 1000))).toThrow('The token has expired');
+    expect(() => verifyJwt(token, HS, new Date((NOW_S + 3606) * 1000))).toThrow('The token has expired (exp)');
   });
 
   it('says the token is valid until exp plus the clock tolerance', () => {
@@ -137,31 +148,36 @@ describe('verifyJwt with an HS256 secret', () => {
   });
 
   it('rejects a token signed with another secret', () => {
-    expect(unauthenticated(hs256(valid(), 'another-secret-0123456789')).message).toBe('The token is invalid');
+    const { message } = unauthenticated(hs256(valid(), 'another-secret-0123456789'));
+    expect(message).toMatch(/^The token signature does not verify: it was signed with another key .*; mint a new one with npm run -s token/);
+    expect(message).not.toContain(SECRET);
+    expect(message).not.toContain('another-secret');
   });
 
   it('rejects a token whose payload was altered after signing', () => {
     const [header, , signature] = hs256(valid()).split('.');
     const forged = Buffer.from(JSON.stringify(valid({ role: 'admin' }))).toString('base64url');
-    unauthenticated(`${header}.${forged}.${signature}`);
+    expect(unauthenticated(`${header}.${forged}.${signature}`).message).toMatch(/^The token signature does not verify/);
   });
 
   it('rejects an unsigned token (alg none)', () => {
     const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
     const payload = Buffer.from(JSON.stringify(valid())).toString('base64url');
-    expect(unauthenticated(`${header}.${payload}.`).message).toBe('The token is invalid');
+    expect(unauthenticated(`${header}.${payload}.`).message).toMatch(/^The token is not signed with HS256, the one algorithm this server accepts; mint a new one with npm run -s token/);
     unauthenticated(`${header}.${payload}`);
   });
 
   it('rejects an RS256 token when an HS256 secret is configured', () => {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    unauthenticated(jwt.sign(valid(), privateKey.export({ type: 'pkcs8', format: 'pem' }), { algorithm: 'RS256' }));
+    expect(unauthenticated(jwt.sign(valid(), privateKey.export({ type: 'pkcs8', format: 'pem' }), { algorithm: 'RS256' })).message).toMatch(
+      /^The token is not signed with HS256/,
+    );
   });
 
   it('rejects a token without tid', () => {
     const claims = valid();
     delete claims.tid;
-    expect(unauthenticated(hs256(claims)).message).toBe('The token has no valid tenant (tid)');
+    expect(unauthenticated(hs256(claims)).message).toMatch(/^The token has no valid tenant \(tid\); mint a new one with npm run -s token/);
   });
 
   it.each([
@@ -176,11 +192,11 @@ describe('verifyJwt with an HS256 secret', () => {
     ['a number', 42],
     ['an object', { $ne: null }],
   ])('rejects a tid with %s', (_label, tid) => {
-    expect(unauthenticated(hs256(valid({ tid }))).message).toBe('The token has no valid tenant (tid)');
+    expect(unauthenticated(hs256(valid({ tid }))).message).toMatch(/^The token has no valid tenant \(tid\); mint a new one with npm run -s token/);
   });
 
   it.each([['owner'], ['superadmin'], [''], [1], [['admin']], ['constructor'], ['__proto__'], ['toString']])('rejects the role %j', (role) => {
-    expect(unauthenticated(hs256(valid({ role }))).message).toBe('The token has no valid role (admin, member or viewer)');
+    expect(unauthenticated(hs256(valid({ role }))).message).toMatch(/^The token has no valid role \(admin, member or viewer\); mint a new one with npm run -s token/);
   });
 
   it('rejects a token without role', () => {
@@ -194,17 +210,25 @@ describe('verifyJwt with an HS256 secret', () => {
     ['not a JWT', 'not-a-jwt'],
     ['two garbage segments', 'abc.def'],
     ['three garbage segments', 'abc.def.ghi'],
-    ['a JSON string payload', `${Buffer.from('{"alg":"HS256"}').toString('base64url')}.${Buffer.from('"x"').toString('base64url')}.sig`],
   ])('rejects a malformed token (%s)', (_label, token) => {
-    expect(unauthenticated(token).message).toBe('The token is invalid');
+    expect(unauthenticated(token).message).toMatch(/^The token is not a well-formed JWT .*; mint a new one with npm run -s token/);
+  });
+
+  it('rejects a token with a JSON string payload (its made-up signature fails first)', () => {
+    const token = `${Buffer.from('{"alg":"HS256"}').toString('base64url')}.${Buffer.from('"x"').toString('base64url')}.sig`;
+    expect(unauthenticated(token).message).toMatch(/^The token signature does not verify/);
   });
 
   it('checks issuer and audience when configured', () => {
     const options: JwtOptions = { secret: SECRET, issuer: 'https://idp.example', audience: 'kairos' };
     const good = hs256(valid({ iss: 'https://idp.example', aud: 'kairos' }));
     expect(identityOf(good, options).tenantId).toBe('acme');
-    unauthenticated(hs256(valid({ iss: 'https://evil.example', aud: 'kairos' })), options);
-    unauthenticated(hs256(valid({ iss: 'https://idp.example', aud: 'other' })), options);
+    const wrongIssuer = unauthenticated(hs256(valid({ iss: 'https://evil.example', aud: 'kairos' })), options).message;
+    expect(wrongIssuer).toMatch(/^The token issuer \(iss\) is not the one this server accepts/);
+    expect(wrongIssuer).not.toContain('idp.example');
+    const wrongAudience = unauthenticated(hs256(valid({ iss: 'https://idp.example', aud: 'other' })), options).message;
+    expect(wrongAudience).toMatch(/^The token audience \(aud\) is not the one this server accepts/);
+    expect(wrongAudience).not.toContain('kairos');
     unauthenticated(hs256(valid({ aud: 'kairos' })), options);
   });
 

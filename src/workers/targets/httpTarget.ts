@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { fetch, type Dispatcher } from 'undici';
-import { checkLiteralHost } from './targetAgent.js';
+import { PrivateTargetError, checkLiteralHost } from './targetAgent.js';
 import type { HttpHeader, HttpMethod } from '../../domain/job.js';
 
 /** Bodies kept in an execution's result are cut here. */
@@ -32,7 +32,7 @@ export interface HttpOutcome {
   result: { status: number; headers: Record<string, string>; body: string };
 }
 
-/** X-Kairos-Signature: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` (DESIGN.md, "HTTP targets"). */
+/** X-Kairos-Signature: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` (docs/architecture.md; README "What a run looks like"). */
 export function signature(secret: string, body: string, now: Date): string {
   const t = Math.floor(now.getTime() / 1000);
   const v1 = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
@@ -70,6 +70,8 @@ export async function callHttpTarget(call: HttpCall): Promise<HttpOutcome> {
     // fetch says only "fetch failed"; the cause (refused address, DNS, connection) is what helps.
     const cause = (error as { cause?: unknown }).cause;
     if (call.signal.aborted || !(cause instanceof Error)) throw error;
+    // A refusal is passed on as it is: its neutral message is what the attempt records.
+    if (cause instanceof PrivateTargetError) throw cause;
     throw new Error(`${(error as Error).message}: ${cause.message}`);
   }
   const text = await readCapped(response, RESULT_BODY_LIMIT);

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The client SDKs and the CLI (sdk/typescript, sdk/go, cli), each a package of its own:
+#   bash scripts/sdk.sh build      install their locked npm dependencies and build them (fast when up to date)
+#   bash scripts/sdk.sh generate   regenerate both SDKs' code from schema.graphql (`npm run sdk:generate`)
+#   bash scripts/sdk.sh check      fail when the committed generated code is stale against schema.graphql
+#   bash scripts/sdk.sh test       unit tests, then the SDKs, the packed npm tarball and the CLI against a
+#                                  Kairos of their own (scripts/with-kairos.mjs)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# MONGO_URL and JWT_SECRET for the Kairos that `test` starts (already set when run from scripts/test.sh).
+source scripts/dev-env.sh
+
+npm_ready() { # dir: npm ci when node_modules is missing or older than the lockfile
+  if [ ! -f "$1/node_modules/.package-lock.json" ] || [ "$1/package-lock.json" -nt "$1/node_modules/.package-lock.json" ]; then
+    (cd "$1" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}
+built() { # dir: npm run build when dist/ is older than its sources
+  if [ ! -f "$1/dist/.built" ] || [ -n "$(find "$1/src" "$1/package-lock.json" "$1/tsconfig.json" -newer "$1/dist/.built" -type f -print -quit)" ]; then
+    (cd "$1" && npm run --silent build && touch dist/.built)
+  fi
+}
+
+case "${1:-}" in
+  build)
+    npm_ready sdk/typescript
+    built sdk/typescript
+    npm_ready cli
+    built cli
+    ;;
+  generate)
+    npm_ready sdk/typescript
+    (cd sdk/typescript && npx graphql-codegen --config codegen.ts)
+    (cd sdk/go && go tool genqlient genqlient.yaml)
+    ;;
+  check)
+    npm_ready sdk/typescript
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
+    (cd sdk/typescript && OUT="$tmp/graphql.ts" npx graphql-codegen --config codegen.ts >/dev/null)
+    if ! diff -q "$tmp/graphql.ts" sdk/typescript/src/generated/graphql.ts >/dev/null; then
+      echo "sdk/typescript/src/generated/graphql.ts is stale against schema.graphql: run npm run sdk:generate" >&2
+      exit 1
+    fi
+    # genqlient writes where its config says: generate in a copy laid out like the repository.
+    mkdir -p "$tmp/sdk" && cp schema.graphql "$tmp/" && cp -r sdk/go "$tmp/sdk/go"
+    (cd "$tmp/sdk/go" && go tool genqlient genqlient.yaml)
+    if ! diff -q "$tmp/sdk/go/generated.go" sdk/go/generated.go >/dev/null; then
+      echo "sdk/go/generated.go is stale against schema.graphql: run npm run sdk:generate" >&2
+      exit 1
+    fi
+    echo "sdk: generated code is up to date with schema.graphql"
+    ;;
+  test)
+    bash scripts/sdk.sh build
+    (cd sdk/typescript && node --test test/unit.test.mjs)
+    node scripts/with-kairos.mjs bash scripts/sdk.sh live
+    ;;
+  live) # run by `test` under with-kairos.mjs
+    node --test --test-concurrency=1 sdk/typescript/test/live.test.mjs sdk/typescript/test/pack.test.mjs cli/test/*.test.mjs
+    (cd sdk/go && go test -count=1 ./...)
+    ;;
+  *)
+    echo "usage: bash scripts/sdk.sh build|generate|check|test" >&2
+    exit 2
+    ;;
+esac

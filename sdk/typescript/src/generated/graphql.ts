@@ -1,0 +1,1244 @@
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type AttemptOutcome =
+  | 'CANCELLED'
+  /** The worker running it disappeared; the attempt was taken over after the visibility timeout. */
+  | 'CRASHED'
+  | 'FAILED'
+  | 'SUCCEEDED'
+  | 'TIMED_OUT';
+
+export type CreateJobInput = {
+  description?: string | null | undefined;
+  /** Creating again with the same key returns the job created first, unchanged. */
+  idempotencyKey?: string | null | undefined;
+  misfirePolicy?: MisfirePolicy | null | undefined;
+  name: string;
+  overlapPolicy?: OverlapPolicy | null | undefined;
+  /** Create the job PAUSED. Default false. */
+  paused?: boolean | null | undefined;
+  payload?: unknown;
+  retryPolicy?: RetryPolicyInput | null | undefined;
+  schedule: ScheduleInput;
+  target: JobTargetInput;
+  timeoutSeconds?: number | null | undefined;
+  /** Default IO_BOUND. */
+  workload?: Workload | null | undefined;
+};
+
+export type ExecutionFilter = {
+  jobId?: string | null | undefined;
+  /** Inclusive. */
+  scheduledAfter?: string | null | undefined;
+  /** Exclusive. */
+  scheduledBefore?: string | null | undefined;
+  statuses?: Array<ExecutionStatus> | null | undefined;
+};
+
+export type ExecutionStatus =
+  | 'CANCELLED'
+  /** All attempts failed. */
+  | 'FAILED'
+  /** Handed to the worker queue. */
+  | 'QUEUED'
+  /** An attempt failed; the next one waits for its backoff (see nextAttemptAt). */
+  | 'RETRYING'
+  | 'RUNNING'
+  /** Created ahead of its time by the scheduler. */
+  | 'SCHEDULED'
+  /** Not run, because of the job's overlap policy. */
+  | 'SKIPPED'
+  | 'SUCCEEDED';
+
+export type ExecutionTrigger =
+  /** A misfire catch-up after scheduler downtime. */
+  | 'CATCH_UP'
+  /** triggerJob. */
+  | 'MANUAL'
+  | 'SCHEDULE';
+
+export type HttpHeaderInput = {
+  name: string;
+  value: string;
+};
+
+export type HttpMethod =
+  | 'DELETE'
+  | 'GET'
+  | 'PATCH'
+  | 'POST'
+  | 'PUT';
+
+export type HttpTargetInput = {
+  headers?: Array<HttpHeaderInput> | null | undefined;
+  /** Default POST. */
+  method?: HttpMethod | null | undefined;
+  /** http or https. Unless the server runs with ALLOW_PRIVATE_TARGETS=true, a host that is a private, loopback, link-local or reserved IP address is refused here, and a host name that resolves to one fails its attempt when called (not retried). */
+  url: string;
+};
+
+export type JobFilter = {
+  /** Case-insensitive prefix of the job name. */
+  namePrefix?: string | null | undefined;
+  statuses?: Array<JobStatus> | null | undefined;
+};
+
+export type JobStatus =
+  | 'ACTIVE'
+  /** A one-off that has run, or a schedule past its endAt. */
+  | 'COMPLETED'
+  | 'PAUSED';
+
+/** Exactly one of http, handler. */
+export type JobTargetInput = {
+  handler?: string | null | undefined;
+  http?: HttpTargetInput | null | undefined;
+};
+
+/** What happens to occurrences missed while the scheduler was down. */
+export type MisfirePolicy =
+  /** Run every missed occurrence (at most 100 per job). */
+  | 'RUN_ALL'
+  /** Run one catch-up execution for all missed occurrences, then resume the schedule. */
+  | 'RUN_ONCE'
+  /** Run none; resume from the next future occurrence. */
+  | 'SKIP';
+
+/** What happens when an occurrence is due while an earlier execution of the same job is still running. */
+export type OverlapPolicy =
+  /** Run both. */
+  | 'ALLOW'
+  /** Hold at most one occurrence until the running one finishes; further ones are SKIPPED. */
+  | 'BUFFER_ONE'
+  /** Cancel the running execution, then run the new one. */
+  | 'CANCEL_PREVIOUS'
+  /** Record the new occurrence as SKIPPED. */
+  | 'SKIP';
+
+export type RetryPolicyInput = {
+  backoffMultiplier?: number | null | undefined;
+  initialBackoffSeconds?: number | null | undefined;
+  maxAttempts?: number | null | undefined;
+  maxBackoffSeconds?: number | null | undefined;
+};
+
+export type Role =
+  | 'ADMIN'
+  | 'MEMBER'
+  | 'VIEWER';
+
+/** Exactly one of cron, intervalSeconds, runAt. */
+export type ScheduleInput = {
+  cron?: string | null | undefined;
+  endAt?: string | null | undefined;
+  intervalSeconds?: number | null | undefined;
+  jitterSeconds?: number | null | undefined;
+  runAt?: string | null | undefined;
+  startAt?: string | null | undefined;
+  timezone?: string | null | undefined;
+};
+
+export type ScheduleKind =
+  | 'CRON'
+  | 'INTERVAL'
+  | 'ONCE';
+
+/** Omitted fields keep their value. Changing the schedule recomputes nextRunAt and drops not-yet-queued occurrences of the old schedule. */
+export type UpdateJobInput = {
+  description?: string | null | undefined;
+  id: string;
+  misfirePolicy?: MisfirePolicy | null | undefined;
+  name?: string | null | undefined;
+  overlapPolicy?: OverlapPolicy | null | undefined;
+  payload?: unknown;
+  retryPolicy?: RetryPolicyInput | null | undefined;
+  schedule?: ScheduleInput | null | undefined;
+  /** Replaces the whole target, not merged field by field: give its method and headers too, or they fall back to POST and none. Validated as in createJob; an invalid target is refused (BAD_USER_INPUT) and nothing is changed. */
+  target?: JobTargetInput | null | undefined;
+  timeoutSeconds?: number | null | undefined;
+  workload?: Workload | null | undefined;
+};
+
+/** Job type metadata that decides how a worker runs it: IO_BOUND jobs share a worker at high concurrency, CPU_BOUND jobs run one per core, isolated. */
+export type Workload =
+  | 'CPU_BOUND'
+  | 'IO_BOUND';
+
+export type PageInfoFieldsFragment = { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null };
+
+export type ScheduleFieldsFragment = { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number };
+
+export type JobFieldsFragment = { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
+    | { __typename: 'HandlerTarget', handler: string }
+    | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
+  , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number } };
+
+export type AttemptFieldsFragment = { number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null };
+
+export type ExecutionFieldsFragment = { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null };
+
+export type ApiKeyFieldsFragment = { id: string, name: string, role: Role, prefix: string, createdAt: string, lastUsedAt: string | null };
+
+export type CreateJobMutationVariables = Exact<{
+  input: CreateJobInput;
+}>;
+
+
+export type CreateJobMutation = { createJob: { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
+        | { __typename: 'HandlerTarget', handler: string }
+        | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
+      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number } } } };
+
+export type UpdateJobMutationVariables = Exact<{
+  input: UpdateJobInput;
+}>;
+
+
+export type UpdateJobMutation = { updateJob: { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
+        | { __typename: 'HandlerTarget', handler: string }
+        | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
+      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number } } } };
+
+export type PauseJobMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type PauseJobMutation = { pauseJob: { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
+        | { __typename: 'HandlerTarget', handler: string }
+        | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
+      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number } } } };
+
+export type ResumeJobMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ResumeJobMutation = { resumeJob: { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
+        | { __typename: 'HandlerTarget', handler: string }
+        | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
+      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number } } } };
+
+export type DeleteJobMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteJobMutation = { deleteJob: { deletedJobId: string } };
+
+export type TriggerJobMutationVariables = Exact<{
+  id: string;
+  payload?: unknown;
+}>;
+
+
+export type TriggerJobMutation = { triggerJob: { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
+
+export type CancelExecutionMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type CancelExecutionMutation = { cancelExecution: { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
+
+export type RetryExecutionMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RetryExecutionMutation = { retryExecution: { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
+
+export type CreateApiKeyMutationVariables = Exact<{
+  name: string;
+  role: Role;
+}>;
+
+
+export type CreateApiKeyMutation = { createApiKey: { secret: string, apiKey: { id: string, name: string, role: Role, prefix: string, createdAt: string, lastUsedAt: string | null } } };
+
+export type RevokeApiKeyMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RevokeApiKeyMutation = { revokeApiKey: { id: string, name: string, role: Role, prefix: string, createdAt: string, lastUsedAt: string | null } };
+
+export type RotateWebhookSecretMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RotateWebhookSecretMutation = { rotateWebhookSecret: { secret: string } };
+
+export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ViewerQuery = { viewer: { tenantId: string, subject: string, role: Role, quota: { maxJobs: number, jobCount: number, maxConcurrentExecutions: number, maxExecutionsPerMinute: number } } };
+
+export type JobQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type JobQuery = { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
+      | { __typename: 'HandlerTarget', handler: string }
+      | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
+    , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number } } | null };
+
+export type JobsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+  filter?: JobFilter | null | undefined;
+}>;
+
+
+export type JobsQuery = { jobs: { totalCount: number, edges: Array<{ cursor: string, node: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
+          | { __typename: 'HandlerTarget', handler: string }
+          | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
+        , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number } } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
+
+export type ExecutionQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ExecutionQuery = { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } | null };
+
+export type ExecutionsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+  filter?: ExecutionFilter | null | undefined;
+}>;
+
+
+export type ExecutionsQuery = { executions: { edges: Array<{ cursor: string, node: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
+
+export type ExecutionStatsQueryVariables = Exact<{
+  since: string;
+  until?: string | null | undefined;
+  jobId?: string | null | undefined;
+}>;
+
+
+export type ExecutionStatsQuery = { executionStats: { total: number, startLagMsP50: number | null, startLagMsP99: number | null, byStatus: Array<{ status: ExecutionStatus, count: number }> } };
+
+export type NodeQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type NodeQuery = { node:
+    | { __typename: 'Execution', id: string }
+    | { __typename: 'Job', id: string }
+   | null };
+
+export type PreviewScheduleQueryVariables = Exact<{
+  schedule: ScheduleInput;
+  count?: number | null | undefined;
+}>;
+
+
+export type PreviewScheduleQuery = { previewSchedule: Array<{ at: string, local: string }> };
+
+export type ApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ApiKeysQuery = { apiKeys: Array<{ id: string, name: string, role: Role, prefix: string, createdAt: string, lastUsedAt: string | null }> };
+
+export type ExecutionUpdatedSubscriptionVariables = Exact<{
+  jobId?: string | null | undefined;
+  statuses?: Array<ExecutionStatus> | null | undefined;
+}>;
+
+
+export type ExecutionUpdatedSubscription = { executionUpdated: { previousStatus: ExecutionStatus | null, status: ExecutionStatus, occurredAt: string, execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+export const PageInfoFieldsFragmentDoc = new TypedDocumentString(`
+    fragment PageInfoFields on PageInfo {
+  hasNextPage
+  hasPreviousPage
+  startCursor
+  endCursor
+}
+    `, {"fragmentName":"PageInfoFields"}) as unknown as TypedDocumentString<PageInfoFieldsFragment, unknown>;
+export const ScheduleFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ScheduleFields on Schedule {
+  kind
+  cron
+  timezone
+  intervalSeconds
+  runAt
+  startAt
+  endAt
+  jitterSeconds
+}
+    `, {"fragmentName":"ScheduleFields"}) as unknown as TypedDocumentString<ScheduleFieldsFragment, unknown>;
+export const JobFieldsFragmentDoc = new TypedDocumentString(`
+    fragment JobFields on Job {
+  id
+  name
+  description
+  schedule {
+    ...ScheduleFields
+  }
+  target {
+    __typename
+    ... on HttpTarget {
+      url
+      method
+      headers {
+        name
+        value
+      }
+    }
+    ... on HandlerTarget {
+      handler
+    }
+  }
+  payload
+  workload
+  timeoutSeconds
+  retryPolicy {
+    maxAttempts
+    initialBackoffSeconds
+    maxBackoffSeconds
+    backoffMultiplier
+  }
+  overlapPolicy
+  misfirePolicy
+  status
+  nextRunAt
+  lastRunAt
+  createdAt
+  updatedAt
+}
+    fragment ScheduleFields on Schedule {
+  kind
+  cron
+  timezone
+  intervalSeconds
+  runAt
+  startAt
+  endAt
+  jitterSeconds
+}`, {"fragmentName":"JobFields"}) as unknown as TypedDocumentString<JobFieldsFragment, unknown>;
+export const AttemptFieldsFragmentDoc = new TypedDocumentString(`
+    fragment AttemptFields on ExecutionAttempt {
+  number
+  startedAt
+  finishedAt
+  outcome
+  error
+  httpStatus
+  workerId
+}
+    `, {"fragmentName":"AttemptFields"}) as unknown as TypedDocumentString<AttemptFieldsFragment, unknown>;
+export const ExecutionFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ExecutionFields on Execution {
+  id
+  jobId
+  status
+  trigger
+  scheduledFor
+  queuedAt
+  startedAt
+  finishedAt
+  durationMs
+  startLagMs
+  attempt
+  maxAttempts
+  nextAttemptAt
+  attempts {
+    ...AttemptFields
+  }
+  error
+  reason
+  result
+  createdAt
+  updatedAt
+  job {
+    id
+    name
+  }
+}
+    fragment AttemptFields on ExecutionAttempt {
+  number
+  startedAt
+  finishedAt
+  outcome
+  error
+  httpStatus
+  workerId
+}`, {"fragmentName":"ExecutionFields"}) as unknown as TypedDocumentString<ExecutionFieldsFragment, unknown>;
+export const ApiKeyFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ApiKeyFields on ApiKey {
+  id
+  name
+  role
+  prefix
+  createdAt
+  lastUsedAt
+}
+    `, {"fragmentName":"ApiKeyFields"}) as unknown as TypedDocumentString<ApiKeyFieldsFragment, unknown>;
+export const CreateJobDocument = new TypedDocumentString(`
+    mutation CreateJob($input: CreateJobInput!) {
+  createJob(input: $input) {
+    job {
+      ...JobFields
+    }
+  }
+}
+    fragment ScheduleFields on Schedule {
+  kind
+  cron
+  timezone
+  intervalSeconds
+  runAt
+  startAt
+  endAt
+  jitterSeconds
+}
+fragment JobFields on Job {
+  id
+  name
+  description
+  schedule {
+    ...ScheduleFields
+  }
+  target {
+    __typename
+    ... on HttpTarget {
+      url
+      method
+      headers {
+        name
+        value
+      }
+    }
+    ... on HandlerTarget {
+      handler
+    }
+  }
+  payload
+  workload
+  timeoutSeconds
+  retryPolicy {
+    maxAttempts
+    initialBackoffSeconds
+    maxBackoffSeconds
+    backoffMultiplier
+  }
+  overlapPolicy
+  misfirePolicy
+  status
+  nextRunAt
+  lastRunAt
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<CreateJobMutation, CreateJobMutationVariables>;
+export const UpdateJobDocument = new TypedDocumentString(`
+    mutation UpdateJob($input: UpdateJobInput!) {
+  updateJob(input: $input) {
+    job {
+      ...JobFields
+    }
+  }
+}
+    fragment ScheduleFields on Schedule {
+  kind
+  cron
+  timezone
+  intervalSeconds
+  runAt
+  startAt
+  endAt
+  jitterSeconds
+}
+fragment JobFields on Job {
+  id
+  name
+  description
+  schedule {
+    ...ScheduleFields
+  }
+  target {
+    __typename
+    ... on HttpTarget {
+      url
+      method
+      headers {
+        name
+        value
+      }
+    }
+    ... on HandlerTarget {
+      handler
+    }
+  }
+  payload
+  workload
+  timeoutSeconds
+  retryPolicy {
+    maxAttempts
+    initialBackoffSeconds
+    maxBackoffSeconds
+    backoffMultiplier
+  }
+  overlapPolicy
+  misfirePolicy
+  status
+  nextRunAt
+  lastRunAt
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<UpdateJobMutation, UpdateJobMutationVariables>;
+export const PauseJobDocument = new TypedDocumentString(`
+    mutation PauseJob($id: ID!) {
+  pauseJob(id: $id) {
+    job {
+      ...JobFields
+    }
+  }
+}
+    fragment ScheduleFields on Schedule {
+  kind
+  cron
+  timezone
+  intervalSeconds
+  runAt
+  startAt
+  endAt
+  jitterSeconds
+}
+fragment JobFields on Job {
+  id
+  name
+  description
+  schedule {
+    ...ScheduleFields
+  }
+  target {
+    __typename
+    ... on HttpTarget {
+      url
+      method
+      headers {
+        name
+        value
+      }
+    }
+    ... on HandlerTarget {
+      handler
+    }
+  }
+  payload
+  workload
+  timeoutSeconds
+  retryPolicy {
+    maxAttempts
+    initialBackoffSeconds
+    maxBackoffSeconds
+    backoffMultiplier
+  }
+  overlapPolicy
+  misfirePolicy
+  status
+  nextRunAt
+  lastRunAt
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<PauseJobMutation, PauseJobMutationVariables>;
+export const ResumeJobDocument = new TypedDocumentString(`
+    mutation ResumeJob($id: ID!) {
+  resumeJob(id: $id) {
+    job {
+      ...JobFields
+    }
+  }
+}
+    fragment ScheduleFields on Schedule {
+  kind
+  cron
+  timezone
+  intervalSeconds
+  runAt
+  startAt
+  endAt
+  jitterSeconds
+}
+fragment JobFields on Job {
+  id
+  name
+  description
+  schedule {
+    ...ScheduleFields
+  }
+  target {
+    __typename
+    ... on HttpTarget {
+      url
+      method
+      headers {
+        name
+        value
+      }
+    }
+    ... on HandlerTarget {
+      handler
+    }
+  }
+  payload
+  workload
+  timeoutSeconds
+  retryPolicy {
+    maxAttempts
+    initialBackoffSeconds
+    maxBackoffSeconds
+    backoffMultiplier
+  }
+  overlapPolicy
+  misfirePolicy
+  status
+  nextRunAt
+  lastRunAt
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<ResumeJobMutation, ResumeJobMutationVariables>;
+export const DeleteJobDocument = new TypedDocumentString(`
+    mutation DeleteJob($id: ID!) {
+  deleteJob(id: $id) {
+    deletedJobId
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteJobMutation, DeleteJobMutationVariables>;
+export const TriggerJobDocument = new TypedDocumentString(`
+    mutation TriggerJob($id: ID!, $payload: JSON) {
+  triggerJob(id: $id, payload: $payload) {
+    execution {
+      ...ExecutionFields
+    }
+  }
+}
+    fragment AttemptFields on ExecutionAttempt {
+  number
+  startedAt
+  finishedAt
+  outcome
+  error
+  httpStatus
+  workerId
+}
+fragment ExecutionFields on Execution {
+  id
+  jobId
+  status
+  trigger
+  scheduledFor
+  queuedAt
+  startedAt
+  finishedAt
+  durationMs
+  startLagMs
+  attempt
+  maxAttempts
+  nextAttemptAt
+  attempts {
+    ...AttemptFields
+  }
+  error
+  reason
+  result
+  createdAt
+  updatedAt
+  job {
+    id
+    name
+  }
+}`) as unknown as TypedDocumentString<TriggerJobMutation, TriggerJobMutationVariables>;
+export const CancelExecutionDocument = new TypedDocumentString(`
+    mutation CancelExecution($id: ID!) {
+  cancelExecution(id: $id) {
+    execution {
+      ...ExecutionFields
+    }
+  }
+}
+    fragment AttemptFields on ExecutionAttempt {
+  number
+  startedAt
+  finishedAt
+  outcome
+  error
+  httpStatus
+  workerId
+}
+fragment ExecutionFields on Execution {
+  id
+  jobId
+  status
+  trigger
+  scheduledFor
+  queuedAt
+  startedAt
+  finishedAt
+  durationMs
+  startLagMs
+  attempt
+  maxAttempts
+  nextAttemptAt
+  attempts {
+    ...AttemptFields
+  }
+  error
+  reason
+  result
+  createdAt
+  updatedAt
+  job {
+    id
+    name
+  }
+}`) as unknown as TypedDocumentString<CancelExecutionMutation, CancelExecutionMutationVariables>;
+export const RetryExecutionDocument = new TypedDocumentString(`
+    mutation RetryExecution($id: ID!) {
+  retryExecution(id: $id) {
+    execution {
+      ...ExecutionFields
+    }
+  }
+}
+    fragment AttemptFields on ExecutionAttempt {
+  number
+  startedAt
+  finishedAt
+  outcome
+  error
+  httpStatus
+  workerId
+}
+fragment ExecutionFields on Execution {
+  id
+  jobId
+  status
+  trigger
+  scheduledFor
+  queuedAt
+  startedAt
+  finishedAt
+  durationMs
+  startLagMs
+  attempt
+  maxAttempts
+  nextAttemptAt
+  attempts {
+    ...AttemptFields
+  }
+  error
+  reason
+  result
+  createdAt
+  updatedAt
+  job {
+    id
+    name
+  }
+}`) as unknown as TypedDocumentString<RetryExecutionMutation, RetryExecutionMutationVariables>;
+export const CreateApiKeyDocument = new TypedDocumentString(`
+    mutation CreateApiKey($name: String!, $role: Role!) {
+  createApiKey(name: $name, role: $role) {
+    secret
+    apiKey {
+      ...ApiKeyFields
+    }
+  }
+}
+    fragment ApiKeyFields on ApiKey {
+  id
+  name
+  role
+  prefix
+  createdAt
+  lastUsedAt
+}`) as unknown as TypedDocumentString<CreateApiKeyMutation, CreateApiKeyMutationVariables>;
+export const RevokeApiKeyDocument = new TypedDocumentString(`
+    mutation RevokeApiKey($id: ID!) {
+  revokeApiKey(id: $id) {
+    ...ApiKeyFields
+  }
+}
+    fragment ApiKeyFields on ApiKey {
+  id
+  name
+  role
+  prefix
+  createdAt
+  lastUsedAt
+}`) as unknown as TypedDocumentString<RevokeApiKeyMutation, RevokeApiKeyMutationVariables>;
+export const RotateWebhookSecretDocument = new TypedDocumentString(`
+    mutation RotateWebhookSecret {
+  rotateWebhookSecret {
+    secret
+  }
+}
+    `) as unknown as TypedDocumentString<RotateWebhookSecretMutation, RotateWebhookSecretMutationVariables>;
+export const ViewerDocument = new TypedDocumentString(`
+    query Viewer {
+  viewer {
+    tenantId
+    subject
+    role
+    quota {
+      maxJobs
+      jobCount
+      maxConcurrentExecutions
+      maxExecutionsPerMinute
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ViewerQuery, ViewerQueryVariables>;
+export const JobDocument = new TypedDocumentString(`
+    query Job($id: ID!) {
+  job(id: $id) {
+    ...JobFields
+  }
+}
+    fragment ScheduleFields on Schedule {
+  kind
+  cron
+  timezone
+  intervalSeconds
+  runAt
+  startAt
+  endAt
+  jitterSeconds
+}
+fragment JobFields on Job {
+  id
+  name
+  description
+  schedule {
+    ...ScheduleFields
+  }
+  target {
+    __typename
+    ... on HttpTarget {
+      url
+      method
+      headers {
+        name
+        value
+      }
+    }
+    ... on HandlerTarget {
+      handler
+    }
+  }
+  payload
+  workload
+  timeoutSeconds
+  retryPolicy {
+    maxAttempts
+    initialBackoffSeconds
+    maxBackoffSeconds
+    backoffMultiplier
+  }
+  overlapPolicy
+  misfirePolicy
+  status
+  nextRunAt
+  lastRunAt
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<JobQuery, JobQueryVariables>;
+export const JobsDocument = new TypedDocumentString(`
+    query Jobs($first: Int, $after: String, $last: Int, $before: String, $filter: JobFilter) {
+  jobs(
+    first: $first
+    after: $after
+    last: $last
+    before: $before
+    filter: $filter
+  ) {
+    totalCount
+    edges {
+      cursor
+      node {
+        ...JobFields
+      }
+    }
+    pageInfo {
+      ...PageInfoFields
+    }
+  }
+}
+    fragment PageInfoFields on PageInfo {
+  hasNextPage
+  hasPreviousPage
+  startCursor
+  endCursor
+}
+fragment ScheduleFields on Schedule {
+  kind
+  cron
+  timezone
+  intervalSeconds
+  runAt
+  startAt
+  endAt
+  jitterSeconds
+}
+fragment JobFields on Job {
+  id
+  name
+  description
+  schedule {
+    ...ScheduleFields
+  }
+  target {
+    __typename
+    ... on HttpTarget {
+      url
+      method
+      headers {
+        name
+        value
+      }
+    }
+    ... on HandlerTarget {
+      handler
+    }
+  }
+  payload
+  workload
+  timeoutSeconds
+  retryPolicy {
+    maxAttempts
+    initialBackoffSeconds
+    maxBackoffSeconds
+    backoffMultiplier
+  }
+  overlapPolicy
+  misfirePolicy
+  status
+  nextRunAt
+  lastRunAt
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<JobsQuery, JobsQueryVariables>;
+export const ExecutionDocument = new TypedDocumentString(`
+    query Execution($id: ID!) {
+  execution(id: $id) {
+    ...ExecutionFields
+  }
+}
+    fragment AttemptFields on ExecutionAttempt {
+  number
+  startedAt
+  finishedAt
+  outcome
+  error
+  httpStatus
+  workerId
+}
+fragment ExecutionFields on Execution {
+  id
+  jobId
+  status
+  trigger
+  scheduledFor
+  queuedAt
+  startedAt
+  finishedAt
+  durationMs
+  startLagMs
+  attempt
+  maxAttempts
+  nextAttemptAt
+  attempts {
+    ...AttemptFields
+  }
+  error
+  reason
+  result
+  createdAt
+  updatedAt
+  job {
+    id
+    name
+  }
+}`) as unknown as TypedDocumentString<ExecutionQuery, ExecutionQueryVariables>;
+export const ExecutionsDocument = new TypedDocumentString(`
+    query Executions($first: Int, $after: String, $last: Int, $before: String, $filter: ExecutionFilter) {
+  executions(
+    first: $first
+    after: $after
+    last: $last
+    before: $before
+    filter: $filter
+  ) {
+    edges {
+      cursor
+      node {
+        ...ExecutionFields
+      }
+    }
+    pageInfo {
+      ...PageInfoFields
+    }
+  }
+}
+    fragment PageInfoFields on PageInfo {
+  hasNextPage
+  hasPreviousPage
+  startCursor
+  endCursor
+}
+fragment AttemptFields on ExecutionAttempt {
+  number
+  startedAt
+  finishedAt
+  outcome
+  error
+  httpStatus
+  workerId
+}
+fragment ExecutionFields on Execution {
+  id
+  jobId
+  status
+  trigger
+  scheduledFor
+  queuedAt
+  startedAt
+  finishedAt
+  durationMs
+  startLagMs
+  attempt
+  maxAttempts
+  nextAttemptAt
+  attempts {
+    ...AttemptFields
+  }
+  error
+  reason
+  result
+  createdAt
+  updatedAt
+  job {
+    id
+    name
+  }
+}`) as unknown as TypedDocumentString<ExecutionsQuery, ExecutionsQueryVariables>;
+export const ExecutionStatsDocument = new TypedDocumentString(`
+    query ExecutionStats($since: DateTime!, $until: DateTime, $jobId: ID) {
+  executionStats(since: $since, until: $until, jobId: $jobId) {
+    total
+    byStatus {
+      status
+      count
+    }
+    startLagMsP50
+    startLagMsP99
+  }
+}
+    `) as unknown as TypedDocumentString<ExecutionStatsQuery, ExecutionStatsQueryVariables>;
+export const NodeDocument = new TypedDocumentString(`
+    query Node($id: ID!) {
+  node(id: $id) {
+    __typename
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<NodeQuery, NodeQueryVariables>;
+export const PreviewScheduleDocument = new TypedDocumentString(`
+    query PreviewSchedule($schedule: ScheduleInput!, $count: Int) {
+  previewSchedule(schedule: $schedule, count: $count) {
+    at
+    local
+  }
+}
+    `) as unknown as TypedDocumentString<PreviewScheduleQuery, PreviewScheduleQueryVariables>;
+export const ApiKeysDocument = new TypedDocumentString(`
+    query ApiKeys {
+  apiKeys {
+    ...ApiKeyFields
+  }
+}
+    fragment ApiKeyFields on ApiKey {
+  id
+  name
+  role
+  prefix
+  createdAt
+  lastUsedAt
+}`) as unknown as TypedDocumentString<ApiKeysQuery, ApiKeysQueryVariables>;
+export const ExecutionUpdatedDocument = new TypedDocumentString(`
+    subscription ExecutionUpdated($jobId: ID, $statuses: [ExecutionStatus!]) {
+  executionUpdated(jobId: $jobId, statuses: $statuses) {
+    previousStatus
+    status
+    occurredAt
+    execution {
+      ...ExecutionFields
+    }
+  }
+}
+    fragment AttemptFields on ExecutionAttempt {
+  number
+  startedAt
+  finishedAt
+  outcome
+  error
+  httpStatus
+  workerId
+}
+fragment ExecutionFields on Execution {
+  id
+  jobId
+  status
+  trigger
+  scheduledFor
+  queuedAt
+  startedAt
+  finishedAt
+  durationMs
+  startLagMs
+  attempt
+  maxAttempts
+  nextAttemptAt
+  attempts {
+    ...AttemptFields
+  }
+  error
+  reason
+  result
+  createdAt
+  updatedAt
+  job {
+    id
+    name
+  }
+}`) as unknown as TypedDocumentString<ExecutionUpdatedSubscription, ExecutionUpdatedSubscriptionVariables>;

@@ -1,0 +1,29 @@
+export { KairosClient, type KairosClientOptions, type PageArgs, type Job, type Execution, type ExecutionAttempt, type ApiKey, type Viewer, type ExecutionStats, type ScheduledTime, type ExecutionEvent, type JobConnection, type ExecutionConnection } from './client.js';
+export { KairosError, type KairosErrorCode, type GraphQLErrorPayload } from './errors.js';
+export { verifyWebhook, type VerifyWebhookOptions, type Hmac } from './webhook.js';
+export { paginate, type Connection } from './paginate.js';
+export { backoffMs, type ReconnectOptions } from './watch.js';
+export type { Credential, RateLimitRetry, RequestOptions } from './transport.js';
+export type {
+  CreateJobInput,
+  UpdateJobInput,
+  ScheduleInput,
+  JobTargetInput,
+  HttpTargetInput,
+  HttpHeaderInput,
+  RetryPolicyInput,
+  ExecutionFilter,
+  JobFilter,
+  ExecutionStatus,
+  ExecutionTrigger,
+  AttemptOutcome,
+  JobStatus,
+  ScheduleKind,
+  HttpMethod,
+  Workload,
+  OverlapPolicy,
+  MisfirePolicy,
+  Role,
+} from './generated/graphql.js';
+/** The generated typed documents, for `client.request(document, variables)`. */
+export * as documents from './generated/graphql.js';

@@ -1,0 +1,18 @@
+import type { PageInfoFieldsFragment } from './generated/graphql.js';
+
+/** A Relay connection as the generated operations select it. */
+export interface Connection<TNode> {
+  edges: { cursor: string; node: TNode }[];
+  pageInfo: PageInfoFieldsFragment;
+}
+
+/** Walks a connection forward, one page of `pageSize` at a time, yielding its nodes; stops when hasNextPage is false. */
+export async function* paginate<TNode>(fetchPage: (first: number, after: string | null) => Promise<Connection<TNode>>, pageSize = 100): AsyncGenerator<TNode, void, undefined> {
+  let after: string | null = null;
+  for (;;) {
+    const page: Connection<TNode> = await fetchPage(pageSize, after);
+    for (const edge of page.edges) yield edge.node;
+    if (!page.pageInfo.hasNextPage || !page.pageInfo.endCursor) return;
+    after = page.pageInfo.endCursor;
+  }
+}

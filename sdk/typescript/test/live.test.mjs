@@ -1,0 +1,147 @@
+// The client against a running Kairos (scripts/with-kairos.mjs sets KAIROS_URL and KAIROS_TOKEN):
+// create, watch to SUCCEEDED, page, the error codes, and a subscription that survives a dropped connection.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, connect } from 'node:net';
+import { KairosClient, KairosError } from '../dist/index.js';
+
+const url = process.env.KAIROS_URL;
+const token = process.env.KAIROS_TOKEN;
+if (!url || !token) throw new Error('KAIROS_URL and KAIROS_TOKEN must be set: run through scripts/with-kairos.mjs');
+
+const client = new KairosClient({ url, token });
+after(() => client.close());
+
+const later = () => new Date(Date.now() + 3600_000).toISOString();
+
+/** Reads `iterator` until `predicate(event)`, failing after `timeoutMs`. */
+async function nextMatching(iterator, predicate, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let timer;
+    const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`no matching event within ${timeoutMs} ms`)), Math.max(1, deadline - Date.now())); });
+    const result = await Promise.race([iterator.next(), timeout]).finally(() => clearTimeout(timer));
+    if (result.done) throw new Error('subscription ended');
+    if (predicate(result.value)) return result.value;
+  }
+}
+
+/**
+ * The server sets a subscription up after acknowledging the connection, so an event may be
+ * published before it listens: trigger the job until the watcher sees one of the triggered runs.
+ */
+async function triggerUntilSeen(iterator, jobId, timeoutMs = 15_000) {
+  const triggered = new Set();
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    triggered.add((await client.triggerJob(jobId)).id);
+    try {
+      return await nextMatching(iterator, (e) => triggered.has(e.execution.id), Math.min(1000, Math.max(1, deadline - Date.now())));
+    } catch (error) {
+      if (Date.now() >= deadline) throw error;
+    }
+  }
+}
+
+test('create a job, watch a run of it to SUCCEEDED, page through its executions', async () => {
+  const job = await client.createJob({ name: 'sdk-watch', schedule: { runAt: later() }, target: { handler: 'noop' }, payload: { n: 1 } });
+  assert.equal(job.status, 'ACTIVE');
+  assert.equal(job.target.__typename, 'HandlerTarget');
+  const watch = client.watchExecutions({ jobId: job.id });
+  const first = await triggerUntilSeen(watch, job.id);
+  const done = first.status === 'SUCCEEDED' ? first : await nextMatching(watch, (e) => e.execution.id === first.execution.id && e.status === 'SUCCEEDED', 10_000);
+  assert.equal(done.execution.jobId, job.id);
+  assert.equal(done.execution.attempts.length, 1);
+  assert.equal(done.execution.attempts[0].outcome, 'SUCCEEDED');
+  await watch.return();
+
+  for (let i = 0; i < 4; i++) await client.triggerJob(job.id);
+  const seen = [];
+  for await (const execution of client.executionsAll({ jobId: job.id, pageSize: 2 })) seen.push(execution);
+  assert.ok(seen.length >= 5, `paged ${seen.length} executions`);
+  assert.equal(new Set(seen.map((e) => e.id)).size, seen.length);
+  const times = seen.map((e) => Date.parse(e.scheduledFor));
+  assert.deepEqual([...times].sort((a, b) => b - a), times);
+  assert.ok(seen.every((e) => e.job?.id === job.id && e.trigger === 'MANUAL'));
+
+  const page = await client.executions({ first: 2, filter: { jobId: job.id } });
+  assert.equal(page.edges.length, 2);
+  assert.equal(page.pageInfo.hasNextPage, true);
+  assert.equal((await client.execution(done.execution.id))?.status, 'SUCCEEDED');
+  assert.equal((await client.node(job.id))?.__typename, 'Job');
+});
+
+test('every job method: get, list, update, pause, resume, preview, delete', async () => {
+  const job = await client.createJob({ name: 'sdk-methods', schedule: { cron: '0 9 * * 1-5', timezone: 'Europe/Paris' }, target: { handler: 'noop' } });
+  assert.equal((await client.job(job.id))?.name, 'sdk-methods');
+  const names = [];
+  for await (const j of client.jobsAll({ namePrefix: 'sdk-methods', pageSize: 1 })) names.push(j.name);
+  assert.deepEqual(names, ['sdk-methods']);
+  assert.equal((await client.updateJob({ id: job.id, name: 'sdk-methods-2', description: 'renamed' })).description, 'renamed');
+  assert.equal((await client.pauseJob(job.id)).status, 'PAUSED');
+  assert.equal((await client.resumeJob(job.id)).status, 'ACTIVE');
+  const times = await client.previewSchedule({ cron: '0 9 * * 1-5', timezone: 'Europe/Paris' }, 3);
+  assert.equal(times.length, 3);
+  assert.match(times[0].local, /T09:00:00(\.000)?\+0[12]:00$/);
+  assert.equal(await client.deleteJob(job.id), job.id);
+  assert.equal(await client.job(job.id), null);
+  const viewer = await client.viewer();
+  assert.equal(viewer.tenantId, process.env.KAIROS_TENANT);
+  assert.equal(viewer.role, 'ADMIN');
+});
+
+test('errors carry their code: NOT_FOUND, BAD_USER_INPUT, UNAUTHENTICATED over HTTP and WebSocket', async () => {
+  const missing = await client.pauseJob('job_doesnotexist').catch((e) => e);
+  assert.ok(missing instanceof KairosError);
+  assert.equal(missing.code, 'NOT_FOUND');
+  const bad = await client.previewSchedule({ cron: 'not a cron' }).catch((e) => e);
+  assert.equal(bad.code, 'BAD_USER_INPUT');
+
+  const wrong = new KairosClient({ url, token: 'not-a-valid-token' });
+  const unauthenticated = await wrong.viewer().catch((e) => e);
+  assert.equal(unauthenticated.code, 'UNAUTHENTICATED');
+  const watchError = await wrong.watchExecutions().next().catch((e) => e);
+  assert.ok(watchError instanceof KairosError);
+  assert.equal(watchError.code, 'UNAUTHENTICATED');
+  await wrong.close();
+});
+
+test('return() ends a watch at once, even while next() waits', async () => {
+  const watch = client.watchExecutions({ jobId: 'job_nothing_happens_here' });
+  const pending = watch.next();
+  await watch.return();
+  assert.deepEqual(await pending, { value: undefined, done: true });
+  assert.deepEqual(await watch.next(), { value: undefined, done: true });
+});
+
+test('a watch reconnects and resubscribes after its connection drops', async () => {
+  // A TCP proxy in front of Kairos whose connections the test cuts, as a network failure would.
+  const target = new URL(url);
+  const sockets = new Set();
+  const proxy = createServer((downstream) => {
+    const upstream = connect(Number(target.port), target.hostname);
+    for (const s of [downstream, upstream]) {
+      sockets.add(s);
+      s.on('error', () => undefined);
+      s.on('close', () => { sockets.delete(s); downstream.destroy(); upstream.destroy(); });
+    }
+    downstream.pipe(upstream).pipe(downstream);
+  });
+  await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const proxied = new KairosClient({ url: `http://127.0.0.1:${proxy.address().port}${target.pathname}`, token, reconnect: { initialDelayMs: 100 } });
+  try {
+    const job = await client.createJob({ name: 'sdk-reconnect', schedule: { runAt: later() }, target: { handler: 'noop' } });
+    const watch = proxied.watchExecutions({ jobId: job.id, statuses: ['SUCCEEDED'] });
+    await triggerUntilSeen(watch, job.id);
+    const cut = sockets.size;
+    assert.ok(cut >= 2, 'the WebSocket went through the proxy');
+    for (const s of sockets) s.destroy();
+    const again = await triggerUntilSeen(watch, job.id, 20_000);
+    assert.equal(again.status, 'SUCCEEDED');
+    await watch.return();
+  } finally {
+    await proxied.close();
+    for (const s of sockets) s.destroy();
+    await new Promise((resolve) => proxy.close(resolve));
+  }
+});

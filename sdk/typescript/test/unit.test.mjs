@@ -1,0 +1,114 @@
+// Pure logic of the client, against the built dist/: webhook verification, error mapping,
+// the opt-in RATE_LIMITED retry (an injected fetch stands in for the server) and the backoff.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { KairosClient, KairosError, verifyWebhook, backoffMs } from '../dist/index.js';
+
+const secret = 'whsec_test_secret';
+const body = '{"executionId":"e1","payload":{"a":1}}';
+const at = Date.parse('2026-01-01T00:00:00Z');
+function sign(t, raw, key = secret) {
+  return `t=${t},v1=${createHmac('sha256', key).update(`${t}.${raw}`).digest('hex')}`;
+}
+
+test('verifyWebhook accepts a signature made the way Kairos signs, as string or bytes', async () => {
+  const header = sign(at / 1000, body);
+  assert.equal(await verifyWebhook(body, header, secret, { now: at + 1000 }), true);
+  assert.equal(await verifyWebhook(new TextEncoder().encode(body), header, secret, { now: at }), true);
+});
+
+test('verifyWebhook refuses another body, another secret, a stale timestamp and a malformed header', async () => {
+  const header = sign(at / 1000, body);
+  assert.equal(await verifyWebhook(body + ' ', header, secret, { now: at }), false);
+  assert.equal(await verifyWebhook(body, header, 'other', { now: at }), false);
+  assert.equal(await verifyWebhook(body, header, secret, { now: at + 301_000 }), false);
+  assert.equal(await verifyWebhook(body, header, secret, { now: at + 301_000, toleranceSeconds: 400 }), true);
+  assert.equal(await verifyWebhook(body, header.replace('v1=', 'v2='), secret, { now: at }), false);
+  assert.equal(await verifyWebhook(body, undefined, secret, { now: at }), false);
+});
+
+test('verifyWebhook uses an injected HMAC when given one', async () => {
+  const calls = [];
+  const hmac = (key, message) => {
+    calls.push(new TextDecoder().decode(message));
+    return createHmac('sha256', Buffer.from(key)).update(message).digest();
+  };
+  assert.equal(await verifyWebhook(body, sign(at / 1000, body), secret, { now: at, hmac }), true);
+  assert.deepEqual(calls, [`${at / 1000}.${body}`]);
+});
+
+function fakeFetch(responses) {
+  const requests = [];
+  const fetch = async (url, init) => {
+    requests.push({ url, init, body: JSON.parse(init.body) });
+    const next = responses.shift();
+    if (!next) throw new Error('no more responses');
+    return new Response(JSON.stringify(next.body), { status: next.status ?? 200, headers: { 'content-type': 'application/json', ...next.headers } });
+  };
+  return { fetch, requests };
+}
+
+const rateLimited = (retryAfter) => ({
+  status: 429,
+  headers: { 'retry-after': String(retryAfter) },
+  body: { errors: [{ message: 'Too many writes', extensions: { code: 'RATE_LIMITED', retryAfterSeconds: retryAfter } }] },
+});
+
+test('a GraphQL error becomes a KairosError with its code, details and HTTP status', async () => {
+  const { fetch, requests } = fakeFetch([{ body: { errors: [{ message: 'Job quota reached', path: ['createJob'], extensions: { code: 'QUOTA_EXCEEDED', maxJobs: 5 } }], data: null } }]);
+  const client = new KairosClient({ url: 'http://kairos.test/graphql', apiKey: 'kairos_abc', fetch });
+  const error = await client.createJob({ name: 'x', schedule: { intervalSeconds: 5 }, target: { handler: 'noop' } }).catch((e) => e);
+  assert.ok(error instanceof KairosError);
+  assert.equal(error.code, 'QUOTA_EXCEEDED');
+  assert.deepEqual(error.details, { maxJobs: 5 });
+  assert.deepEqual(error.path, ['createJob']);
+  assert.equal(requests[0].init.headers.authorization, 'Bearer kairos_abc');
+  assert.match(requests[0].body.query, /mutation CreateJob/);
+});
+
+test('RATE_LIMITED is thrown at once unless retries are asked for', async () => {
+  const { fetch, requests } = fakeFetch([rateLimited(7)]);
+  const client = new KairosClient({ url: 'http://kairos.test/graphql', token: 't', fetch });
+  const error = await client.triggerJob('j1').catch((e) => e);
+  assert.equal(error.code, 'RATE_LIMITED');
+  assert.equal(error.retryAfterSeconds, 7);
+  assert.equal(error.status, 429);
+  assert.equal(requests.length, 1);
+});
+
+test('the opt-in retry waits the Retry-After seconds, then succeeds', async () => {
+  const execution = { id: 'e1' };
+  const { fetch, requests } = fakeFetch([rateLimited(1), { body: { data: { triggerJob: { execution } } } }]);
+  const client = new KairosClient({ url: 'http://kairos.test/graphql', token: () => 'fresh', fetch, retryRateLimited: true });
+  const started = Date.now();
+  assert.deepEqual(await client.triggerJob('j1'), execution);
+  assert.equal(requests.length, 2);
+  assert.ok(Date.now() - started >= 950, 'waited about a second');
+  assert.equal(requests[1].init.headers.authorization, 'Bearer fresh');
+});
+
+test('the retry gives up past maxRetries or when asked to wait longer than maxWaitSeconds', async () => {
+  let { fetch, requests } = fakeFetch([rateLimited(120)]);
+  let client = new KairosClient({ url: 'http://kairos.test/graphql', token: 't', fetch, retryRateLimited: { maxWaitSeconds: 60 } });
+  assert.equal((await client.pauseJob('j').catch((e) => e)).code, 'RATE_LIMITED');
+  assert.equal(requests.length, 1);
+  ({ fetch, requests } = fakeFetch([rateLimited(0.01), rateLimited(0.01), rateLimited(0.01)]));
+  client = new KairosClient({ url: 'http://kairos.test/graphql', token: 't', fetch, retryRateLimited: { maxRetries: 2 } });
+  assert.equal((await client.pauseJob('j').catch((e) => e)).code, 'RATE_LIMITED');
+  assert.equal(requests.length, 3);
+});
+
+test('an unreachable server is NETWORK_ERROR', async () => {
+  const client = new KairosClient({ url: 'http://kairos.test/graphql', token: 't', fetch: async () => { throw new TypeError('fetch failed'); } });
+  const error = await client.viewer().catch((e) => e);
+  assert.equal(error.code, 'NETWORK_ERROR');
+  assert.match(error.message, /kairos\.test/);
+});
+
+test('reconnection backoff doubles up to its cap, with at most 50 % jitter', () => {
+  assert.equal(backoffMs(0, {}, () => 0), 500);
+  assert.equal(backoffMs(3, {}, () => 0), 4000);
+  assert.equal(backoffMs(20, { maxDelayMs: 10_000 }, () => 0), 10_000);
+  assert.equal(backoffMs(1, { initialDelayMs: 100 }, () => 1), 300);
+});

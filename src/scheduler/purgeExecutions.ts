@@ -1,0 +1,47 @@
+import { FINAL_STATUSES } from '../domain/execution.js';
+import type { RetentionStore } from '../store/retentionStore.js';
+
+const DAY_MS = 86_400_000;
+
+export interface PurgeDeps {
+  retention: RetentionStore;
+  /** Each tenant's retention in days. */
+  tenants: () => Promise<{ tenantId: string; executionRetentionDays: number }[]>;
+}
+
+export interface PurgeOptions {
+  /** Executions deleted per batch. Default 500. */
+  batchSize?: number;
+  /** Deletions per run at most (the rest waits for the next run). Default 50 000. */
+  maxDeletes?: number;
+  /** Pause after each full batch, so the purge leaves MongoDB to the sweep most of the time. Default 50 ms. */
+  pauseMs?: number;
+  /** Stops the run early (the leader stood down). */
+  shouldStop?: () => boolean;
+}
+
+/**
+ * The leader's `purge` job: deletes each tenant's finished executions (SUCCEEDED, FAILED,
+ * CANCELLED, SKIPPED) that finished more than its `executionRetentionDays` before `now`, in
+ * batches. Waiting and running executions are kept whatever their age; jobs are never purged.
+ * A run stopped by `maxDeletes` leaves the rest to the next, which finds the first tenants done.
+ */
+export async function purgeExecutions(deps: PurgeDeps, now: Date, options: PurgeOptions = {}): Promise<{ deleted: number }> {
+  const batchSize = options.batchSize ?? 500;
+  const maxDeletes = options.maxDeletes ?? 50_000;
+  const pauseMs = options.pauseMs ?? 50;
+  let deleted = 0;
+  for (const { tenantId, executionRetentionDays } of await deps.tenants()) {
+    const before = new Date(now.getTime() - executionRetentionDays * DAY_MS);
+    for (const status of FINAL_STATUSES) {
+      for (;;) {
+        if (deleted >= maxDeletes || options.shouldStop?.()) return { deleted };
+        const count = await deps.retention.purgeBatch(tenantId, status, before, Math.min(batchSize, maxDeletes - deleted));
+        deleted += count;
+        if (count < batchSize) break;
+        if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      }
+    }
+  }
+  return { deleted };
+}

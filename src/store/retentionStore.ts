@@ -1,0 +1,40 @@
+import type { Db } from 'mongodb';
+import { FINAL_STATUSES, type ExecutionStatus } from '../domain/execution.js';
+import { collections, type Collections } from './collections.js';
+
+/** Deletes per bulkWrite (FerretDB 1.24 holds a PostgreSQL connection per statement until the command ends). */
+const DELETE_CHUNK = 20;
+
+/**
+ * The purge's queries: one tenant's finished executions that ended before a cutoff. Served by
+ * the `tenant_status_finished` index on MongoDB; on FerretDB the tenant and status equalities
+ * reach PostgreSQL and the date is compared in FerretDB. Only finished statuses are ever named,
+ * so a waiting or running execution is never deleted, however old. Uses the caller's connection.
+ */
+export class RetentionStore {
+  private readonly c: Collections;
+
+  constructor(db: Db) {
+    this.c = collections(db);
+  }
+
+  /**
+   * Deletes up to `limit` of the tenant's executions in `status` that finished before `before`;
+   * returns how many went. Found first, then deleted one by one by `_id` (in bulk): every statement
+   * is an equality FerretDB pushes down, and a batch never holds the server for long.
+   */
+  async purgeBatch(tenantId: string, status: ExecutionStatus, before: Date, limit: number): Promise<number> {
+    if (!FINAL_STATUSES.includes(status)) throw new Error(`refusing to purge ${status} executions: only finished ones go`);
+    const rows = await this.c.executions
+      .find({ tenantId, status, finishedAt: { $lt: before } }, { projection: { _id: 1 } })
+      .limit(limit)
+      .batchSize(limit)
+      .toArray();
+    let deleted = 0;
+    for (let start = 0; start < rows.length; start += DELETE_CHUNK) {
+      const ops = rows.slice(start, start + DELETE_CHUNK).map((r) => ({ deleteOne: { filter: { _id: r._id, tenantId, status } } }));
+      deleted += (await this.c.executions.bulkWrite(ops, { ordered: false })).deletedCount;
+    }
+    return deleted;
+  }
+}

@@ -1,0 +1,107 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { INDEXES } from '../../src/store/indexes.js';
+
+/**
+ * Every query the store runs, with the MongoDB index that serves it and the fields the query
+ * leads with (equalities first, then the range or sort field): those must be a prefix of the
+ * index's key. `_id` is MongoDB's own index. A store method that queries and is missing here fails
+ * the test, and so does an index no query names. On FerretDB 1.24 only the equality parts reach
+ * PostgreSQL; docs/architecture.md says which paths are designed around that.
+ */
+const QUERIES: Record<string, { collection: 'jobs' | 'executions' | 'apiKeys' | 'tenants'; index: string; fields: string[] } | { exempt: string }> = {
+  'apiKeyLookup.findBySecretHash': { collection: 'apiKeys', index: 'secret_hash', fields: ['secretHash'] },
+  'apiKeyLookup.touch': { collection: 'apiKeys', index: '_id', fields: ['_id'] },
+  'apiKeyStore.delete': { collection: 'apiKeys', index: '_id', fields: ['_id'] },
+  'apiKeyStore.insert': { collection: 'apiKeys', index: '_id', fields: ['_id'] },
+  'apiKeyStore.list': { collection: 'apiKeys', index: 'tenant_created', fields: ['tenantId', 'createdAt'] },
+  'executionStore.cancelWaiting': { collection: 'executions', index: 'tenant_job_scheduled', fields: ['tenantId', 'jobId'] },
+  'executionStore.countByStatus': { collection: 'executions', index: 'tenant_scheduled', fields: ['tenantId', 'scheduledFor'] },
+  'executionStore.findById': { collection: 'executions', index: '_id', fields: ['_id'] },
+  'executionStore.findByIds': { collection: 'executions', index: '_id', fields: ['_id'] },
+  'executionStore.insert': { collection: 'executions', index: 'occurrence', fields: ['tenantId', 'occurrenceKey'] },
+  'executionStore.list': { collection: 'executions', index: 'tenant_scheduled', fields: ['tenantId', 'scheduledFor'] },
+  'executionStore.list(jobId)': { collection: 'executions', index: 'tenant_job_scheduled', fields: ['tenantId', 'jobId', 'scheduledFor'] },
+  'executionStore.requeueForRetry': { collection: 'executions', index: '_id', fields: ['_id'] },
+  'executionStore.reviveCancelled': { collection: 'executions', index: 'tenant_job_scheduled', fields: ['tenantId', 'jobId'] },
+  'executionStore.timings': { collection: 'executions', index: 'tenant_scheduled', fields: ['tenantId', 'scheduledFor'] },
+  'executionStore.startLags': { collection: 'executions', index: 'tenant_scheduled', fields: ['tenantId', 'scheduledFor'] },
+  'jobStore.count': { collection: 'jobs', index: 'tenant_created', fields: ['tenantId'] },
+  'jobStore.deleteById': { collection: 'jobs', index: '_id', fields: ['_id'] },
+  'jobStore.findById': { collection: 'jobs', index: '_id', fields: ['_id'] },
+  'jobStore.findByIds': { collection: 'jobs', index: '_id', fields: ['_id'] },
+  'jobStore.insert': { collection: 'jobs', index: 'tenant_idempotency', fields: ['tenantId', 'idempotencyKey'] },
+  'jobStore.insertMany': { collection: 'jobs', index: 'tenant_idempotency', fields: ['tenantId', 'idempotencyKey'] },
+  'jobStore.list': { collection: 'jobs', index: 'tenant_created', fields: ['tenantId', 'createdAt'] },
+  'jobStore.list(namePrefix)': { collection: 'jobs', index: 'tenant_name', fields: ['tenantId', 'nameLower'] },
+  'jobStore.updateIfVersion': { collection: 'jobs', index: '_id', fields: ['_id'] },
+  'retentionStore.purgeBatch': { collection: 'executions', index: 'tenant_status_finished', fields: ['tenantId', 'status', 'finishedAt'] },
+  'runStore.endUnstarted': { collection: 'executions', index: '_id', fields: ['_id'] },
+  'runStore.findJob': { collection: 'jobs', index: '_id', fields: ['_id'] },
+  'runStore.findRunnable': { collection: 'executions', index: '_id', fields: ['_id'] },
+  'runStore.writeClaims': { collection: 'executions', index: '_id', fields: ['_id'] },
+  'runStore.writeEnds': { collection: 'executions', index: '_id', fields: ['_id'] },
+  'runStore.writeJobRuns': { collection: 'jobs', index: '_id', fields: ['_id'] },
+  'runStore.recordCrash': { collection: 'executions', index: '_id', fields: ['_id'] },
+  'schedulerStore.activeCursors': { collection: 'jobs', index: 'due', fields: ['status'] },
+  'schedulerStore.advanceJobs': { collection: 'jobs', index: '_id', fields: ['_id'] },
+  'schedulerStore.cancelWaiting': { collection: 'executions', index: '_id', fields: ['_id'] },
+  // SCHEDULED/QUEUED by scheduledFor; RETRYING and RUNNING by status, then filtered.
+  'schedulerStore.findAny': { collection: 'executions', index: 'reconcile', fields: ['status', 'scheduledFor'] },
+  'schedulerStore.findJobsByIds': { collection: 'jobs', index: '_id', fields: ['_id'] },
+  'schedulerStore.insertExecutions': { collection: 'executions', index: 'occurrence', fields: ['tenantId', 'occurrenceKey'] },
+  'schedulerStore.jobStates': { collection: 'jobs', index: '_id', fields: ['_id'] },
+  'schedulerStore.markQueued': { collection: 'executions', index: '_id', fields: ['_id'] },
+  'tenantStore.ensure': { collection: 'tenants', index: '_id', fields: ['_id'] },
+  'tenantStore.replaceWebhookSecret': { collection: 'tenants', index: '_id', fields: ['_id'] },
+  'tenantStore.retentions': { exempt: 'reads every tenant (the purge); one document per tenant' },
+  'auditStore.allExecutions': { exempt: 'the chaos audit only, never Kairos itself' },
+  'auditStore.firstDueByRange': { exempt: 'bench:scale only: the range query the sweep no longer runs' },
+  'auditStore.allJobs': { exempt: 'the chaos audit only, never Kairos itself' },
+  'auditStore.countJobsBehind': { exempt: 'the chaos audit only, never Kairos itself' },
+  'auditStore.countOpenExecutions': { exempt: 'the chaos audit only, never Kairos itself' },
+  'auditStore.runningWorkerIds': { exempt: 'the chaos audit only, never Kairos itself' },
+};
+
+/** `file.method` of every method in src/store that reaches a collection (`this.c.`). */
+function storeQueries(): string[] {
+  const dir = path.resolve('src/store');
+  const found = new Set<string>();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+    let method: string | null = null;
+    for (const line of readFileSync(path.join(dir, file), 'utf8').split('\n')) {
+      const m = /^ {2}(?:private )?(?:async )?\*?([a-zA-Z]+)\(/.exec(line);
+      if (m) method = m[1];
+      if (method && line.includes('this.c.')) {
+        found.add(`${file.replace(/\.ts$/, '')}.${method}`);
+        method = null;
+      }
+    }
+  }
+  return [...found].sort();
+}
+
+describe('index coverage', () => {
+  it('lists every store query', () => {
+    const listed = new Set(Object.keys(QUERIES).map((k) => k.replace(/\(.*\)$/, '')));
+    expect(storeQueries().filter((q) => !listed.has(q))).toEqual([]);
+    expect([...listed].filter((q) => !storeQueries().includes(q))).toEqual([]);
+  });
+
+  it.each(Object.entries(QUERIES).filter(([, q]) => !('exempt' in q)) as [string, { collection: keyof typeof INDEXES | 'tenants'; index: string; fields: string[] }][])(
+    '%s is served by an index whose key starts with the fields it leads with',
+    (_name, q) => {
+      if (q.index === '_id') return expect(q.fields).toEqual(['_id']);
+      const index = (INDEXES[q.collection as keyof typeof INDEXES] ?? []).find((i) => i.name === q.index);
+      expect(index).toBeDefined();
+      expect(Object.keys(index!.key).slice(0, q.fields.length)).toEqual(q.fields);
+    },
+  );
+
+  it('has no index that serves nothing', () => {
+    const used = new Set(Object.values(QUERIES).flatMap((q) => ('exempt' in q ? [] : [`${q.collection}.${q.index}`])));
+    const unused = Object.entries(INDEXES).flatMap(([collection, list]) => list.map((i) => `${collection}.${i.name}`)).filter((n) => !used.has(n));
+    expect(unused).toEqual([]);
+  });
+});

@@ -20,4 +20,6 @@ NODE_OPTIONS="--experimental-vm-modules ${NODE_OPTIONS:-}" npx jest --ci "$@"
 if [ $# -eq 0 ]; then bash scripts/quickstart-check.sh; fi
 # The SDKs (TypeScript, Go, the packed npm tarball) and the CLI against a Kairos of their own.
 if [ $# -eq 0 ]; then bash scripts/sdk.sh test; fi
+# The dashboard in headless Chromium (installs Debian's chromium when missing; about 30 s).
+if [ $# -eq 0 ]; then bash scripts/test-ui.sh; fi
 if [ $# -eq 0 ]; then bash scripts/chaos.sh --short; fi

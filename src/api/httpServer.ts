@@ -17,6 +17,7 @@ import { chargeWrites, writeRateLimit } from './writeRateLimit.js';
 import { KairosError } from '../errors/index.js';
 import { errorMessage } from '../logger.js';
 import { noSubscriptionsOverHttp } from './noSubscriptionsOverHttp.js';
+import { uiRoutes, type UiHandler } from './uiRoutes.js';
 
 /** Request bodies above this are refused before parsing. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -43,6 +44,8 @@ export class ApiServer {
   private readonly apollo: ApolloServer<Context>;
   private readonly wsServer: WebSocketServer;
   private wsCleanup: { dispose: () => void | Promise<void> } | null = null;
+  /** The dashboard at /ui (and GraphiQL in development mode). */
+  private readonly ui: UiHandler;
 
   constructor(private readonly schema: GraphQLSchema, private readonly app: AppServices, private readonly options: ApiServerOptions) {
     this.apollo = new ApolloServer<Context>({
@@ -58,6 +61,7 @@ export class ApiServer {
       allowBatchedHttpRequests: false,
       plugins: app.development ? [writeRateLimit] : [writeRateLimit, ApolloServerPluginLandingPageDisabled()],
     });
+    this.ui = uiRoutes({ development: app.development });
     // Explicit rather than Node's default (which a flag can raise): larger headers get 431 from the parser.
     this.httpServer = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => void this.handle(req, res));
     // ws accepts 100 MiB messages by default: hold them to the HTTP body limit (larger ones close the socket with 1009).
@@ -137,6 +141,7 @@ export class ApiServer {
         const ready = await this.options.ready().catch(() => false);
         return send(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable' });
       }
+      if (await this.ui(req, res, url)) return;
       if (url.pathname !== '/graphql') return send(res, 404, { error: 'Not found; the API is at /graphql' });
       const body = await readBody(req);
       if (body === null) return send(res, 413, { errors: [{ message: `Request body over ${MAX_BODY_BYTES} bytes`, extensions: { code: 'BAD_USER_INPUT' } }] });

@@ -1,0 +1,304 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError } from '../api/client.js';
+import { CREATE_JOB, JOB_PAGE, PREVIEW, UPDATE_JOB, type Job } from '../api/operations.js';
+import { Card, ErrorBanner } from '../components.js';
+import { navigate, useDebounced, useQuery } from '../hooks.js';
+import { useSession } from '../session.js';
+import { OccurrenceList } from './JobPage.js';
+
+type Kind = 'cron' | 'interval' | 'once';
+
+/** The form's state: strings, as typed. */
+interface Draft {
+  name: string;
+  description: string;
+  kind: Kind;
+  cron: string;
+  timezone: string;
+  intervalSeconds: string;
+  runAt: string;
+  targetKind: 'handler' | 'http';
+  handler: string;
+  url: string;
+  method: string;
+  payload: string;
+  maxAttempts: string;
+  timeoutSeconds: string;
+  overlapPolicy: string;
+  paused: boolean;
+}
+
+const EMPTY: Draft = {
+  name: '',
+  description: '',
+  kind: 'cron',
+  cron: '*/5 * * * *',
+  timezone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
+  intervalSeconds: '60',
+  runAt: '',
+  targetKind: 'handler',
+  handler: 'noop',
+  url: 'https://',
+  method: 'POST',
+  payload: '',
+  maxAttempts: '3',
+  timeoutSeconds: '60',
+  overlapPolicy: 'ALLOW',
+  paused: false,
+};
+
+function fromJob(job: Job): Draft {
+  const s = job.schedule;
+  return {
+    ...EMPTY,
+    name: job.name,
+    description: job.description ?? '',
+    kind: s.kind === 'CRON' ? 'cron' : s.kind === 'INTERVAL' ? 'interval' : 'once',
+    cron: s.cron ?? EMPTY.cron,
+    timezone: s.timezone,
+    intervalSeconds: String(s.intervalSeconds ?? 60),
+    runAt: s.runAt ? toLocalInput(s.runAt) : '',
+    targetKind: job.target.__typename === 'HttpTarget' ? 'http' : 'handler',
+    handler: job.target.__typename === 'HandlerTarget' ? job.target.handler : 'noop',
+    url: job.target.__typename === 'HttpTarget' ? job.target.url : 'https://',
+    method: job.target.__typename === 'HttpTarget' ? job.target.method : 'POST',
+    payload: job.payload === null || job.payload === undefined ? '' : JSON.stringify(job.payload, null, 2),
+    maxAttempts: String(job.retryPolicy.maxAttempts),
+    timeoutSeconds: String(job.timeoutSeconds),
+    overlapPolicy: job.overlapPolicy,
+  };
+}
+
+/** `<input type=datetime-local>` wants local "YYYY-MM-DDTHH:mm". */
+function toLocalInput(iso: string): string {
+  const d = new Date(iso);
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+}
+
+function scheduleInput(d: Draft): Record<string, unknown> {
+  if (d.kind === 'cron') return { cron: d.cron.trim(), timezone: d.timezone.trim() || 'UTC' };
+  if (d.kind === 'interval') return { intervalSeconds: Number(d.intervalSeconds) };
+  return { runAt: d.runAt ? new Date(d.runAt).toISOString() : null };
+}
+
+/** Create (no `id`) or edit a job; the API's validation errors are shown next to their field. */
+export function JobForm({ id }: { id?: string }) {
+  const { client } = useSession();
+  const existing = useQuery<{ job: Job | null }>(JOB_PAGE, { id: id ?? '' }, Boolean(id));
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<ApiError | null>(null);
+  const [saving, setSaving] = useState(false);
+  useEffect(() => {
+    if (id && existing.data?.job) setDraft(fromJob(existing.data.job));
+  }, [id, existing.data]);
+
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+
+  // The schedule preview follows the schedule fields as they are typed.
+  const schedule = useDebounced(JSON.stringify(scheduleInput(draft)), 300);
+  const [preview, setPreview] = useState<{ times: { at: string; local: string }[] | null; error: string | null }>({ times: null, error: null });
+  useEffect(() => {
+    let current = true;
+    client.request<{ previewSchedule: { at: string; local: string }[] }>(PREVIEW, { schedule: JSON.parse(schedule), count: 5 }).then(
+      (data) => current && setPreview({ times: data.previewSchedule, error: null }),
+      (error: unknown) => current && setPreview({ times: null, error: error instanceof Error ? error.message : String(error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [schedule]);
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setErrors({});
+    setFormError(null);
+    let payload: unknown = null;
+    if (draft.payload.trim()) {
+      try {
+        payload = JSON.parse(draft.payload);
+      } catch {
+        setErrors({ payload: 'Not valid JSON' });
+        return;
+      }
+    }
+    const input: Record<string, unknown> = {
+      name: draft.name,
+      description: draft.description || null,
+      schedule: scheduleInput(draft),
+      target: draft.targetKind === 'handler' ? { handler: draft.handler.trim() } : { http: { url: draft.url.trim(), method: draft.method } },
+      payload,
+      timeoutSeconds: Number(draft.timeoutSeconds),
+      retryPolicy: { maxAttempts: Number(draft.maxAttempts) },
+      overlapPolicy: draft.overlapPolicy,
+    };
+    setSaving(true);
+    try {
+      if (id) {
+        await client.request(UPDATE_JOB, { input: { id, ...input } });
+        navigate(`/jobs/${id}`);
+      } else {
+        if (draft.paused) input.paused = true;
+        const created = await client.request<{ createJob: { job: { id: string } } }>(CREATE_JOB, { input });
+        navigate(`/jobs/${created.createJob.job.id}`);
+      }
+    } catch (error) {
+      const apiError = error instanceof ApiError ? error : new ApiError(String(error), 'INTERNAL_SERVER_ERROR');
+      if (apiError.field) setErrors({ [fieldKey(apiError.field)]: apiError.message });
+      else setFormError(apiError);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  if (id && existing.data && !existing.data.job) return <main class="page"><div class="banner banner-error">This job does not exist.</div></main>;
+
+  return (
+    <main class="page narrow">
+      <nav class="crumbs">
+        <a href="#/jobs">Jobs</a> / <span>{id ? 'Edit' : 'New job'}</span>
+      </nav>
+      <form class="form" onSubmit={(e) => void submit(e)} noValidate>
+        <Card title={id ? `Edit ${existing.data?.job?.name ?? ''}` : 'New job'}>
+          <ErrorBanner error={formError} />
+          <Field label="Name" name="name" error={errors.name}>
+            <input id="name" name="name" value={draft.name} onInput={(e) => set('name', e.currentTarget.value)} required />
+          </Field>
+          <Field label="Description" name="description" error={errors.description}>
+            <input id="description" name="description" value={draft.description} onInput={(e) => set('description', e.currentTarget.value)} />
+          </Field>
+
+          <fieldset class="field">
+            <legend>Schedule</legend>
+            <div class="segmented" role="radiogroup">
+              {(['cron', 'interval', 'once'] as Kind[]).map((k) => (
+                <label class={draft.kind === k ? 'on' : ''}>
+                  <input type="radio" name="kind" value={k} checked={draft.kind === k} onChange={() => set('kind', k)} />
+                  {k === 'cron' ? 'Cron' : k === 'interval' ? 'Every…' : 'Once'}
+                </label>
+              ))}
+            </div>
+            {draft.kind === 'cron' && (
+              <div class="row">
+                <Field label="Cron expression" name="cron" error={errors.cron} hint="5 fields, or 6 with seconds first">
+                  <input id="cron" name="cron" class="mono" value={draft.cron} onInput={(e) => set('cron', e.currentTarget.value)} />
+                </Field>
+                <Field label="Time zone" name="timezone" error={errors.timezone}>
+                  <input id="timezone" name="timezone" value={draft.timezone} onInput={(e) => set('timezone', e.currentTarget.value)} />
+                </Field>
+              </div>
+            )}
+            {draft.kind === 'interval' && (
+              <Field label="Interval (seconds)" name="intervalSeconds" error={errors.intervalSeconds}>
+                <input id="intervalSeconds" name="intervalSeconds" type="number" min={1} value={draft.intervalSeconds} onInput={(e) => set('intervalSeconds', e.currentTarget.value)} />
+              </Field>
+            )}
+            {draft.kind === 'once' && (
+              <Field label="Run at (your local time)" name="runAt" error={errors.runAt}>
+                <input id="runAt" name="runAt" type="datetime-local" value={draft.runAt} onInput={(e) => set('runAt', e.currentTarget.value)} />
+              </Field>
+            )}
+            {errors.schedule && <p class="field-error">{errors.schedule}</p>}
+            <div class="preview" data-testid="schedule-preview">
+              <span class="muted small">Next occurrences</span>
+              <OccurrenceList times={preview.times} timeZone={draft.kind === 'cron' ? draft.timezone || 'UTC' : 'UTC'} error={preview.error} />
+            </div>
+          </fieldset>
+
+          <fieldset class="field">
+            <legend>Target</legend>
+            <div class="segmented" role="radiogroup">
+              <label class={draft.targetKind === 'handler' ? 'on' : ''}>
+                <input type="radio" name="targetKind" value="handler" checked={draft.targetKind === 'handler'} onChange={() => set('targetKind', 'handler')} />
+                Handler
+              </label>
+              <label class={draft.targetKind === 'http' ? 'on' : ''}>
+                <input type="radio" name="targetKind" value="http" checked={draft.targetKind === 'http'} onChange={() => set('targetKind', 'http')} />
+                HTTP
+              </label>
+            </div>
+            {draft.targetKind === 'handler' ? (
+              <Field label="Handler" name="handler" error={errors.handler} hint="built in: noop, sleep (payload { ms })">
+                <input id="handler" name="handler" value={draft.handler} onInput={(e) => set('handler', e.currentTarget.value)} />
+              </Field>
+            ) : (
+              <div class="row">
+                <Field label="Method" name="method">
+                  <select id="method" name="method" value={draft.method} onChange={(e) => set('method', e.currentTarget.value)}>
+                    {['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => (
+                      <option value={m}>{m}</option>
+                    ))}
+                  </select>
+                </Field>
+                <Field label="URL" name="url" error={errors.url}>
+                  <input id="url" name="url" type="url" value={draft.url} onInput={(e) => set('url', e.currentTarget.value)} />
+                </Field>
+              </div>
+            )}
+            {errors.target && <p class="field-error">{errors.target}</p>}
+          </fieldset>
+
+          <Field label="Payload (JSON)" name="payload" error={errors.payload}>
+            <textarea id="payload" name="payload" class="mono" rows={3} value={draft.payload} onInput={(e) => set('payload', e.currentTarget.value)} placeholder='{"ms": 2000}' />
+          </Field>
+          <div class="row">
+            <Field label="Attempts" name="maxAttempts" error={errors.maxAttempts}>
+              <input id="maxAttempts" name="maxAttempts" type="number" min={1} value={draft.maxAttempts} onInput={(e) => set('maxAttempts', e.currentTarget.value)} />
+            </Field>
+            <Field label="Timeout (s)" name="timeoutSeconds" error={errors.timeoutSeconds}>
+              <input id="timeoutSeconds" name="timeoutSeconds" type="number" min={1} value={draft.timeoutSeconds} onInput={(e) => set('timeoutSeconds', e.currentTarget.value)} />
+            </Field>
+            <Field label="When still running" name="overlapPolicy">
+              <select id="overlapPolicy" name="overlapPolicy" value={draft.overlapPolicy} onChange={(e) => set('overlapPolicy', e.currentTarget.value)}>
+                <option value="ALLOW">run both</option>
+                <option value="SKIP">skip the new one</option>
+                <option value="BUFFER_ONE">hold one</option>
+                <option value="CANCEL_PREVIOUS">cancel the old one</option>
+              </select>
+            </Field>
+          </div>
+          {!id && (
+            <label class="check">
+              <input type="checkbox" name="paused" checked={draft.paused} onChange={(e) => set('paused', e.currentTarget.checked)} /> Create paused
+            </label>
+          )}
+          <div class="actions end">
+            <a class="btn" href={id ? `#/jobs/${id}` : '#/jobs'}>
+              Cancel
+            </a>
+            <button class="btn btn-primary" type="submit" disabled={saving}>
+              {id ? 'Save' : 'Create job'}
+            </button>
+          </div>
+        </Card>
+      </form>
+    </main>
+  );
+}
+
+/** The API names fields by their input path ("schedule.cron", "target.http.url"); the form by its own. */
+function fieldKey(field: string): string {
+  const known: Record<string, string> = {
+    'schedule.cron': 'cron',
+    'schedule.timezone': 'timezone',
+    'schedule.intervalSeconds': 'intervalSeconds',
+    'schedule.runAt': 'runAt',
+    'schedule.startAt': 'schedule',
+    'target.http.url': 'url',
+    'target.http.headers': 'url',
+    'target.handler': 'handler',
+    'retryPolicy.maxAttempts': 'maxAttempts',
+  };
+  return known[field] ?? field.split('.')[0]!;
+}
+
+function Field({ label, name, error, hint, children }: { label: string; name: string; error?: string; hint?: string; children: ComponentChildren }) {
+  return (
+    <div class={`field ${error ? 'invalid' : ''}`} data-field={name}>
+      <label for={name}>{label}</label>
+      {children}
+      {error ? <p class="field-error" role="alert">{error}</p> : hint && <p class="hint">{hint}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,168 @@
+import { DELETE_JOB, JOB_PAGE, PAUSE_JOB, PREVIEW, RESUME_JOB, TRIGGER_JOB, type Job, type Schedule } from '../api/operations.js';
+import { Card, ConfirmButton, ErrorBanner, StatusBadge, When } from '../components.js';
+import { ExecutionsTable } from '../executionsTable.js';
+import { absolute, offsetChanges, offsetOf, scheduleInWords } from '../format.js';
+import { navigate, useAction, useLive, useNow, useQuery } from '../hooks.js';
+import { useSession } from '../session.js';
+
+/** One job: actions, settings, its next 10 occurrences and its executions. */
+export function JobPage({ id }: { id: string }) {
+  const { client, canWrite } = useSession();
+  const now = useNow();
+  const answer = useQuery<{ job: Job | null }>(JOB_PAGE, { id });
+  useLive((event) => event.execution.jobId === id && answer.reload());
+  const job = answer.data?.job;
+  const action = useAction((mutation: string) => client.request(mutation, { id }), answer.reload);
+  const trigger = useAction(() => client.request<{ triggerJob: { execution: { id: string } } }>(TRIGGER_JOB, { id }));
+  const remove = useAction(() => client.request(DELETE_JOB, { id }), () => navigate('/jobs'));
+
+  if (answer.error && !job) return <main class="page"><ErrorBanner error={answer.error} /></main>;
+  if (!answer.data) return <main class="page muted">Loading…</main>;
+  if (!job) return <main class="page"><div class="banner banner-error">This job does not exist (or was deleted).</div></main>;
+
+  const busy = action.busy || trigger.busy || remove.busy;
+  return (
+    <main class="page">
+      <nav class="crumbs">
+        <a href="#/jobs">Jobs</a> / <span>{job.name}</span>
+      </nav>
+      <header class="page-head">
+        <div>
+          <h1>
+            {job.name} <StatusBadge status={job.status} />
+          </h1>
+          {job.description && <p class="muted">{job.description}</p>}
+        </div>
+        {canWrite && (
+          <div class="actions" data-testid="job-actions">
+            <button class="btn btn-primary" disabled={busy} onClick={() => void trigger.perform()}>
+              ▶ Trigger now
+            </button>
+            {job.status === 'ACTIVE' && (
+              <button class="btn" disabled={busy} onClick={() => void action.perform(PAUSE_JOB)}>
+                ❚❚ Pause
+              </button>
+            )}
+            {job.status === 'PAUSED' && (
+              <button class="btn" disabled={busy} onClick={() => void action.perform(RESUME_JOB)}>
+                ▶ Resume
+              </button>
+            )}
+            <a class="btn" href={`#/jobs/${job.id}/edit`}>
+              Edit
+            </a>
+            <ConfirmButton label="Delete" question="Delete this job? Its history is kept." busy={busy} onConfirm={() => void remove.perform()} />
+          </div>
+        )}
+      </header>
+      <ErrorBanner error={action.error ?? trigger.error ?? remove.error ?? answer.error} />
+      <div class="grid-2">
+        <Card title="Settings">
+          <Settings job={job} now={now} />
+        </Card>
+        <Card title="Next 10 occurrences">
+          {job.status === 'ACTIVE' ? <Occurrences schedule={job.schedule} /> : <p class="muted">None while the job is {job.status.toLowerCase()}.</p>}
+        </Card>
+      </div>
+      <Card title="Executions">
+        <ExecutionsTable jobId={job.id} showJob={false} />
+      </Card>
+    </main>
+  );
+}
+
+function Settings({ job, now }: { job: Job; now: number }) {
+  const s = job.schedule;
+  const target = job.target.__typename === 'HttpTarget' ? `${job.target.method} ${job.target.url}` : `handler “${job.target.handler}”`;
+  const r = job.retryPolicy;
+  return (
+    <dl class="settings">
+      <dt>Schedule</dt>
+      <dd>
+        {scheduleInWords(s)} {s.cron && <code>{s.cron}</code>}
+      </dd>
+      <dt>Time zone</dt>
+      <dd>{s.timezone}</dd>
+      {s.startAt && (
+        <>
+          <dt>Starts</dt>
+          <dd>{absolute(s.startAt, s.timezone)}</dd>
+        </>
+      )}
+      {s.endAt && (
+        <>
+          <dt>Ends</dt>
+          <dd>{absolute(s.endAt, s.timezone)}</dd>
+        </>
+      )}
+      {s.jitterSeconds > 0 && (
+        <>
+          <dt>Jitter</dt>
+          <dd>up to {s.jitterSeconds} s</dd>
+        </>
+      )}
+      <dt>Next run</dt>
+      <dd>
+        <When iso={job.nextRunAt} now={now} timeZone={s.timezone} />
+      </dd>
+      <dt>Last run</dt>
+      <dd>
+        <When iso={job.lastRunAt} now={now} timeZone={s.timezone} />
+      </dd>
+      <dt>Target</dt>
+      <dd class="break">{target}</dd>
+      <dt>Workload</dt>
+      <dd>{job.workload.replace('_', '-').toLowerCase()}</dd>
+      <dt>Timeout</dt>
+      <dd>{job.timeoutSeconds} s per attempt</dd>
+      <dt>Retries</dt>
+      <dd>
+        {r.maxAttempts} attempts, backoff {r.initialBackoffSeconds} s × {r.backoffMultiplier} up to {r.maxBackoffSeconds} s
+      </dd>
+      <dt>Overlap</dt>
+      <dd>{job.overlapPolicy.replace('_', ' ').toLowerCase()}</dd>
+      <dt>Misfire</dt>
+      <dd>{job.misfirePolicy.replace('_', ' ').toLowerCase()}</dd>
+      {job.payload !== null && job.payload !== undefined && (
+        <>
+          <dt>Payload</dt>
+          <dd>
+            <pre>{JSON.stringify(job.payload, null, 2)}</pre>
+          </dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+/** The next occurrences from previewSchedule, in the schedule's zone; a change of UTC offset (DST) is marked. */
+export function Occurrences({ schedule, count = 10 }: { schedule: Schedule; count?: number }) {
+  const input = {
+    cron: schedule.cron,
+    timezone: schedule.timezone,
+    intervalSeconds: schedule.intervalSeconds,
+    runAt: schedule.runAt,
+    startAt: schedule.startAt,
+    endAt: schedule.endAt,
+  };
+  const preview = useQuery<{ previewSchedule: { at: string; local: string }[] }>(PREVIEW, { schedule: input, count });
+  return <OccurrenceList times={preview.data?.previewSchedule ?? null} timeZone={schedule.timezone} error={preview.error?.message ?? null} />;
+}
+
+export function OccurrenceList({ times, timeZone, error }: { times: { at: string; local: string }[] | null; timeZone: string; error: string | null }) {
+  if (error) return <p class="field-error">{error}</p>;
+  if (!times) return <p class="muted">…</p>;
+  if (times.length === 0) return <p class="muted">No further occurrence.</p>;
+  const changes = offsetChanges(times.map((t) => t.local));
+  return (
+    <ol class="occurrences" data-testid="occurrences">
+      {times.map((t, i) => (
+        <li key={t.at} class={changes.has(i) ? 'dst' : ''}>
+          <span>{absolute(t.at, timeZone)}</span>
+          <small class="muted">UTC{offsetOf(t.local).replace('Z', '+00:00')}</small>
+          {changes.has(i) && <span class="badge badge-dst" title="The UTC offset changes before this occurrence">DST change</span>}
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,302 @@
+// The dashboard in a real headless Chromium (Debian's package, driven by playwright-core) against a
+// real Kairos process (all roles, its own database and Redis prefix, a free port). Run by
+// scripts/test-ui.sh after `npm run build`. Screenshots land in .data/ui/ on every run.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { MongoClient } from 'mongodb';
+import { Redis } from 'ioredis';
+import { spawnKairos } from '../../dist/chaos/kairosProcess.js';
+import { signDevToken } from '../../dist/auth/verifyToken.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const shots = path.join(root, '.data/ui');
+const MONGO_URL = process.env.MONGO_URL || 'mongodb://127.0.0.1:27017/kairos';
+const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+const SECRET = 'kairos-ui-test-secret-not-for-production';
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const name = `ui_${process.pid}_${Date.now().toString(36)}`;
+const TENANT = 'ui-test';
+const WAIT = 20_000;
+
+const desktop = { width: 1280, height: 800 };
+const phone = { width: 390, height: 844 };
+
+let kairos;
+let base;
+let browser;
+let receiver;
+let receiverUrl;
+const tokens = {};
+/** Every console error, page error and request to another host, from every page; must stay empty. */
+const problems = [];
+
+/** A GraphQL call over HTTP as `role`; throws on errors. */
+async function api(role, query, variables = {}) {
+  const response = await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[role]}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = await response.json();
+  if (body.errors) throw new Error(JSON.stringify(body.errors));
+  return body.data;
+}
+
+/** A new tab of its own (own sessionStorage) at `viewport`, watched for problems. */
+async function openPage(viewport = desktop) {
+  const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+  const allowed = new URL(base).host;
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.protocol === 'data:' || url.host === allowed) return route.continue();
+    problems.push(`request to another host: ${url.href}`);
+    return route.abort();
+  });
+  const page = await context.newPage();
+  page.on('console', (message) => message.type() === 'error' && problems.push(`console error: ${message.text()}`));
+  page.on('response', async (response) => {
+    if (response.status() < 400) return;
+    const body = await response.text().catch(() => '');
+    problems.push(`HTTP ${response.status()} for ${response.request().method()} ${response.url()}: ${response.request().postData()?.slice(0, 300)} -> ${body.slice(0, 300)}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('websocket', (ws) => new URL(ws.url()).host !== allowed && problems.push(`websocket to another host: ${ws.url()}`));
+  page.setDefaultTimeout(WAIT);
+  return page;
+}
+
+async function signIn(page, token) {
+  await page.goto(`${base}/ui/`);
+  await page.fill('#token', token);
+  await page.click('button[type=submit]');
+}
+
+async function shoot(page, file) {
+  await page.screenshot({ path: path.join(shots, file), fullPage: false });
+}
+
+before(async () => {
+  await mkdir(shots, { recursive: true });
+  // A webhook receiver that always answers 500, for an execution that fails.
+  receiver = http.createServer((req, res) => {
+    req.resume();
+    res.writeHead(500, { 'content-type': 'text/plain' }).end('receiver is down');
+  });
+  await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${receiver.address().port}/hook`;
+  const mongoUrl = MONGO_URL.replace(/\/[^/?]*(\?|$)/, `/${name}$1`);
+  kairos = await spawnKairos(
+    { MONGO_URL: mongoUrl, REDIS_URL, REDIS_PREFIX: name, JWT_SECRET: SECRET, PORT: '0', ALLOW_PRIVATE_TARGETS: 'true', KAIROS_MODE: 'development' },
+    { startTimeoutMs: 30_000 },
+  );
+  base = kairos.url.replace(/\/graphql$/, '');
+  for (const role of ['admin', 'member', 'viewer']) tokens[role] = signDevToken(SECRET, { tenantId: TENANT, role, expiresInSeconds: 3600 });
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
+});
+
+after(async () => {
+  await browser?.close();
+  kairos?.child.kill('SIGTERM');
+  if (kairos) await new Promise((resolve) => (kairos.child.exitCode !== null ? resolve() : kairos.child.once('exit', resolve)));
+  await new Promise((resolve) => receiver?.close(resolve));
+  const mongo = new MongoClient(MONGO_URL);
+  const redis = new Redis(REDIS_URL);
+  try {
+    await mongo.db(name).dropDatabase();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${name}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    await mongo.close();
+    await redis.quit();
+  }
+});
+
+describe('dashboard', { concurrency: false }, () => {
+  test('serves hashed assets with long cache headers and a CSP without unsafe-inline', async () => {
+    const page = await fetch(`${base}/ui/`);
+    assert.equal(page.status, 200);
+    const csp = page.headers.get('content-security-policy');
+    assert.match(csp, /script-src 'self'/);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+    const html = await page.text();
+    const asset = /src="(\/ui\/assets\/app-[A-Z0-9]+\.js)"/.exec(html)?.[1];
+    assert.ok(asset, 'index.html names a hashed script');
+    const script = await fetch(`${base}${asset}`);
+    assert.equal(script.status, 200);
+    assert.match(script.headers.get('cache-control'), /max-age=31536000, immutable/);
+    assert.equal((await fetch(`${base}/ui/assets/..%2F..%2Fpackage.json`)).status, 404);
+  });
+
+  test('a bad token shows a clear message', async () => {
+    const page = await openPage();
+    await signIn(page, 'eyJhbGciOiJIUzI1NiJ9.not-a-real-token.sig');
+    const message = page.getByTestId('signin-error');
+    await message.waitFor();
+    assert.match(await message.innerText(), /refused this token/);
+    await page.context().close();
+  });
+
+  test('signs in, shows tenant and role, and a job created through the API appears', async () => {
+    const page = await openPage();
+    await signIn(page, tokens.member);
+    const who = page.getByTestId('who');
+    await who.waitFor();
+    assert.match(await who.innerText(), new RegExp(`${TENANT}[\\s\\S]*member`, 'i'));
+    await page.getByTestId('jobs-table').waitFor();
+    await api('member', 'mutation($i: CreateJobInput!) { createJob(input: $i) { job { id } } }', {
+      i: { name: 'nightly-report', schedule: { cron: '30 2 * * *', timezone: 'Europe/Paris' }, target: { handler: 'noop' } },
+    });
+    // No reload: the list looks again on its own.
+    await page.locator('tr[data-job-name="nightly-report"]').waitFor();
+    assert.match(await page.locator('tr[data-job-name="nightly-report"]').innerText(), /every day at 02:30[\s\S]*Europe\/Paris/);
+    // Signing out forgets the token.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.locator('#token').waitFor();
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('kairos.token')), null);
+    await page.context().close();
+  });
+
+  let jobId;
+  test('creates a job through the form (field errors shown), then its triggered execution turns RUNNING then SUCCEEDED live', async () => {
+    const page = await openPage();
+    await signIn(page, tokens.member);
+    await page.getByRole('link', { name: '+ New job' }).click();
+    await page.fill('#name', 'sleepy');
+    await page.fill('#cron', 'every tuesday');
+    // The preview follows the typing: an invalid cron shows the API's reason.
+    await page.locator('[data-testid=schedule-preview] .field-error').waitFor();
+    await page.click('button[type=submit]');
+    const cronError = page.locator('[data-field=cron] .field-error');
+    await cronError.waitFor();
+    assert.ok((await cronError.innerText()).length > 3);
+    await page.fill('#cron', '0 */6 * * *');
+    await page.locator('[data-testid=schedule-preview] li').first().waitFor();
+    await page.fill('#handler', 'sleep');
+    await page.fill('#payload', '{"ms": 1500}');
+    await page.click('button[type=submit]');
+    await page.getByRole('heading', { name: /sleepy/ }).waitFor();
+    jobId = decodeURIComponent(page.url().split('#/jobs/')[1]);
+    await page.locator('[data-testid=occurrences] li').nth(9).waitFor();
+    assert.equal(await page.locator('[data-testid=occurrences] li').count(), 10);
+
+    await page.evaluate(() => (window.__sameDocument = true));
+    await page.getByRole('button', { name: /Trigger now/ }).click();
+    const row = page.locator('[data-testid=executions-table] tbody tr[data-execution-id]').first();
+    await row.locator('[data-status=RUNNING]').waitFor();
+    await row.locator('[data-status=SUCCEEDED]').waitFor();
+    assert.equal(await page.evaluate(() => window.__sameDocument), true, 'the page was not reloaded');
+
+    await page.getByRole('button', { name: /Pause/ }).click();
+    await page.locator('h1 [data-status=PAUSED]').waitFor();
+    assert.equal((await api('member', 'query($id: ID!) { job(id: $id) { status } }', { id: jobId })).job.status, 'PAUSED');
+    await page.getByRole('button', { name: /Resume/ }).click();
+    await page.locator('h1 [data-status=ACTIVE]').waitFor();
+    assert.equal((await api('member', 'query($id: ID!) { job(id: $id) { status nextRunAt } }', { id: jobId })).job.status, 'ACTIVE');
+    await page.context().close();
+  });
+
+  let failedId;
+  test("shows a FAILED execution's attempts and error", async () => {
+    const created = await api('member', 'mutation($i: CreateJobInput!) { createJob(input: $i) { job { id } } }', {
+      i: { name: 'flaky-webhook', schedule: { intervalSeconds: 3600 }, target: { http: { url: receiverUrl } }, retryPolicy: { maxAttempts: 2, initialBackoffSeconds: 0.2, maxBackoffSeconds: 0.5 } },
+    });
+    const triggered = await api('member', 'mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }', { id: created.createJob.job.id });
+    failedId = triggered.triggerJob.execution.id;
+    const page = await openPage();
+    await signIn(page, tokens.member);
+    await page.getByTestId('who').waitFor();
+    await page.goto(`${base}/ui/#/executions/${failedId}`);
+    await page.locator('h1 [data-status=FAILED]').waitFor();
+    const attempts = page.locator('[data-testid=attempts-table] tbody tr');
+    await attempts.nth(1).waitFor();
+    assert.equal(await attempts.count(), 2);
+    assert.match(await attempts.nth(0).innerText(), /FAILED[\s\S]*500/);
+    assert.match(await page.getByTestId('execution-problem').innerText(), /Error:/);
+    await page.getByRole('button', { name: /Retry/ }).waitFor();
+    await page.context().close();
+  });
+
+  test('a VIEWER is offered no write action', async () => {
+    const page = await openPage();
+    await signIn(page, tokens.viewer);
+    await page.getByTestId('jobs-table').waitFor();
+    await page.locator('tr[data-job-name="sleepy"]').waitFor();
+    assert.equal(await page.getByRole('link', { name: '+ New job' }).count(), 0);
+    assert.equal(await page.getByRole('link', { name: 'Admin' }).count(), 0);
+    await page.locator('tr[data-job-name="sleepy"] a').click();
+    await page.getByRole('heading', { name: /sleepy/ }).waitFor();
+    await page.locator('[data-testid=executions-table] tbody tr[data-execution-id]').first().waitFor();
+    assert.equal(await page.getByTestId('job-actions').count(), 0);
+    await page.goto(`${base}/ui/#/executions/${failedId}`);
+    await page.locator('h1 [data-status=FAILED]').waitFor();
+    assert.equal(await page.getByTestId('execution-actions').count(), 0);
+    await page.context().close();
+  });
+
+  test('an admin creates an API key (secret shown once) that signs in', async () => {
+    const page = await openPage();
+    await signIn(page, tokens.admin);
+    await page.getByRole('link', { name: 'Admin' }).click();
+    await page.getByLabel('Key name').fill('dashboard test');
+    await page.getByLabel('Key role').selectOption('VIEWER');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.getByTestId('secret').innerText()).trim();
+    assert.match(secret, /^kairos_/);
+    await page.getByRole('button', { name: 'Done' }).click();
+    assert.equal(await page.getByTestId('secret').count(), 0);
+    await page.context().close();
+    const keyPage = await openPage();
+    await signIn(keyPage, secret);
+    assert.match(await keyPage.getByTestId('who').innerText(), /viewer/i);
+    await keyPage.context().close();
+  });
+
+  test('GraphiQL is served from Kairos itself in development mode, with the token header pre-wired', async () => {
+    const page = await openPage();
+    await signIn(page, tokens.member);
+    await page.getByTestId('who').waitFor();
+    await page.goto(`${base}/graphql`);
+    await page.locator('.graphiql-container').waitFor();
+    await page.getByText(/Bearer ey/).first().waitFor();
+    await page.locator('.graphiql-execute-button').click();
+    await page.locator('.result-window', { hasText: TENANT }).waitFor();
+    await page.context().close();
+  });
+
+  test('screenshots: jobs list, job page and execution page at desktop and phone sizes', async () => {
+    for (const [label, viewport] of [
+      ['desktop', desktop],
+      ['phone', phone],
+    ]) {
+      const page = await openPage(viewport);
+      await signIn(page, tokens.admin);
+      await page.locator('tr[data-job-name="sleepy"]').waitFor();
+      await page.getByTestId('timeline').waitFor();
+      await shoot(page, `jobs-${label}.png`);
+      await page.goto(`${base}/ui/#/jobs/${jobId}`);
+      await page.locator('[data-testid=occurrences] li').first().waitFor();
+      await page.locator('[data-testid=executions-table] tbody tr[data-execution-id]').first().waitFor();
+      await shoot(page, `job-${label}.png`);
+      await page.goto(`${base}/ui/#/executions/${failedId}`);
+      await page.locator('[data-testid=attempts-table] tbody tr').first().waitFor();
+      await shoot(page, `execution-${label}.png`);
+      // Nothing wider than the screen: the page is usable without sideways scrolling.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+      assert.ok(overflow <= 1, `${label}: the page is ${overflow}px wider than the screen`);
+      await page.context().close();
+    }
+  });
+
+  test('no console error and no request to another host, on any page', () => {
+    assert.deepEqual(problems, []);
+  });
+});

@@ -36,6 +36,9 @@ export interface RunStoreOptions {
   groupWindowMs?: number;
 }
 
+/** Statements per group-committed bulk write at most (see the constructor). */
+const BULK_STATEMENTS = 20;
+
 /**
  * The worker's queries on executions, by id from the queue entry (the tenant is the execution's
  * own). Every state change is a compare-and-set, so a cancelled or finished execution is never
@@ -53,8 +56,10 @@ export class RunStore {
   constructor(db: Db, private readonly clock: Clock, options: RunStoreOptions = {}) {
     this.c = collections(db);
     const windowMs = options.groupWindowMs ?? 2;
-    this.claims = new GroupCommit((batch) => this.writeClaims(batch), { windowMs });
-    this.ends = new GroupCommit((batch) => this.writeEnds(batch), { windowMs });
+    // FerretDB 1.24 holds one pooled PostgreSQL connection per statement of a bulk write until it
+    // ends, and deadlocks when its pool runs out: batches stay at 20 statements, like the sweep's.
+    this.claims = new GroupCommit((batch) => this.writeClaims(batch), { windowMs, maxItems: BULK_STATEMENTS });
+    this.ends = new GroupCommit((batch) => this.writeEnds(batch), { windowMs, maxItems: BULK_STATEMENTS });
   }
 
   /** The execution when it can still start (SCHEDULED, QUEUED, RETRYING) or is RUNNING, else null. */

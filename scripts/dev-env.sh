@@ -3,7 +3,7 @@
 # pool can serve, so local runs cap the driver's pool here too, for the tools that open their own
 # client (Kairos itself caps it when buildInfo says FerretDB); set MONGO_URL yourself for another server.
 if [ -z "${MONGO_URL:-}" ]; then
-  export MONGO_URL='mongodb://127.0.0.1:27017/kairos?maxPoolSize=20'
+  export MONGO_URL='mongodb://127.0.0.1:27017/kairos?maxPoolSize=10'
 fi
 # A JWT secret for local use, generated once into .data/ (git-ignored).
 # A JWT_SECRET or JWT_PUBLIC_KEY already in the environment wins.

@@ -50,8 +50,10 @@ const receiver = new FlakyReceiver();
 const targetUrl = await receiver.start();
 const secret = randomBytes(24).toString('base64url');
 const env: Record<string, string> = {
-  // Seven processes share FerretDB's PostgreSQL pool: a few connections each.
-  MONGO_URL: `${mongo.url}?maxPoolSize=6`,
+  // Up to ten processes (killed ones are replaced) and this runner share FerretDB's pool of 50
+  // PostgreSQL connections. FerretDB 1.x holds a query's connection while it takes a second one for
+  // the write, so more operations in flight than its pool deadlocks it for good: 10 × 4 + 2 < 50.
+  MONGO_URL: `${mongo.url}?maxPoolSize=4`,
   REDIS_URL: redis.url,
   REDIS_PREFIX: PREFIX,
   JWT_SECRET: secret,
@@ -84,6 +86,18 @@ function kill(pid: number, signal: NodeJS.Signals): string {
   processes.splice(processes.indexOf(entry), 1);
   return entry.role;
 }
+// Whatever way the runner ends, no Kairos process or server it started outlives it.
+process.on('exit', () => {
+  for (const entry of processes) entry.proc.child.kill('SIGKILL');
+  for (const server of [redis, mongo]) {
+    try {
+      process.kill(server.pid, 'SIGCONT');
+      process.kill(server.pid, 'SIGKILL');
+    } catch {
+      // Already gone (stopped at the end of a normal run).
+    }
+  }
+});
 const live = (role: string) => processes.filter((p) => p.role === role).map((p) => p.proc);
 
 const apis = [await spawn('api'), await spawn('api')];
@@ -94,120 +108,141 @@ say(`started 2 api, 2 scheduler, 3 worker processes; redis ${redis.url}; mongo $
 
 const probe = new Redis(redis.url, { maxRetriesPerRequest: 1 });
 probe.on('error', () => undefined);
-const mongoClient = await new MongoClient(mongo.url, { serverSelectionTimeoutMS: 30_000, socketTimeoutMS: 60_000 }).connect();
+const mongoClient = await new MongoClient(mongo.url, { serverSelectionTimeoutMS: 30_000, socketTimeoutMS: 60_000, maxPoolSize: 2 }).connect();
 const audit = new AuditStore(mongoClient.db());
 const pidOf = (candidateId: string | null | undefined) => (candidateId ? Number(candidateId.split('-').at(-2)) : undefined);
 
-const token = signDevToken(secret, { tenantId: 'chaos', role: 'member', expiresInSeconds: 3600 });
-const inputs = chaosJobs(jobCount, targetUrl);
-for (let i = 0; i < inputs.length; i += 10) {
-  await Promise.all(
-    inputs.slice(i, i + 10).map(async (input, j) => {
-      const response = await fetch(apis[(i + j) % apis.length].url!, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ query: 'mutation($i: CreateJobInput!) { createJob(input: $i) { job { id } } }', variables: { i: input } }),
-      });
-      const body = (await response.json()) as { errors?: unknown };
-      if (body.errors) throw new Error(`createJob failed: ${JSON.stringify(body.errors)}`);
-    }),
-  );
-}
-const runStart = Date.now();
-const until = new Date(runStart + durationMs);
-say(`created ${inputs.length} jobs; chaos for ${durationMs / 1000} s`);
-
 const takeovers: number[] = [];
-async function killLeader(): Promise<void> {
-  const leader = pidOf(await probe.get(`${PREFIX}:leader`));
-  if (!leader) {
-    say('no leader to kill right now');
-    return;
+let workerKills = 0;
+/** Creates the jobs, runs the chaos timeline, lets the run settle and checks it. */
+async function exercise(): Promise<ReturnType<typeof checkRun>> {
+  const token = signDevToken(secret, { tenantId: 'chaos', role: 'member', expiresInSeconds: 3600 });
+  const inputs = chaosJobs(jobCount, targetUrl);
+  for (let i = 0; i < inputs.length; i += 10) {
+    await Promise.all(
+      inputs.slice(i, i + 10).map(async (input, j) => {
+        const response = await fetch(apis[(i + j) % apis.length].url!, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ query: 'mutation($i: CreateJobInput!) { createJob(input: $i) { job { id } } }', variables: { i: input } }),
+        });
+        const body = (await response.json()) as { errors?: unknown };
+        if (body.errors) throw new Error(`createJob failed: ${JSON.stringify(body.errors)}`);
+      }),
+    );
   }
-  kill(leader, 'SIGKILL');
-  const at = Date.now();
-  await spawn('scheduler');
-  for (;;) {
-    const now = pidOf(await probe.get(`${PREFIX}:leader`).catch(() => null));
-    if (now && now !== leader) break;
-    if (Date.now() - at > LEADER_WAIT_MS) {
-      violations.push(`failover: no new leader ${LEADER_WAIT_MS / 1000} s after the leader was killed`);
+  const runStart = Date.now();
+  const until = new Date(runStart + durationMs);
+  say(`created ${inputs.length} jobs; chaos for ${durationMs / 1000} s`);
+
+  async function killLeader(): Promise<void> {
+    const leader = pidOf(await probe.get(`${PREFIX}:leader`));
+    if (!leader) {
+      say('no leader to kill right now');
       return;
     }
-    await sleep(50);
+    kill(leader, 'SIGKILL');
+    const at = Date.now();
+    await spawn('scheduler');
+    for (;;) {
+      const now = pidOf(await probe.get(`${PREFIX}:leader`).catch(() => null));
+      if (now && now !== leader) break;
+      if (Date.now() - at > LEADER_WAIT_MS) {
+        violations.push(`failover: no new leader ${LEADER_WAIT_MS / 1000} s after the leader was killed`);
+        return;
+      }
+      await sleep(50);
+    }
+    takeovers.push(Date.now() - at);
+    say(`SIGKILLed leader ${leader}; leadership moved in ${((Date.now() - at) / 1000).toFixed(1)} s`);
   }
-  takeovers.push(Date.now() - at);
-  say(`SIGKILLed leader ${leader}; leadership moved in ${((Date.now() - at) / 1000).toFixed(1)} s`);
-}
-let workerKills = 0;
-async function killWorkerMidAttempt(): Promise<void> {
-  const running = await audit.runningWorkerIds();
-  const runningOn = (pid: number | undefined) => running.filter((workerId) => pidOf(workerId) === pid).length;
-  const victim = live('worker').sort((a, b) => runningOn(b.child.pid) - runningOn(a.child.pid))[0];
-  const attempts = runningOn(victim.child.pid);
-  kill(victim.child.pid!, 'SIGKILL');
-  workerKills++;
-  say(`SIGKILLed worker ${victim.child.pid} with ${attempts} attempts running`);
-  await spawn('worker');
-}
-async function restartRedisEmpty(): Promise<void> {
-  await redis.restart({ downMs: 1000 });
-  say('restarted Redis with its data gone');
-}
-async function pauseMongo(): Promise<void> {
-  mongo.pause();
-  say(`paused MongoDB (SIGSTOP) for ${MONGO_PAUSE_MS / 1000} s`);
-  await sleep(MONGO_PAUSE_MS);
-  mongo.resume();
-  say('resumed MongoDB (SIGCONT)');
-}
-const timeline: [number, () => Promise<void>][] = [
-  [0.15, killLeader],
-  [0.3, killWorkerMidAttempt],
-  [0.45, restartRedisEmpty],
-  [0.6, pauseMongo],
-  [0.85, async () => (await killWorkerMidAttempt(), await killLeader())],
-];
-for (const [at, act] of timeline) {
-  await sleep(runStart + at * durationMs - Date.now());
-  await act();
-}
-await sleep(until.getTime() - Date.now());
+  async function killWorkerMidAttempt(): Promise<void> {
+    const running = await audit.runningWorkerIds();
+    const runningOn = (pid: number | undefined) => running.filter((workerId) => pidOf(workerId) === pid).length;
+    const victim = live('worker').sort((a, b) => runningOn(b.child.pid) - runningOn(a.child.pid))[0];
+    const attempts = runningOn(victim.child.pid);
+    kill(victim.child.pid!, 'SIGKILL');
+    workerKills++;
+    say(`SIGKILLed worker ${victim.child.pid} with ${attempts} attempts running`);
+    await spawn('worker');
+  }
+  async function restartRedisEmpty(): Promise<void> {
+    await redis.restart({ downMs: 1000 });
+    say('restarted Redis with its data gone');
+  }
+  async function pauseMongo(): Promise<void> {
+    mongo.pause();
+    say(`paused MongoDB (SIGSTOP) for ${MONGO_PAUSE_MS / 1000} s`);
+    await sleep(MONGO_PAUSE_MS);
+    mongo.resume();
+    say('resumed MongoDB (SIGCONT)');
+  }
+  const timeline: [number, () => Promise<void>][] = [
+    [0.15, killLeader],
+    [0.3, killWorkerMidAttempt],
+    [0.45, restartRedisEmpty],
+    [0.6, pauseMongo],
+    [0.85, async () => (await killWorkerMidAttempt(), await killLeader())],
+  ];
+  for (const [at, act] of timeline) {
+    await sleep(runStart + at * durationMs - Date.now());
+    await act();
+  }
+  await sleep(until.getTime() - Date.now());
 
-say(`run over; letting executions due by then settle (up to ${settleMs / 1000} s)`);
-const settleBy = Date.now() + settleMs;
-for (;;) {
-  // Settled: the leader has materialised every occurrence due by then, and each has ended.
-  const behind = await audit.countJobsBehind(until);
-  const open = await audit.countOpenExecutions(until);
-  if ((open === 0 && behind === 0) || Date.now() > settleBy) break;
-  await sleep(2000);
+  say(`run over; letting executions due by then settle (up to ${settleMs / 1000} s)`);
+  const settleBy = Date.now() + settleMs;
+  for (;;) {
+    // Settled: the leader has materialised every occurrence due by then, and each has ended.
+    const behind = await audit.countJobsBehind(until);
+    const open = await audit.countOpenExecutions(until);
+    if ((open === 0 && behind === 0) || Date.now() > settleBy) break;
+    await sleep(2000);
+  }
+
+  return checkRun({
+    jobs: await audit.allJobs(),
+    executions: await audit.allExecutions(),
+    deliveries: receiver.deliveries,
+    until,
+    now: new Date(),
+    pendingGraceMs: 30_000,
+  });
 }
 
-const result = checkRun({
-  jobs: await audit.allJobs(),
-  executions: await audit.allExecutions(),
-  deliveries: receiver.deliveries,
-  until,
-  now: new Date(),
-  pendingGraceMs: 30_000,
-});
-violations.push(...result.violations);
+let result: ReturnType<typeof checkRun> | null = null;
+try {
+  result = await exercise();
+  violations.push(...result.violations);
+} catch (error) {
+  // A server that stops answering the runner's own checks is a finding, not a crash: report it and clean up.
+  violations.push(`runner: ${(error as Error).message} (see .data/chaos for the processes' logs)`);
+}
 
 for (const entry of processes) {
   entry.killedByUs = true;
   entry.proc.child.kill('SIGTERM');
 }
-await Promise.all(processes.map((p) => (p.proc.child.exitCode === null ? new Promise((resolve) => p.proc.child.once('exit', resolve)) : null)));
+const exited = Promise.all(processes.map((p) => (p.proc.child.exitCode === null ? new Promise((resolve) => p.proc.child.once('exit', resolve)) : null)));
+// A process stuck on a hung server would keep the run waiting: 20 s after SIGTERM it is killed.
+if ((await Promise.race([exited.then(() => true), sleep(20_000).then(() => false)])) === false) {
+  violations.push('shutdown: some processes did not exit within 20 s of SIGTERM; killed');
+  for (const entry of processes) entry.proc.child.kill('SIGKILL');
+  await exited;
+}
 probe.disconnect();
-await mongoClient.close();
+await Promise.race([mongoClient.close(), sleep(5000)]);
 await receiver.close();
 await redis.stop();
 await mongo.stop();
 
 for (const line of violations.slice(0, 30)) process.stdout.write(`  violation ${line}\n`);
 if (violations.length > 30) process.stdout.write(`  … and ${violations.length - 30} more\n`);
-const c = result.counts;
+const c = result?.counts;
+if (!c) {
+  process.stdout.write(`chaos: FAIL in ${Math.round((Date.now() - started) / 1000)} s before the run could be checked\n`);
+  process.exit(1);
+}
 process.stdout.write(
   `chaos: ${violations.length === 0 ? 'PASS' : 'FAIL'} in ${Math.round((Date.now() - started) / 1000)} s: ${c.jobs} jobs, ${c.occurrences} occurrences due, ` +
     `${c.executions} executions (${c.succeeded} succeeded, ${c.failed} failed, ${c.pending} pending), ${c.attempts} attempts (${c.failedAttempts} failed, ${c.timedoutAttempts} timed out, ${c.crashedAttempts} crashed), ` +

@@ -1,6 +1,7 @@
 import type { AnyBulkWriteOperation, Db, Filter, ObjectId } from 'mongodb';
 import type { ExecutionDoc, ExecutionStatus, ExecutionTrigger } from '../domain/execution.js';
 import type { PageRequest } from '../pagination/pageRequest.js';
+import { bulkUpdate } from './bulkUpdates.js';
 import { collections, type Collections } from './collections.js';
 import { keysetFilter } from './keyset.js';
 
@@ -91,8 +92,8 @@ export class ExecutionStore {
       .find<WaitingRow>(this.scoped(filter), { projection: { _id: 1, tenantId: 1, jobId: 1, workload: 1, attempt: 1, status: 1 } })
       .toArray();
     if (waiting.length === 0) return [];
-    // One statement per (status, attempt) read, usually one or two: FerretDB 1.24 holds a pooled
-    // PostgreSQL connection per statement of a command, so one statement per execution could exhaust it.
+    // One statement per (status, attempt) read, usually one or two, each its own command: a cancel
+    // is rare, and that is the shape FerretDB cannot deadlock on (bulkUpdates.ts).
     const groups = new Map<string, WaitingRow[]>();
     for (const e of waiting) {
       const key = `${e.status}/${e.attempt}`;
@@ -104,7 +105,7 @@ export class ExecutionStore {
         update: { $set: { status: 'CANCELLED', reason, finishedAt: now, nextAttemptAt: null, updatedAt: now } },
       },
     }));
-    const result = await this.c.executions.bulkWrite(ops, { ordered: false });
+    const result = await bulkUpdate(this.c.executions, ops, true);
     let cancelled = waiting;
     if (result.modifiedCount !== waiting.length) {
       // Some changed between the read and the write (a worker claimed them): keep the ones written here.

@@ -1,11 +1,12 @@
 import { MongoClient, MongoNetworkError, MongoServerSelectionError, type Db } from 'mongodb';
 
 /**
- * The driver pool size used against FerretDB when the URL sets none. FerretDB 1.x deadlocks when
- * more operations arrive at once than its PostgreSQL pool serves; the driver's default (100) gets
- * there under load, 20 does not. Real MongoDB keeps the driver's default.
+ * The driver pool size used against FerretDB when the URL sets none. FerretDB 1.x takes up to two
+ * PostgreSQL connections per command in flight (bulkUpdates.ts) and deadlocks for good when its
+ * pool runs out, so the pools of all Kairos processes together must stay below its
+ * `pool_max_conns`: 10 each lets seven processes share a pool of 80. Real MongoDB keeps the driver's default.
  */
-export const FERRETDB_MAX_POOL_SIZE = 20;
+export const FERRETDB_MAX_POOL_SIZE = 10;
 
 /** True when a `buildInfo` reply comes from FerretDB (it adds `ferretdbVersion`; MongoDB does not). */
 export function isFerretDb(buildInfo: Record<string, unknown>): boolean {

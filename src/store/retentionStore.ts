@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import { FINAL_STATUSES, type ExecutionStatus } from '../domain/execution.js';
 import { collections, type Collections } from './collections.js';
 
-/** Deletes per bulkWrite (FerretDB 1.24 holds a PostgreSQL connection per statement until the command ends). */
+/** Deletes per bulkWrite: a batch never holds the server for long. (FerretDB closes each delete's query before the next, unlike updates: see bulkUpdates.ts.) */
 const DELETE_CHUNK = 20;
 
 /**

@@ -5,6 +5,7 @@ import { GroupCommit } from './groupCommit.js';
 import type { JobDoc } from '../domain/job.js';
 import { collections, type Collections } from './collections.js';
 import { isMongoUnavailable } from './mongo.js';
+import { bulkUpdate } from './bulkUpdates.js';
 
 /** A claim: the execution, still as the worker expects it, becomes RUNNING with a new attempt. */
 export interface ClaimRequest {
@@ -34,16 +35,18 @@ export interface EndRequest {
 export interface RunStoreOptions {
   /** How long the first claim or end of a batch waits for others (group commit). Default 2 ms. */
   groupWindowMs?: number;
+  /**
+   * Send a batch's statements each as its own command (see bulkUpdates.ts): true for FerretDB,
+   * false for MongoDB, which takes a batch as one command. Default true, safe on both.
+   */
+  updatesOneByOne?: boolean;
 }
-
-/** Statements per group-committed bulk write at most (see the constructor). */
-const BULK_STATEMENTS = 20;
 
 /**
  * The worker's queries on executions, by id from the queue entry (the tenant is the execution's
  * own). Every state change is a compare-and-set, so a cancelled or finished execution is never
  * overwritten and a late duplicate delivery runs nothing. Claims and ends are group-committed: the
- * ones of many executions that arrive within a few milliseconds go out as one bulk command, and
+ * ones of many executions that arrive within a few milliseconds go out together (bulkUpdates.ts), and
  * each caller learns whether its own matched. Jobs' lastRunAt is written with the next batch of ends.
  */
 export class RunStore {
@@ -53,13 +56,14 @@ export class RunStore {
   /** Jobs started since the last batch of ends: tenant → job id → latest start. */
   private jobRuns = new Map<string, Map<string, { jobId: ObjectId; at: Date }>>();
 
+  private readonly oneByOne: boolean;
+
   constructor(db: Db, private readonly clock: Clock, options: RunStoreOptions = {}) {
     this.c = collections(db);
+    this.oneByOne = options.updatesOneByOne ?? true;
     const windowMs = options.groupWindowMs ?? 2;
-    // FerretDB 1.24 holds one pooled PostgreSQL connection per statement of a bulk write until it
-    // ends, and deadlocks when its pool runs out: batches stay at 20 statements, like the sweep's.
-    this.claims = new GroupCommit((batch) => this.writeClaims(batch), { windowMs, maxItems: BULK_STATEMENTS });
-    this.ends = new GroupCommit((batch) => this.writeEnds(batch), { windowMs, maxItems: BULK_STATEMENTS });
+    this.claims = new GroupCommit((batch) => this.writeClaims(batch), { windowMs });
+    this.ends = new GroupCommit((batch) => this.writeEnds(batch), { windowMs });
   }
 
   /** The execution when it can still start (SCHEDULED, QUEUED, RETRYING) or is RUNNING, else null. */
@@ -128,7 +132,7 @@ export class RunStore {
     });
     let all = false;
     try {
-      all = (await this.c.executions.bulkWrite(ops, { ordered: false })).matchedCount === ops.length;
+      all = (await bulkUpdate(this.c.executions, ops, this.oneByOne)).matchedCount === ops.length;
     } catch (error) {
       if (isMongoUnavailable(error)) throw error;
     }
@@ -147,7 +151,7 @@ export class RunStore {
   /**
    * Ends the running attempt `attempt`; not ended when the execution changed meanwhile (e.g.
    * cancelled). Group-committed: ends that write the same fields go out as one updateMany, all
-   * in one bulk command; `at` (finishedAt, updatedAt) is the batch's. Also matches its own earlier
+   * in one bulk; `at` (finishedAt, updatedAt) is the batch's. Also matches its own earlier
    * write, so a retry after MongoDB applied a first try whose answer was lost still counts as ended.
    */
   endAttempt(request: EndRequest): Promise<{ ended: boolean; at: Date }> {
@@ -188,7 +192,7 @@ export class RunStore {
     );
     let all = false;
     try {
-      const [result] = await Promise.all([this.c.executions.bulkWrite(ops, { ordered: false }), this.writeJobRuns()]);
+      const [result] = await Promise.all([bulkUpdate(this.c.executions, ops, this.oneByOne), this.writeJobRuns()]);
       all = result.matchedCount === requests.length;
     } catch (error) {
       if (isMongoUnavailable(error)) throw error;

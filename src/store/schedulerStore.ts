@@ -1,15 +1,15 @@
 import type { AnyBulkWriteOperation, Db, Filter, ObjectId } from 'mongodb';
 import type { ExecutionDoc, ExecutionStatus } from '../domain/execution.js';
 import type { JobDoc, JobStatus } from '../domain/job.js';
+import { bulkUpdate } from './bulkUpdates.js';
 import { collections, type Collections } from './collections.js';
 
-/**
- * Statements per bulkWrite. FerretDB 1.24 holds a pooled PostgreSQL connection for every update
- * statement of one command until the command ends, so a 100-statement bulkWrite exhausted its pool
- * and deadlocked it; MongoDB is indifferent to the chunking.
- */
-const BULK_CHUNK = 20;
 const WRITE_CHUNK = 100;
+
+export interface SchedulerStoreOptions {
+  /** Send update statements each as its own command (bulkUpdates.ts): true for FerretDB, false for MongoDB. Default true, safe on both. */
+  updatesOneByOne?: boolean;
+}
 
 /** A compare-and-set advance of a job's schedule: applied only if `scheduleCursor` still equals `expected`. */
 export interface JobAdvance {
@@ -28,9 +28,11 @@ export interface JobAdvance {
  */
 export class SchedulerStore {
   private readonly c: Collections;
+  private readonly oneByOne: boolean;
 
-  constructor(db: Db) {
+  constructor(db: Db, options: SchedulerStoreOptions = {}) {
     this.c = collections(db);
+    this.oneByOne = options.updatesOneByOne ?? true;
   }
 
   /**
@@ -88,7 +90,7 @@ export class SchedulerStore {
     const ops: AnyBulkWriteOperation<ExecutionDoc>[] = ids.map((_id) => ({
       updateOne: { filter: { _id, status: 'SCHEDULED' }, update: { $set: { status: 'QUEUED', queuedAt: now, updatedAt: now } } },
     }));
-    for (let i = 0; i < ops.length; i += BULK_CHUNK) await this.c.executions.bulkWrite(ops.slice(i, i + BULK_CHUNK), { ordered: false });
+    await bulkUpdate(this.c.executions, ops, this.oneByOne);
   }
 
   async advanceJobs(advances: JobAdvance[], now: Date): Promise<void> {
@@ -99,9 +101,7 @@ export class SchedulerStore {
         update: { $set: { scheduleCursor: a.scheduleCursor, status: a.status, updatedAt: now, fencingToken: a.fencingToken } },
       },
     }));
-    for (let i = 0; i < ops.length; i += BULK_CHUNK) {
-      await this.c.jobs.bulkWrite(ops.slice(i, i + BULK_CHUNK), { ordered: false });
-    }
+    await bulkUpdate(this.c.jobs, ops, this.oneByOne);
   }
 
   /** The current version, status and cursor of each job (absent when the job was deleted), each by `_id` (see findJobsByIds). */

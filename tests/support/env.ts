@@ -3,3 +3,5 @@ export const MONGO_URL = process.env.MONGO_URL || 'mongodb://127.0.0.1:27017/kai
 export const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 /** A fixed secret for tokens minted by tests; never used outside them. */
 export const TEST_JWT_SECRET = 'kairos-test-secret-not-for-production';
+/** The PostgreSQL server behind FerretDB, for tests that start a FerretDB of their own (as scripts/chaos.sh does). */
+export const POSTGRES_SERVER = process.env.FERRETDB_POSTGRESQL_SERVER || 'postgres://postgres@127.0.0.1:5432';

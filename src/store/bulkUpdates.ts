@@ -1,0 +1,35 @@
+import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
+import { isMongoUnavailable } from './mongo.js';
+
+/** What a bulk of update statements changed. */
+export interface BulkUpdateCounts {
+  matchedCount: number;
+  modifiedCount: number;
+}
+
+/**
+ * Sends update statements (updateOne / updateMany) either as one unordered bulk command
+ * (`oneByOne` false: MongoDB) or each as its own command, all at once through the driver's pool
+ * (`oneByOne` true: FerretDB 1.x). FerretDB keeps every update statement's PostgreSQL query open
+ * until its whole command ends and takes a second pooled connection to write, so a command of n
+ * statements holds n + 1 connections; a few such commands at once exhaust its pool and it deadlocks
+ * for good (the chaos run's MongoDB pause showed it). One statement per command holds at most two,
+ * and the driver's pool bounds how many are in flight (docs/architecture.md, "FerretDB").
+ *
+ * Waits for every statement; if some failed, throws after the rest settled (an unavailable-server
+ * error first, so callers can tell a retryable outage from a statement that failed).
+ */
+export async function bulkUpdate<T extends Document>(collection: Collection<T>, ops: AnyBulkWriteOperation<T>[], oneByOne: boolean): Promise<BulkUpdateCounts> {
+  if (ops.length === 0) return { matchedCount: 0, modifiedCount: 0 };
+  if (!oneByOne) {
+    const result = await collection.bulkWrite(ops, { ordered: false });
+    return { matchedCount: result.matchedCount, modifiedCount: result.modifiedCount };
+  }
+  const settled = await Promise.allSettled(ops.map((op) => collection.bulkWrite([op], { ordered: false })));
+  const failures = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
+  if (failures.length > 0) throw failures.find(isMongoUnavailable) ?? failures[0];
+  return settled.reduce(
+    (sum, s) => (s.status === 'fulfilled' ? { matchedCount: sum.matchedCount + s.value.matchedCount, modifiedCount: sum.modifiedCount + s.value.modifiedCount } : sum),
+    { matchedCount: 0, modifiedCount: 0 },
+  );
+}

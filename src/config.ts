@@ -49,6 +49,13 @@ export interface KairosConfig {
   mode: 'development' | 'production';
   /** LOG_LEVEL: the lowest level written to stderr (`info` also shows warnings and errors; `silent` none). Default `info`. */
   logLevel: LogLevel;
+  /** METRICS_PORT: where a process without the api role serves `/metrics` (the api role serves it on PORT). Default 9464; 0 picks a free port. */
+  metricsPort: number;
+  /**
+   * METRICS_TENANT_LABEL: adds a `tenant` label to the per-execution metric families. Off by default:
+   * every tenant multiplies those series (see the README's Metrics section).
+   */
+  metricsTenantLabel: boolean;
 }
 
 /** Raised for invalid configuration; the message names the variable. */
@@ -149,5 +156,7 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     workerDrainMs: int(env, 'WORKER_DRAIN_MS', 10_000, 0, 3_600_000),
     mode,
     logLevel: logLevel(env),
+    metricsPort: int(env, 'METRICS_PORT', 9464, 0, 65535),
+    metricsTenantLabel: bool(env, 'METRICS_TENANT_LABEL', false),
   };
 }

@@ -33,6 +33,8 @@ import { ApiServer } from './api/httpServer.js';
 import type { AppServices } from './api/appServices.js';
 import { AuthFailureLog } from './api/authFailureLog.js';
 import { kairosSchema } from './schema/buildSchema.js';
+import { KairosMetrics } from './metrics/kairosMetrics.js';
+import { MetricsServer } from './metrics/metricsServer.js';
 
 const READY_TIMEOUT_MS = 2000;
 
@@ -60,6 +62,8 @@ export interface KairosOptions {
 export interface Kairos {
   /** The GraphQL endpoint, when the api role runs. */
   url: string | null;
+  /** Where this process serves `/metrics`: the api port with the api role, else METRICS_PORT. */
+  metricsUrl: string;
   scheduler: SchedulerRole | null;
   stop(): Promise<void>;
 }
@@ -74,9 +78,12 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
   const logger = options.logger ?? createLogger({ service: 'kairos' });
   const instanceId = `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const handlers = options.handlers ?? (await loadHandlers(config.handlersModule));
+  // One registry per process (never prom-client's global one), handed to every part that records.
+  const metrics = new KairosMetrics({ tenantLabel: config.metricsTenantLabel });
 
   const { client: mongo, db, ferretDb } = await connectMongo(config.mongoUrl, options.dbName);
   logger.info('connected to the database', { server: ferretDb ? 'ferretdb' : 'mongodb', maxPoolSize: mongo.options.maxPoolSize });
+  mongo.on('serverHeartbeatFailed', () => metrics.mongoError('heartbeat'));
   const closers: (() => Promise<unknown>)[] = [() => mongo.close()];
   const stopAll = async () => {
     for (const close of closers.reverse()) {
@@ -86,7 +93,10 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
   try {
     await ensureIndexes(db);
     const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: true });
-    redis.on('error', (error) => logger.warn('redis connection error', { error: errorMessage(error) }));
+    redis.on('error', (error) => {
+      metrics.redisError('main');
+      logger.warn('redis connection error', { error: errorMessage(error) });
+    });
     // Registered before connecting: ioredis keeps retrying after a failed connect until told to stop.
     closers.push(async () => (redis.status === 'ready' ? redis.quit() : redis.disconnect()));
     await redis.connect();
@@ -94,9 +104,12 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
     const bullConnection = { url: config.redisUrl, maxRetriesPerRequest: null };
     const events = new ExecutionEventBus(redis, config.redisPrefix);
     closers.push(() => events.close());
-    const queues = new ExecutionQueues(bullConnection, config.redisPrefix, (error) =>
-      logger.warn('queue error', { error: errorMessage(error) }),
-    );
+    const queues = new ExecutionQueues(bullConnection, config.redisPrefix, (error) => {
+      metrics.redisError('queue');
+      logger.warn('queue error', { error: errorMessage(error) });
+    });
+    // Queue depth is read at scrape time by the processes that feed or drain the queues.
+    if (config.roles.includes('worker') || config.roles.includes('scheduler')) metrics.observeQueues(() => queues.depths());
     closers.push(() => queues.close());
     const tenants = new TenantStore(db, config.defaultQuota);
     const quotas = new TenantQuotas(tenants, clock);
@@ -119,7 +132,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       closers.push(() => cpu.close());
       const worker = new WorkerRole(
         bullConnection,
-        { runStore: new RunStore(db, clock, { updatesOneByOne: ferretDb }), tenants, queues, events, handlers, cpu, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, tenantSlots, queueLockMs: config.queueLockMs, http: { dispatcher, allowPrivate: config.allowPrivateTargets } },
+        { runStore: new RunStore(db, clock, { updatesOneByOne: ferretDb }), tenants, queues, events, handlers, cpu, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, tenantSlots, queueLockMs: config.queueLockMs, http: { dispatcher, allowPrivate: config.allowPrivateTargets }, metrics },
         logger,
         {
           redisPrefix: config.redisPrefix,
@@ -143,6 +156,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         reconcileEveryMs: config.reconcileEveryMs,
         reconcileGraceMs: config.reconcileGraceMs,
         purgeEveryMs: config.purgeEveryMs,
+        metrics,
         ...options.scheduler,
       });
       scheduler.start();
@@ -150,6 +164,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       closers.push(() => role.stop());
     }
     let url: string | null = null;
+    let metricsUrl = '';
     if (config.roles.includes('api')) {
       const app: AppServices = {
         db,
@@ -170,6 +185,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         allowPrivateTargets: config.allowPrivateTargets,
         lookAheadMs: config.lookAheadMs,
         development: config.mode === 'development',
+        metrics,
       };
       const api = new ApiServer(await kairosSchema(), app, {
         port: config.port,
@@ -185,9 +201,15 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       await api.start();
       closers.push(() => api.stop());
       url = `http://127.0.0.1:${api.port}/graphql`;
+      metricsUrl = `http://127.0.0.1:${api.port}/metrics`;
+    } else {
+      const server = new MetricsServer(metrics, { port: config.metricsPort, host: options.host, onError: (error) => logger.warn('could not serve metrics', { error: errorMessage(error) }) });
+      await server.start();
+      closers.push(() => server.stop());
+      metricsUrl = `http://127.0.0.1:${server.port}/metrics`;
     }
-    logger.info('kairos started', { roles: config.roles, url });
-    return { url, scheduler, stop: stopAll };
+    logger.info('kairos started', { roles: config.roles, url, metricsUrl });
+    return { url, metricsUrl, scheduler, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

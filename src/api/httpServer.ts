@@ -18,6 +18,9 @@ import { KairosError } from '../errors/index.js';
 import { errorMessage } from '../logger.js';
 import { noSubscriptionsOverHttp } from './noSubscriptionsOverHttp.js';
 import { uiRoutes, type UiHandler } from './uiRoutes.js';
+import { operationMetrics } from './operationMetrics.js';
+import { sendMetrics } from '../metrics/metricsServer.js';
+import { RateLimitedError } from '../errors/index.js';
 
 /** Request bodies above this are refused before parsing. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -59,7 +62,7 @@ export class ApiServer {
       parseOptions: { maxTokens: MAX_TOKENS },
       // One operation per request: a batch would multiply every per-operation limit.
       allowBatchedHttpRequests: false,
-      plugins: app.development ? [writeRateLimit] : [writeRateLimit, ApolloServerPluginLandingPageDisabled()],
+      plugins: [writeRateLimit, operationMetrics(app.metrics), ...(app.development ? [] : [ApolloServerPluginLandingPageDisabled()])],
     });
     this.ui = uiRoutes({ development: app.development });
     // Explicit rather than Node's default (which a flag can raise): larger headers get 431 from the parser.
@@ -91,11 +94,13 @@ export class ApiServer {
           if (Object.keys(ctx.subscriptions).length >= MAX_SUBSCRIPTIONS_PER_SOCKET) {
             return [new GraphQLError(`A connection may run at most ${MAX_SUBSCRIPTIONS_PER_SOCKET} operations at once; complete one first`)];
           }
+          let context: Context | null = null;
           try {
             const document = parse(payload.query, { maxTokens: MAX_TOKENS });
             const operation = getOperationAST(document, payload.operationName);
-            if (operation?.operation === 'mutation') await chargeWrites(await auth.context(ctx), document, operation);
+            if (operation?.operation === 'mutation') await chargeWrites((context = await auth.context(ctx)), document, operation);
           } catch (error) {
+            if (error instanceof RateLimitedError) this.app.metrics.quotaRefused('rate', context?.scope?.identity.tenantId ?? 'unknown');
             if (error instanceof KairosError) return [new GraphQLError(error.message, { originalError: error })];
             if (error instanceof GraphQLError) return [error];
             // Not the document's fault (e.g. the quota lookup found MongoDB down).
@@ -137,6 +142,7 @@ export class ApiServer {
     const url = new URL(req.url ?? '/', 'http://localhost');
     try {
       if (url.pathname === '/healthz') return send(res, 200, { status: 'ok' });
+      if (url.pathname === '/metrics') return await sendMetrics(this.app.metrics, res);
       if (url.pathname === '/readyz') {
         const ready = await this.options.ready().catch(() => false);
         return send(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable' });

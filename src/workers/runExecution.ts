@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
-import type { ExecutionDoc, ExecutionStatus } from '../domain/execution.js';
+import type { ExecutionDoc, ExecutionStatus, ExecutionTrigger } from '../domain/execution.js';
+import type { KairosMetrics } from '../metrics/kairosMetrics.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { errorMessage } from '../logger.js';
@@ -20,7 +21,7 @@ import type { ConcurrencyLimiter } from '../quotas/concurrencyLimiter.js';
 import type { Dispatcher } from 'undici';
 import type { ChildProcessRunner } from './cpu/childProcessRunner.js';
 import { retryWhileMongoDown } from './retryWhileMongoDown.js';
-import { decideAttemptEnd, type AttemptResult } from './attemptEnd.js';
+import { decideAttemptEnd, type AttemptEndDecision, type AttemptResult } from './attemptEnd.js';
 
 export interface RunDeps {
   runStore: RunStore;
@@ -43,6 +44,8 @@ export interface RunDeps {
   queueLockMs: number;
   /** How HTTP targets are reached: the guarded connection pool and whether private addresses are allowed. */
   http: { dispatcher: Dispatcher; allowPrivate: boolean };
+  /** Records attempts, start lag, retries, takeovers and finished executions. */
+  metrics: KairosMetrics;
 }
 
 class AttemptTimeout extends Error {}
@@ -68,6 +71,8 @@ interface Run {
   payloadJson: string | null;
   /** The job as the entry carried it; null = read it. */
   job: JobSnapshot | null;
+  /** For metrics; unknown on entries made before queue entries carried it. */
+  trigger?: ExecutionTrigger;
 }
 
 /** An attempt this delivery claimed. */
@@ -100,6 +105,7 @@ export async function runExecution(deps: RunDeps, message: ExecutionMessage, del
       scheduledFor: new Date(message.run.scheduledFor),
       payloadJson: message.run.payloadJson,
       job: message.job ?? null,
+      trigger: message.run.trigger,
     };
     if ((await runWaiting(deps, run, true)) !== 'stale') return;
   }
@@ -140,6 +146,7 @@ async function runWaiting(deps: RunDeps, run: Run, fromEntry: boolean): Promise<
   const slotTtlMs = job.timeoutSeconds * 1000 + 30_000;
   const tenantSlot = await deps.tenantSlots.take(run.tenantId, executionId, slotTtlMs);
   if (tenantSlot === 'full') {
+    deps.metrics.quotaRefused('concurrency', run.tenantId);
     await waitForTenantSlot(deps, run, job);
     return 'done';
   }
@@ -169,6 +176,7 @@ async function runWaiting(deps: RunDeps, run: Run, fromEntry: boolean): Promise<
     }
     await publishStatusEvents(deps.events, deps.logger, [statusEvent(run, run.status, 'RUNNING', started.startedAt)]);
     if (started.number === 1) deps.runStore.noteJobRun(run.tenantId, run.jobId, started.startedAt);
+    if (started.number === 1) deps.metrics.attemptStarted(started.startedAt.getTime() - run.scheduledFor.getTime(), run.trigger, run.workload, run.tenantId);
     await finish(deps, run, job, started, await attempt(deps, run, job, started.number));
     return 'done';
   } catch (error) {
@@ -241,6 +249,7 @@ async function takeOver(deps: RunDeps, running: ExecutionDoc): Promise<Execution
   const now = deps.clock();
   const after = await deps.runStore.recordCrash(running, now);
   if (!after) return null;
+  recordCrashed(deps.metrics, running, after, now);
   await publishStatusEvents(deps.events, deps.logger, [statusEvent(after, 'RUNNING', after.status, now)]);
   deps.logger.warn('took over an execution whose worker disappeared', {
     tenantId: running.tenantId, jobId: running.jobId.toHexString(), executionId: running._id.toHexString(), attempt: running.attempt,
@@ -269,6 +278,7 @@ async function releaseSlot(deps: RunDeps, execution: Pick<ExecutionDoc, 'tenantI
 async function endUnstarted(deps: RunDeps, run: Run, status: 'SKIPPED' | 'CANCELLED', reason: string): Promise<void> {
   const now = deps.clock();
   if (await deps.runStore.endUnstarted(run, status, reason, now)) {
+    deps.metrics.executionFinished(status, run.trigger, run.tenantId);
     await publishStatusEvents(deps.events, deps.logger, [statusEvent(run, run.status, status, now)]);
   }
 }
@@ -348,6 +358,7 @@ async function finish(deps: RunDeps, run: Run, job: JobSnapshot, started: Starte
     deps.runStore.endAttempt({ id: run._id, attempt: started.number, ...decision, outcome: result.outcome, httpStatus: result.httpStatus }),
   );
   if (!ended) return;
+  recordAttemptEnd(deps.metrics, run, result.outcome, decision, at.getTime() - started.startedAt.getTime());
   if (result.outcome === 'FAILED' || result.outcome === 'TIMED_OUT' || result.outcome === 'CRASHED') {
     // One line per failed attempt (a refused target included: its error says so), for operators.
     deps.logger.warn('attempt failed', {
@@ -359,4 +370,19 @@ async function finish(deps: RunDeps, run: Run, job: JobSnapshot, started: Starte
   if (decision.status === 'RETRYING' && decision.nextAttemptAt) {
     await deps.queues.enqueue([queueEntry({ ...run, status: 'RETRYING', attempt: started.number }, decision.nextAttemptAt)]);
   }
+}
+
+function recordAttemptEnd(metrics: KairosMetrics, run: Run, outcome: AttemptResult['outcome'], decision: AttemptEndDecision, durationMs: number): void {
+  metrics.attemptEnded(outcome, run.workload, run.tenantId, durationMs);
+  if (decision.status === 'RETRYING') metrics.retried(run.workload);
+  else metrics.executionFinished(decision.status, run.trigger, run.tenantId);
+}
+
+/** A takeover recorded the lost attempt CRASHED: the execution retries or, with no attempt left, has FAILED. */
+function recordCrashed(metrics: KairosMetrics, running: ExecutionDoc, after: ExecutionDoc, now: Date): void {
+  const startedAt = running.attempts.find((a) => a.number === running.attempt)?.startedAt;
+  metrics.tookOver();
+  metrics.attemptEnded('CRASHED', running.workload, running.tenantId, startedAt ? now.getTime() - startedAt.getTime() : null);
+  if (after.status === 'RETRYING') metrics.retried(running.workload);
+  else if (after.status === 'FAILED') metrics.executionFinished('FAILED', running.trigger, running.tenantId);
 }

@@ -36,6 +36,7 @@ export class WorkerRole {
           await runExecution(deps, entry.data, { takeover: entry.stalledCounter > 0 || entry.data.takeover === true });
         } catch (error) {
           if (!isMongoUnavailable(error)) throw error;
+          deps.metrics.mongoError('worker');
           // MongoDB unreachable: put the entry back and pause this queue for a while, rather than
           // drop work we could not record (reconcile would find it, but only after its grace period).
           logger.warn('MongoDB unreachable: pausing the queue', { workload, pauseMs: MONGO_DOWN_PAUSE_MS });
@@ -55,7 +56,10 @@ export class WorkerRole {
         maxStalledCount: 1000,
         autorun: false,
       });
-      worker.on('error', (error) => logger.warn('queue consumer error', { workload, error: errorMessage(error) }));
+      worker.on('error', (error) => {
+        deps.metrics.redisError('worker');
+        logger.warn('queue consumer error', { workload, error: errorMessage(error) });
+      });
       worker.on('failed', (entry, error) =>
         // The execution stays in MongoDB in its last state: reconcile re-enqueues a waiting one, and
         // runExecution has recorded a started one as CRASHED and queued its next attempt.

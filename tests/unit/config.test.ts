@@ -103,6 +103,8 @@ describe('loadConfig with explicit values', () => {
       PURGE_EVERY_MS: '60000',
       NODE_ENV: 'production',
       LOG_LEVEL: 'error',
+      METRICS_PORT: '9100',
+      METRICS_TENANT_LABEL: 'true',
     });
     expect(config).toEqual({
       mongoUrl: 'mongodb+srv://user:pw@cluster0.example.net/jobs',
@@ -125,6 +127,8 @@ describe('loadConfig with explicit values', () => {
       leaseTtlMs: 5_000,
       mode: 'production',
       logLevel: 'error',
+      metricsPort: 9100,
+      metricsTenantLabel: true,
     });
   });
 

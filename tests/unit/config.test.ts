@@ -72,7 +72,8 @@ describe('loadConfig defaults', () => {
     expect(empty.port).toBe(4000);
     expect(empty.roles).toEqual(['api', 'scheduler', 'worker']);
     expect(empty.allowPrivateTargets).toBe(false);
-    expect(empty.workerIoConcurrency).toBe(64);
+    expect(empty.workerIoConcurrency).toBe(1000);
+    expect(empty.workerTenantSharePercent).toBe(25);
     expect(empty.jwt.issuer).toBeUndefined();
   });
 });
@@ -91,6 +92,7 @@ describe('loadConfig with explicit values', () => {
       ALLOW_PRIVATE_TARGETS: 'true',
       WORKER_IO_CONCURRENCY: '8',
       WORKER_CPU_CONCURRENCY: '3',
+      WORKER_TENANT_SHARE_PERCENT: '40',
       QUEUE_LOCK_MS: '45000',
       RECONCILE_EVERY_MS: '5000',
       RECONCILE_GRACE_MS: '0',
@@ -113,6 +115,7 @@ describe('loadConfig with explicit values', () => {
       allowPrivateTargets: true,
       workerIoConcurrency: 8,
       workerCpuConcurrency: 3,
+      workerTenantSharePercent: 40,
       queueLockMs: 45_000,
       reconcileEveryMs: 5000,
       reconcileGraceMs: 0,
@@ -167,6 +170,8 @@ describe('loadConfig rejects invalid values with a ConfigError naming the variab
     ['WORKER_IO_CONCURRENCY', { WORKER_IO_CONCURRENCY: '0' }],
     ['WORKER_IO_CONCURRENCY', { WORKER_IO_CONCURRENCY: 'many' }],
     ['WORKER_CPU_CONCURRENCY', { WORKER_CPU_CONCURRENCY: '0' }],
+    ['WORKER_TENANT_SHARE_PERCENT', { WORKER_TENANT_SHARE_PERCENT: '0' }],
+    ['WORKER_TENANT_SHARE_PERCENT', { WORKER_TENANT_SHARE_PERCENT: '101' }],
     ['QUEUE_LOCK_MS', { QUEUE_LOCK_MS: '999' }],
     ['DEFAULT_MAX_JOBS', { DEFAULT_MAX_JOBS: '-1' }],
     ['DEFAULT_MAX_CONCURRENT_EXECUTIONS', { DEFAULT_MAX_CONCURRENT_EXECUTIONS: '0' }],

@@ -5,7 +5,6 @@ import { RateLimitedError } from '../errors/index.js';
 import { errorMessage, type Logger } from '../logger.js';
 
 const TAKE = readFileSync(new URL('./lua/takeRateTokens.lua', import.meta.url), 'utf8');
-const TAKE_UP_TO = readFileSync(new URL('./lua/takeRateTokensUpTo.lua', import.meta.url), 'utf8');
 const MINUTE_MS = 60_000;
 
 /**
@@ -28,7 +27,7 @@ export class RateLimiter {
   async take(bucket: string, tenantId: string, perMinute: number, tokens = 1): Promise<void> {
     let waitMs: number;
     try {
-      waitMs = Number(await this.redis.eval(TAKE, 1, this.key(bucket, tenantId), this.clock().getTime(), perMinute, MINUTE_MS, tokens));
+      waitMs = Number(await this.redis.eval(TAKE, 1, this.key(bucket, tenantId), this.clock().getTime(), perMinute, MINUTE_MS, tokens, 'all'));
     } catch (error) {
       this.logger.warn('rate limit not checked: Redis unreachable', { bucket, error: errorMessage(error) });
       return;
@@ -48,7 +47,7 @@ export class RateLimiter {
   async takeUpTo(bucket: string, tenantId: string, perMinute: number, wanted: number): Promise<number> {
     if (wanted <= 0) return 0;
     try {
-      return Number(await this.redis.eval(TAKE_UP_TO, 1, this.key(bucket, tenantId), this.clock().getTime(), perMinute, MINUTE_MS, wanted));
+      return Number(await this.redis.eval(TAKE, 1, this.key(bucket, tenantId), this.clock().getTime(), perMinute, MINUTE_MS, wanted, 'up-to'));
     } catch (error) {
       this.logger.warn('rate limit not checked: Redis unreachable', { bucket, error: errorMessage(error) });
       return wanted;

@@ -33,9 +33,12 @@ describe('loadConfig defaults', () => {
     expect(config.jwt).toEqual({ secret: SECRET, publicKey: undefined, issuer: undefined, audience: undefined, maxTtlSeconds: 2_592_000 });
   });
 
-  it('refuses private targets and sizes workers at 64 IO slots and one CPU slot per core', () => {
+  it('refuses private targets and sizes workers at 1000 IO slots, one CPU slot per core and a quarter of each for one tenant', () => {
     expect(config.allowPrivateTargets).toBe(false);
-    expect(config.workerIoConcurrency).toBe(64);
+    expect(config.workerIoConcurrency).toBe(1000);
+    expect(config.workerTenantSharePercent).toBe(25);
+    // The sizing rule (README, Quotas and limits): a tenant at the default quota holds at most a tenth of one worker.
+    expect(config.defaultQuota.maxConcurrentExecutions).toBeLessThanOrEqual(config.workerIoConcurrency / 10);
     expect(config.workerCpuConcurrency).toBe(os.availableParallelism());
   });
 
@@ -73,7 +76,6 @@ describe('loadConfig defaults', () => {
     expect(empty.roles).toEqual(['api', 'scheduler', 'worker']);
     expect(empty.allowPrivateTargets).toBe(false);
     expect(empty.workerIoConcurrency).toBe(1000);
-    expect(empty.workerTenantSharePercent).toBe(25);
     expect(empty.jwt.issuer).toBeUndefined();
   });
 });

@@ -20,6 +20,11 @@ export interface KairosConfig {
   workerIoConcurrency: number;
   workerCpuConcurrency: number;
   /**
+   * The most of a worker process's slots (of each pool, IO and CPU) one tenant may hold at once,
+   * in percent, rounded down and at least one slot. Default 25.
+   */
+  workerTenantSharePercent: number;
+  /**
    * An ES module exporting `handlers` (name → async function) that workers can run, besides the
    * built-ins. CPU_BOUND executions load it in their child process. Default: none.
    */
@@ -137,8 +142,9 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     roles: [...new Set(roles as Role[])],
     jwt: { secret, publicKey, issuer: env.JWT_ISSUER || undefined, audience: env.JWT_AUDIENCE || undefined, maxTtlSeconds: int(env, 'JWT_MAX_TTL_SECONDS', 30 * 24 * 3600, 60, 10 * 365 * 24 * 3600) },
     allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', false),
-    workerIoConcurrency: int(env, 'WORKER_IO_CONCURRENCY', 64, 1, 10000),
+    workerIoConcurrency: int(env, 'WORKER_IO_CONCURRENCY', 1000, 1, 10000),
     workerCpuConcurrency: int(env, 'WORKER_CPU_CONCURRENCY', os.availableParallelism(), 1, 1024),
+    workerTenantSharePercent: int(env, 'WORKER_TENANT_SHARE_PERCENT', 25, 1, 100),
     handlersModule: env.HANDLERS_MODULE || null,
     queueLockMs: int(env, 'QUEUE_LOCK_MS', 30_000, 1000, 3_600_000),
     defaultQuota: {

@@ -23,6 +23,7 @@ import { AttemptClaims } from './workers/attemptClaims.js';
 import { TenantQuotas } from './quotas/tenantQuotas.js';
 import { ConcurrencyLimiter } from './quotas/concurrencyLimiter.js';
 import { RateLimiter } from './quotas/rateLimiter.js';
+import { ScheduledBudget } from './quotas/scheduledBudget.js';
 import { TenantLock } from './quotas/tenantLock.js';
 import { JobCounter } from './quotas/jobCounter.js';
 import { targetAgent } from './workers/targets/targetAgent.js';
@@ -113,7 +114,8 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
     closers.push(() => queues.close());
     const tenants = new TenantStore(db, config.defaultQuota);
     const quotas = new TenantQuotas(tenants, clock);
-    const materialiseDeps: MaterialiseDeps = { store: new SchedulerStore(db, { updatesOneByOne: ferretDb }), dueIndex: new DueIndex(redis, config.redisPrefix, (error) => logger.warn('could not write the due index; the leader\'s next rebuild adds the job', { error: errorMessage(error) })), queues, events, logger, random: Math.random };
+    const rateLimiter = new RateLimiter(redis, config.redisPrefix, clock, logger);
+    const materialiseDeps: MaterialiseDeps = { store: new SchedulerStore(db, { updatesOneByOne: ferretDb }), dueIndex: new DueIndex(redis, config.redisPrefix, (error) => logger.warn('could not write the due index; the leader\'s next rebuild adds the job', { error: errorMessage(error) })), queues, events, logger, random: Math.random, budget: new ScheduledBudget(rateLimiter, quotas) };
 
     let scheduler: SchedulerRole | null = null;
     // Every role may publish a cancel; only workers listen for them.
@@ -138,6 +140,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
           redisPrefix: config.redisPrefix,
           ioConcurrency: config.workerIoConcurrency,
           cpuConcurrency: config.workerCpuConcurrency,
+          tenantSharePercent: config.workerTenantSharePercent,
           lockDurationMs: config.queueLockMs,
           drainTimeoutMs: config.workerDrainMs,
           ...options.worker,
@@ -174,7 +177,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         jwt: config.jwt,
         tenants,
         quotas,
-        rateLimiter: new RateLimiter(redis, config.redisPrefix, clock, logger),
+        rateLimiter,
         createJobLock: new TenantLock(redis, config.redisPrefix, 'create-job', logger),
         jobCounter: new JobCounter(redis, config.redisPrefix),
         events,

@@ -174,8 +174,10 @@ async function startCluster(label: string, split: boolean): Promise<KairosCluste
     REDIS_URL: base.redisUrl,
     REDIS_PREFIX: name,
     JWT_SECRET: secret,
-    // Throughput, not quotas, is measured: one tenant may run all it can.
+    // Throughput, not quotas, is measured: one tenant may run all it can, on BullMQ's concurrency.
     DEFAULT_MAX_CONCURRENT_EXECUTIONS: '100000',
+    WORKER_IO_CONCURRENCY: String(CONCURRENCY),
+    WORKER_TENANT_SHARE_PERCENT: '100',
     DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '1000000',
     DEFAULT_MAX_JOBS: '1000000',
   };

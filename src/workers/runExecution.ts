@@ -18,6 +18,7 @@ import { CancelledError, ShutdownError, type CancelSignals } from '../events/can
 import type { OverlapDecision, OverlapGuard } from './overlapGuard.js';
 import type { AttemptClaims } from './attemptClaims.js';
 import type { ConcurrencyLimiter } from '../quotas/concurrencyLimiter.js';
+import type { TenantShare } from './tenantShare.js';
 import type { Dispatcher } from 'undici';
 import type { ChildProcessRunner } from './cpu/childProcessRunner.js';
 import { retryWhileMongoDown } from './retryWhileMongoDown.js';
@@ -40,6 +41,8 @@ export interface RunDeps {
   claims: AttemptClaims;
   /** The tenants' running slots (maxConcurrentExecutions). */
   tenantSlots: ConcurrencyLimiter;
+  /** Each tenant's share of this process's slots. */
+  tenantShare: TenantShare;
   /** The queue lock (visibility timeout), part of a running attempt's deadline. */
   queueLockMs: number;
   /** How HTTP targets are reached: the guarded connection pool and whether private addresses are allowed. */
@@ -83,8 +86,8 @@ interface Started {
 
 /**
  * Runs one delivery of an execution (docs/architecture.md, steps 4–6). Usually straight from the queue
- * entry, which says what the execution is waiting as and carries its job: the tenant slot and the
- * overlap policy are applied, the attempt is claimed (Redis claim, then a group-committed
+ * entry, which says what the execution is waiting as and carries its job: the tenant's share of this
+ * process, its slot and the overlap policy are applied, the attempt is claimed (Redis claim, then a group-committed
  * compare-and-set), the target runs under the per-attempt timeout and the end is group-committed
  * as SUCCEEDED, RETRYING (re-enqueued after backoff), FAILED or CANCELLED before the delivery is
  * acknowledged. When the entry's picture is stale (the claim misses), when it carries none, or
@@ -141,6 +144,21 @@ async function runWaiting(deps: RunDeps, run: Run, fromEntry: boolean): Promise<
     }
     job = jobSnapshot(found);
   }
+  // This process's share first (no round trip): a tenant that has it waits as one at its quota does.
+  const releaseShare = deps.tenantShare.take(run.tenantId, run.workload);
+  if (!releaseShare) {
+    await waitForTenantSlot(deps, run, job);
+    return 'done';
+  }
+  try {
+    return await runWithinShare(deps, run, job, fromEntry);
+  } finally {
+    releaseShare();
+  }
+}
+
+/** runWaiting within the tenant's share of this process: the tenant's slot, the overlap policy, the attempt. */
+async function runWithinShare(deps: RunDeps, run: Run, job: JobSnapshot, fromEntry: boolean): Promise<'done' | 'stale'> {
   const { executionId } = run;
   const jobId = run.jobId.toHexString();
   const slotTtlMs = job.timeoutSeconds * 1000 + 30_000;
@@ -196,7 +214,7 @@ async function runWaiting(deps: RunDeps, run: Run, fromEntry: boolean): Promise<
 }
 
 /**
- * The tenant runs all the executions its quota allows: this one stays as it is (QUEUED or RETRYING)
+ * The tenant runs all the executions its quota or its share of this process allows: this one stays as it is (QUEUED or RETRYING)
  * and comes back shortly. The entry id is the TENANT_SLOT_RETRY_MS period it is due in: deliveries
  * of one execution that wait at once (a reconcile re-enqueue, a duplicate) merge into one entry
  * instead of polling side by side, and since it is due at least one period from now it never

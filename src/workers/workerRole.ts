@@ -4,15 +4,18 @@ import { errorMessage, type Logger } from '../logger.js';
 import { QUEUE_NAMES, type ExecutionMessage } from '../queue/executionQueues.js';
 import { runExecution, type RunDeps } from './runExecution.js';
 import { isMongoUnavailable } from '../store/mongo.js';
+import { shareOf, TenantShare } from './tenantShare.js';
 
 const MONGO_DOWN_PAUSE_MS = 2000;
 
 export interface WorkerRoleOptions {
   redisPrefix: string;
-  /** IO_BOUND executions at once per process (default 64). */
+  /** IO_BOUND executions at once per process. */
   ioConcurrency: number;
   /** CPU_BOUND executions at once per process (default: one per core). */
   cpuConcurrency: number;
+  /** The most of each pool's slots one tenant may hold, in percent (rounded down, at least one slot). */
+  tenantSharePercent: number;
   /** The queue lock, our visibility timeout; BullMQ renews it every half while the worker is alive. Default 30 s. */
   lockDurationMs?: number;
   /** How long stop() lets running attempts finish before aborting them (recorded CRASHED, retried). Default 10 s. */
@@ -28,8 +31,16 @@ export class WorkerRole {
 
   private readonly drainTimeoutMs: number;
 
-  constructor(connection: ConnectionOptions, private readonly deps: RunDeps, private readonly logger: Logger, options: WorkerRoleOptions) {
+  private readonly deps: RunDeps;
+
+  constructor(connection: ConnectionOptions, runDeps: Omit<RunDeps, 'tenantShare'>, private readonly logger: Logger, options: WorkerRoleOptions) {
     this.drainTimeoutMs = options.drainTimeoutMs ?? 10_000;
+    // A tenant holds at most its share of each pool, so its backlog never takes every slot of the process.
+    const tenantShare = new TenantShare({
+      IO_BOUND: shareOf(options.ioConcurrency, options.tenantSharePercent),
+      CPU_BOUND: shareOf(options.cpuConcurrency, options.tenantSharePercent),
+    });
+    const deps: RunDeps = (this.deps = { ...runDeps, tenantShare });
     const consume = (workload: Workload, concurrency: number) => {
       const run = async (entry: Job<ExecutionMessage>) => {
         try {

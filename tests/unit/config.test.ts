@@ -33,9 +33,12 @@ describe('loadConfig defaults', () => {
     expect(config.jwt).toEqual({ secret: SECRET, publicKey: undefined, issuer: undefined, audience: undefined, maxTtlSeconds: 2_592_000 });
   });
 
-  it('refuses private targets and sizes workers at 64 IO slots and one CPU slot per core', () => {
+  it('refuses private targets and sizes workers at 1000 IO slots, one CPU slot per core and a quarter of each for one tenant', () => {
     expect(config.allowPrivateTargets).toBe(false);
-    expect(config.workerIoConcurrency).toBe(64);
+    expect(config.workerIoConcurrency).toBe(1000);
+    expect(config.workerTenantSharePercent).toBe(25);
+    // The sizing rule (README, Quotas and limits): a tenant at the default quota holds at most a tenth of one worker.
+    expect(config.defaultQuota.maxConcurrentExecutions).toBeLessThanOrEqual(config.workerIoConcurrency / 10);
     expect(config.workerCpuConcurrency).toBe(os.availableParallelism());
   });
 
@@ -72,7 +75,7 @@ describe('loadConfig defaults', () => {
     expect(empty.port).toBe(4000);
     expect(empty.roles).toEqual(['api', 'scheduler', 'worker']);
     expect(empty.allowPrivateTargets).toBe(false);
-    expect(empty.workerIoConcurrency).toBe(64);
+    expect(empty.workerIoConcurrency).toBe(1000);
     expect(empty.jwt.issuer).toBeUndefined();
   });
 });
@@ -91,6 +94,7 @@ describe('loadConfig with explicit values', () => {
       ALLOW_PRIVATE_TARGETS: 'true',
       WORKER_IO_CONCURRENCY: '8',
       WORKER_CPU_CONCURRENCY: '3',
+      WORKER_TENANT_SHARE_PERCENT: '40',
       QUEUE_LOCK_MS: '45000',
       RECONCILE_EVERY_MS: '5000',
       RECONCILE_GRACE_MS: '0',
@@ -115,6 +119,7 @@ describe('loadConfig with explicit values', () => {
       allowPrivateTargets: true,
       workerIoConcurrency: 8,
       workerCpuConcurrency: 3,
+      workerTenantSharePercent: 40,
       queueLockMs: 45_000,
       reconcileEveryMs: 5000,
       reconcileGraceMs: 0,
@@ -171,6 +176,8 @@ describe('loadConfig rejects invalid values with a ConfigError naming the variab
     ['WORKER_IO_CONCURRENCY', { WORKER_IO_CONCURRENCY: '0' }],
     ['WORKER_IO_CONCURRENCY', { WORKER_IO_CONCURRENCY: 'many' }],
     ['WORKER_CPU_CONCURRENCY', { WORKER_CPU_CONCURRENCY: '0' }],
+    ['WORKER_TENANT_SHARE_PERCENT', { WORKER_TENANT_SHARE_PERCENT: '0' }],
+    ['WORKER_TENANT_SHARE_PERCENT', { WORKER_TENANT_SHARE_PERCENT: '101' }],
     ['QUEUE_LOCK_MS', { QUEUE_LOCK_MS: '999' }],
     ['DEFAULT_MAX_JOBS', { DEFAULT_MAX_JOBS: '-1' }],
     ['DEFAULT_MAX_CONCURRENT_EXECUTIONS', { DEFAULT_MAX_CONCURRENT_EXECUTIONS: '0' }],

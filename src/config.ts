@@ -49,6 +49,12 @@ export interface KairosConfig {
   mode: 'development' | 'production';
   /** LOG_LEVEL: the lowest level written to stderr (`info` also shows warnings and errors; `silent` none). Default `info`. */
   logLevel: LogLevel;
+  /**
+   * A new tenant's caps on live subscription connections, counted per api process:
+   * DEFAULT_MAX_SOCKETS_PER_CREDENTIAL (20), DEFAULT_MAX_SOCKETS (100, the whole tenant),
+   * DEFAULT_MAX_SUBSCRIPTIONS_PER_SOCKET (50) and DEFAULT_MAX_SUBSCRIPTIONS (200, the whole tenant).
+   */
+  defaultConnectionQuota: { maxSocketsPerCredential: number; maxSockets: number; maxSubscriptionsPerSocket: number; maxSubscriptions: number };
 }
 
 /** Raised for invalid configuration; the message names the variable. */
@@ -149,5 +155,11 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     workerDrainMs: int(env, 'WORKER_DRAIN_MS', 10_000, 0, 3_600_000),
     mode,
     logLevel: logLevel(env),
+    defaultConnectionQuota: {
+      maxSocketsPerCredential: int(env, 'DEFAULT_MAX_SOCKETS_PER_CREDENTIAL', 20, 1, 100_000),
+      maxSockets: int(env, 'DEFAULT_MAX_SOCKETS', 100, 1, 100_000),
+      maxSubscriptionsPerSocket: int(env, 'DEFAULT_MAX_SUBSCRIPTIONS_PER_SOCKET', 50, 1, 100_000),
+      maxSubscriptions: int(env, 'DEFAULT_MAX_SUBSCRIPTIONS', 200, 1, 1_000_000),
+    },
   };
 }

@@ -98,7 +98,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       logger.warn('queue error', { error: errorMessage(error) }),
     );
     closers.push(() => queues.close());
-    const tenants = new TenantStore(db, config.defaultQuota);
+    const tenants = new TenantStore(db, { ...config.defaultQuota, ...config.defaultConnectionQuota });
     const quotas = new TenantQuotas(tenants, clock);
     const materialiseDeps: MaterialiseDeps = { store: new SchedulerStore(db, { updatesOneByOne: ferretDb }), dueIndex: new DueIndex(redis, config.redisPrefix, (error) => logger.warn('could not write the due index; the leader\'s next rebuild adds the job', { error: errorMessage(error) })), queues, events, logger, random: Math.random };
 

@@ -44,6 +44,10 @@ describe('loadConfig defaults', () => {
     expect(config.purgeEveryMs).toBe(300_000);
   });
 
+  it('caps a new tenant at 20 sockets a credential, 100 a tenant, 50 subscriptions a socket and 200 a tenant', () => {
+    expect(config.defaultConnectionQuota).toEqual({ maxSocketsPerCredential: 20, maxSockets: 100, maxSubscriptionsPerSocket: 50, maxSubscriptions: 200 });
+  });
+
   it('uses the documented internal defaults', () => {
     expect(config.redisPrefix).toBe('kairos');
     expect(config.lookAheadMs).toBe(30_000);
@@ -103,6 +107,10 @@ describe('loadConfig with explicit values', () => {
       PURGE_EVERY_MS: '60000',
       NODE_ENV: 'production',
       LOG_LEVEL: 'error',
+      DEFAULT_MAX_SOCKETS_PER_CREDENTIAL: '3',
+      DEFAULT_MAX_SOCKETS: '4',
+      DEFAULT_MAX_SUBSCRIPTIONS_PER_SOCKET: '5',
+      DEFAULT_MAX_SUBSCRIPTIONS: '6',
     });
     expect(config).toEqual({
       mongoUrl: 'mongodb+srv://user:pw@cluster0.example.net/jobs',
@@ -125,6 +133,7 @@ describe('loadConfig with explicit values', () => {
       leaseTtlMs: 5_000,
       mode: 'production',
       logLevel: 'error',
+      defaultConnectionQuota: { maxSocketsPerCredential: 3, maxSockets: 4, maxSubscriptionsPerSocket: 5, maxSubscriptions: 6 },
     });
   });
 

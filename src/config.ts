@@ -61,6 +61,12 @@ export interface KairosConfig {
    * every tenant multiplies those series (see the README's Metrics section).
    */
   metricsTenantLabel: boolean;
+  /**
+   * A new tenant's caps on live subscription connections, counted per api process:
+   * DEFAULT_MAX_SOCKETS_PER_CREDENTIAL (20), DEFAULT_MAX_SOCKETS (100, the whole tenant),
+   * DEFAULT_MAX_SUBSCRIPTIONS_PER_SOCKET (50) and DEFAULT_MAX_SUBSCRIPTIONS (200, the whole tenant).
+   */
+  defaultConnectionQuota: { maxSocketsPerCredential: number; maxSockets: number; maxSubscriptionsPerSocket: number; maxSubscriptions: number };
 }
 
 /** Raised for invalid configuration; the message names the variable. */
@@ -164,5 +170,11 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     logLevel: logLevel(env),
     metricsPort: int(env, 'METRICS_PORT', 9464, 0, 65535),
     metricsTenantLabel: bool(env, 'METRICS_TENANT_LABEL', false),
+    defaultConnectionQuota: {
+      maxSocketsPerCredential: int(env, 'DEFAULT_MAX_SOCKETS_PER_CREDENTIAL', 20, 1, 100_000),
+      maxSockets: int(env, 'DEFAULT_MAX_SOCKETS', 100, 1, 100_000),
+      maxSubscriptionsPerSocket: int(env, 'DEFAULT_MAX_SUBSCRIPTIONS_PER_SOCKET', 50, 1, 100_000),
+      maxSubscriptions: int(env, 'DEFAULT_MAX_SUBSCRIPTIONS', 200, 1, 1_000_000),
+    },
   };
 }

@@ -112,7 +112,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
     // Queue depth is read at scrape time by the processes that feed or drain the queues.
     if (config.roles.includes('worker') || config.roles.includes('scheduler')) metrics.observeQueues(() => queues.depths());
     closers.push(() => queues.close());
-    const tenants = new TenantStore(db, config.defaultQuota);
+    const tenants = new TenantStore(db, { ...config.defaultQuota, ...config.defaultConnectionQuota });
     const quotas = new TenantQuotas(tenants, clock);
     const rateLimiter = new RateLimiter(redis, config.redisPrefix, clock, logger);
     const materialiseDeps: MaterialiseDeps = { store: new SchedulerStore(db, { updatesOneByOne: ferretDb }), dueIndex: new DueIndex(redis, config.redisPrefix, (error) => logger.warn('could not write the due index; the leader\'s next rebuild adds the job', { error: errorMessage(error) })), queues, events, logger, random: Math.random, budget: new ScheduledBudget(rateLimiter, quotas) };

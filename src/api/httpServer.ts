@@ -21,11 +21,10 @@ import { uiRoutes, type UiHandler } from './uiRoutes.js';
 import { operationMetrics } from './operationMetrics.js';
 import { sendMetrics } from '../metrics/metricsServer.js';
 import { RateLimitedError } from '../errors/index.js';
+import { LiveConnections } from './liveConnections.js';
 
 /** Request bodies above this are refused before parsing. */
 const MAX_BODY_BYTES = 1024 * 1024;
-/** Operations one WebSocket connection may run at once (each holds a listener on the event stream). */
-const MAX_SUBSCRIPTIONS_PER_SOCKET = 100;
 /** All request headers together, Authorization included. */
 const MAX_HEADER_BYTES = 16 * 1024;
 
@@ -79,7 +78,9 @@ export class ApiServer {
   async start(): Promise<void> {
     await this.apollo.start();
     const formatError = makeFormatError(this.app.logger, this.app.development);
-    const auth = socketAuth(this.app, { recheckEveryMs: this.options.socketRecheckMs });
+    // Each socket and operation holds a listener on the event stream: the tenants' caps bound them.
+    const connections = new LiveConnections();
+    const auth = socketAuth(this.app, { recheckEveryMs: this.options.socketRecheckMs, connections });
     this.wsCleanup = useServer<Record<string, unknown>, Partial<SocketExtra>>(
       {
         schema: this.schema,
@@ -87,13 +88,15 @@ export class ApiServer {
         context: (ctx) => auth.context(ctx),
         validate: (schema, document) => validate(schema, document, [...specifiedRules, ...validationRules(this.app.development)]),
         // graphql-ws neither bounds a connection's subscriptions nor parses with a token limit: refuse
-        // both before it starts one. Mutations sent over the socket count against the write rate as over HTTP.
+        // both before it starts one (the tenant's subscription caps, see LiveConnections). Mutations
+        // sent over the socket count against the write rate as over HTTP.
         onSubscribe: async (ctx, _id, payload) => {
           const tooDeep = nestingRefusal(payload.query, payload.variables);
           if (tooDeep) return [new GraphQLError(tooDeep, { extensions: { code: 'BAD_USER_INPUT' } })];
-          if (Object.keys(ctx.subscriptions).length >= MAX_SUBSCRIPTIONS_PER_SOCKET) {
-            return [new GraphQLError(`A connection may run at most ${MAX_SUBSCRIPTIONS_PER_SOCKET} operations at once; complete one first`)];
-          }
+          // Synchronous, so a burst is admitted in arrival order. The socket stays open: only this
+          // operation is refused, the ones running keep their events.
+          const overCap = connections.operationRefusal(ctx);
+          if (overCap) return [new GraphQLError(overCap.message, { originalError: overCap })];
           let context: Context | null = null;
           try {
             const document = parse(payload.query, { maxTokens: MAX_TOKENS });

@@ -47,6 +47,10 @@ describe('loadConfig defaults', () => {
     expect(config.purgeEveryMs).toBe(300_000);
   });
 
+  it('caps a new tenant at 20 sockets a credential, 100 a tenant, 50 subscriptions a socket and 200 a tenant', () => {
+    expect(config.defaultConnectionQuota).toEqual({ maxSocketsPerCredential: 20, maxSockets: 100, maxSubscriptionsPerSocket: 50, maxSubscriptions: 200 });
+  });
+
   it('uses the documented internal defaults', () => {
     expect(config.redisPrefix).toBe('kairos');
     expect(config.lookAheadMs).toBe(30_000);
@@ -109,6 +113,10 @@ describe('loadConfig with explicit values', () => {
       LOG_LEVEL: 'error',
       METRICS_PORT: '9100',
       METRICS_TENANT_LABEL: 'true',
+      DEFAULT_MAX_SOCKETS_PER_CREDENTIAL: '3',
+      DEFAULT_MAX_SOCKETS: '4',
+      DEFAULT_MAX_SUBSCRIPTIONS_PER_SOCKET: '5',
+      DEFAULT_MAX_SUBSCRIPTIONS: '6',
     });
     expect(config).toEqual({
       mongoUrl: 'mongodb+srv://user:pw@cluster0.example.net/jobs',
@@ -134,6 +142,7 @@ describe('loadConfig with explicit values', () => {
       logLevel: 'error',
       metricsPort: 9100,
       metricsTenantLabel: true,
+      defaultConnectionQuota: { maxSocketsPerCredential: 3, maxSockets: 4, maxSubscriptionsPerSocket: 5, maxSubscriptions: 6 },
     });
   });
 

@@ -79,8 +79,10 @@ describe('metrics of every role, scraped while jobs run', () => {
       20_000,
     );
     await events.waitFor((items) => items.length > 0, 10_000);
-    // A sweep pass or two after the ones that materialised what ran.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // A few sweep passes after the ones that materialised what ran (waited for: a loaded machine sweeps late).
+    const passes = async () => total(await scrape(urls.scheduler), 'kairos_sweep_pass_duration_seconds_count');
+    const enough = (await passes()) + 3;
+    await waitUntil('three more sweep passes', async () => ((await passes()) >= enough ? true : undefined), 20_000);
     for (const role of ['api', 'scheduler', 'worker'] as const) after[role] = await scrape(urls[role]);
   }, 90_000);
 

@@ -436,7 +436,8 @@ describe('previewSchedule: bounded work', () => {
     // Every zone offset is read through Intl, every wall-clock match through croner: count both.
     const formatToParts = jest.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts');
     // `format` is a getter returning a bound function: each call reads it once.
-    const format = jest.spyOn(Intl.DateTimeFormat.prototype, 'format', 'get');
+    // (Typed as a method by lib.es5, hence the cast: jest's getter spies accept only non-function members.)
+    const format = jest.spyOn(Intl.DateTimeFormat.prototype as unknown as { format: object }, 'format', 'get');
     const nextRun = jest.spyOn(Cron.prototype, 'nextRun');
     const leapYears = Array.from({ length: 500 }, (_, i) => 2027 + i).filter(isLeap).slice(0, MAX_PREVIEW);
     expect(leapYears.at(-1)).toBe(2436); // 2100, 2200 and 2300 are not leap years

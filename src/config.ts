@@ -67,6 +67,12 @@ export interface KairosConfig {
    * DEFAULT_MAX_SUBSCRIPTIONS_PER_SOCKET (50) and DEFAULT_MAX_SUBSCRIPTIONS (200, the whole tenant).
    */
   defaultConnectionQuota: { maxSocketsPerCredential: number; maxSockets: number; maxSubscriptionsPerSocket: number; maxSubscriptions: number };
+  /**
+   * Traces (README "Traces"). `otlpEndpoint` (OTEL_EXPORTER_OTLP_ENDPOINT): the OTLP/HTTP base URL
+   * spans are exported to (`/v1/traces` is appended); unset = no tracing at all. `serviceName`
+   * (OTEL_SERVICE_NAME): the resource's service.name. Default `kairos`.
+   */
+  tracing: { otlpEndpoint: string | null; serviceName: string };
 }
 
 /** Raised for invalid configuration; the message names the variable. */
@@ -175,6 +181,10 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
       maxSockets: int(env, 'DEFAULT_MAX_SOCKETS', 100, 1, 100_000),
       maxSubscriptionsPerSocket: int(env, 'DEFAULT_MAX_SUBSCRIPTIONS_PER_SOCKET', 50, 1, 100_000),
       maxSubscriptions: int(env, 'DEFAULT_MAX_SUBSCRIPTIONS', 200, 1, 1_000_000),
+    },
+    tracing: {
+      otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT ? url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', '', ['http:', 'https:']) : null,
+      serviceName: env.OTEL_SERVICE_NAME || 'kairos',
     },
   };
 }

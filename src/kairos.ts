@@ -36,6 +36,8 @@ import { AuthFailureLog } from './api/authFailureLog.js';
 import { kairosSchema } from './schema/buildSchema.js';
 import { KairosMetrics } from './metrics/kairosMetrics.js';
 import { MetricsServer } from './metrics/metricsServer.js';
+import { createTracing } from './tracing/kairosTracing.js';
+import type { SpanExporter } from '@opentelemetry/sdk-trace';
 
 const READY_TIMEOUT_MS = 2000;
 
@@ -57,6 +59,11 @@ export interface KairosOptions {
   worker?: Pick<WorkerRoleOptions, 'drainTimeoutMs' | 'lockDurationMs'>;
   /** Host the api role listens on. Default 0.0.0.0. */
   host?: string;
+  /**
+   * Spans go to this exporter, each as it ends, whatever OTEL_EXPORTER_OTLP_ENDPOINT says (tests
+   * pass an InMemorySpanExporter). `stop()` shuts it down, which empties an in-memory one.
+   */
+  traceExporter?: SpanExporter;
 }
 
 /** A running Kairos process (any mix of roles). `stop()` closes everything it opened. */
@@ -85,7 +92,10 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
   const { client: mongo, db, ferretDb } = await connectMongo(config.mongoUrl, options.dbName);
   logger.info('connected to the database', { server: ferretDb ? 'ferretdb' : 'mongodb', maxPoolSize: mongo.options.maxPoolSize });
   mongo.on('serverHeartbeatFailed', () => metrics.mongoError('heartbeat'));
-  const closers: (() => Promise<unknown>)[] = [() => mongo.close()];
+  // Like the metrics, one tracer per process handed to the parts that make spans (never a global provider).
+  const tracing = createTracing({ ...config.tracing, instanceId, exporter: options.traceExporter });
+  // Shut down after every role has stopped (closers run in reverse), so their last spans are exported.
+  const closers: (() => Promise<unknown>)[] = [() => mongo.close(), () => tracing.shutdown()];
   const stopAll = async () => {
     for (const close of closers.reverse()) {
       await close().catch((error: unknown) => logger.warn('error while stopping', { error: errorMessage(error) }));
@@ -134,7 +144,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       closers.push(() => cpu.close());
       const worker = new WorkerRole(
         bullConnection,
-        { runStore: new RunStore(db, clock, { updatesOneByOne: ferretDb }), tenants, queues, events, handlers, cpu, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, tenantSlots, queueLockMs: config.queueLockMs, http: { dispatcher, allowPrivate: config.allowPrivateTargets }, metrics },
+        { runStore: new RunStore(db, clock, { updatesOneByOne: ferretDb }), tenants, queues, events, handlers, cpu, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, tenantSlots, queueLockMs: config.queueLockMs, http: { dispatcher, allowPrivate: config.allowPrivateTargets }, metrics, tracer: tracing.tracer },
         logger,
         {
           redisPrefix: config.redisPrefix,
@@ -160,6 +170,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         reconcileGraceMs: config.reconcileGraceMs,
         purgeEveryMs: config.purgeEveryMs,
         metrics,
+        tracer: tracing.tracer,
         ...options.scheduler,
       });
       scheduler.start();
@@ -189,6 +200,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         lookAheadMs: config.lookAheadMs,
         development: config.mode === 'development',
         metrics,
+        tracer: tracing.tracer,
       };
       const api = new ApiServer(await kairosSchema(), app, {
         port: config.port,
@@ -211,7 +223,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       closers.push(() => server.stop());
       metricsUrl = `http://127.0.0.1:${server.port}/metrics`;
     }
-    logger.info('kairos started', { roles: config.roles, url, metricsUrl });
+    logger.info('kairos started', { roles: config.roles, url, metricsUrl, tracing: tracing.enabled });
     return { url, metricsUrl, scheduler, stop: stopAll };
   } catch (error) {
     await stopAll();

@@ -19,6 +19,7 @@ import { errorMessage } from '../logger.js';
 import { noSubscriptionsOverHttp } from './noSubscriptionsOverHttp.js';
 import { uiRoutes, type UiHandler } from './uiRoutes.js';
 import { operationMetrics } from './operationMetrics.js';
+import { operationTracing } from './operationTracing.js';
 import { sendMetrics } from '../metrics/metricsServer.js';
 import { RateLimitedError } from '../errors/index.js';
 import { LiveConnections } from './liveConnections.js';
@@ -61,7 +62,7 @@ export class ApiServer {
       parseOptions: { maxTokens: MAX_TOKENS },
       // One operation per request: a batch would multiply every per-operation limit.
       allowBatchedHttpRequests: false,
-      plugins: [writeRateLimit, operationMetrics(app.metrics), ...(app.development ? [] : [ApolloServerPluginLandingPageDisabled()])],
+      plugins: [writeRateLimit, operationMetrics(app.metrics), operationTracing(app.tracer), ...(app.development ? [] : [ApolloServerPluginLandingPageDisabled()])],
     });
     this.ui = uiRoutes({ development: app.development });
     // Explicit rather than Node's default (which a flag can raise): larger headers get 431 from the parser.

@@ -12,6 +12,9 @@ import { requeueWaiting } from './requeueWaiting.js';
 import { sweepDueJobs } from './sweepDueJobs.js';
 import { purgeExecutions, type PurgeDeps } from './purgeExecutions.js';
 import type { KairosMetrics } from '../metrics/kairosMetrics.js';
+import type { Tracer } from '@opentelemetry/api';
+import { inSpan } from '../tracing/inSpan.js';
+import { SPAN_ATTRIBUTES as A } from '../tracing/spanAttributes.js';
 
 /** How many times (every 0.5 s) a new leader tries to re-enqueue the waiting executions. */
 const REQUEUE_ATTEMPTS = 20;
@@ -49,6 +52,8 @@ export interface SchedulerRoleOptions {
   agendaLockLifetimeMs?: number;
   /** Records sweep passes, leadership and reconcile repairs. */
   metrics: KairosMetrics;
+  /** A span per sweep pass (the no-op tracer when tracing is off). */
+  tracer: Tracer;
 }
 
 /**
@@ -183,9 +188,13 @@ export class SchedulerRole {
     if (token === 0) return;
     try {
       const startedAt = performance.now();
-      const result = await sweepDueJobs(this.deps, this.clock(), token, {
-        lookAheadMs: this.options.lookAheadMs,
-        misfireThresholdMs: this.options.misfireThresholdMs ?? Math.max(2 * this.options.leaseTtlMs, 10_000),
+      const result = await inSpan(this.options.tracer, 'scheduler.sweep', { attributes: { [A.fencingToken]: token } }, async (span) => {
+        const passed = await sweepDueJobs(this.deps, this.clock(), token, {
+          lookAheadMs: this.options.lookAheadMs,
+          misfireThresholdMs: this.options.misfireThresholdMs ?? Math.max(2 * this.options.leaseTtlMs, 10_000),
+        });
+        span.setAttributes({ [A.sweepJobs]: passed.jobs, [A.sweepExecutions]: passed.executions, [A.sweepBehindMs]: passed.behindMs });
+        return passed;
       });
       this.options.metrics.sweepPassed(result, performance.now() - startedAt, this.clock());
     } catch (error) {

@@ -23,6 +23,11 @@ import type { Dispatcher } from 'undici';
 import type { ChildProcessRunner } from './cpu/childProcessRunner.js';
 import { retryWhileMongoDown } from './retryWhileMongoDown.js';
 import { decideAttemptEnd, type AttemptEndDecision, type AttemptResult } from './attemptEnd.js';
+import { SpanStatusCode, type Tracer } from '@opentelemetry/api';
+import { ATTR_ERROR_TYPE, ATTR_HTTP_RESPONSE_STATUS_CODE } from '@opentelemetry/semantic-conventions';
+import { inSpan } from '../tracing/inSpan.js';
+import { SPAN_ATTRIBUTES as A } from '../tracing/spanAttributes.js';
+import { traceparent } from '../tracing/traceparent.js';
 
 export interface RunDeps {
   runStore: RunStore;
@@ -49,6 +54,8 @@ export interface RunDeps {
   http: { dispatcher: Dispatcher; allowPrivate: boolean };
   /** Records attempts, start lag, retries, takeovers and finished executions. */
   metrics: KairosMetrics;
+  /** A span per attempt (the no-op tracer when tracing is off). */
+  tracer: Tracer;
 }
 
 class AttemptTimeout extends Error {}
@@ -195,7 +202,7 @@ async function runWithinShare(deps: RunDeps, run: Run, job: JobSnapshot, fromEnt
     await publishStatusEvents(deps.events, deps.logger, [statusEvent(run, run.status, 'RUNNING', started.startedAt)]);
     if (started.number === 1) deps.runStore.noteJobRun(run.tenantId, run.jobId, started.startedAt);
     if (started.number === 1) deps.metrics.attemptStarted(started.startedAt.getTime() - run.scheduledFor.getTime(), run.trigger, run.workload, run.tenantId);
-    await finish(deps, run, job, started, await attempt(deps, run, job, started.number));
+    await finish(deps, run, job, started, await tracedAttempt(deps, run, job, started.number));
     return 'done';
   } catch (error) {
     // MongoDB or Redis failed after the attempt started: record it as lost and queue the next one,
@@ -301,8 +308,29 @@ async function endUnstarted(deps: RunDeps, run: Run, status: 'SKIPPED' | 'CANCEL
   }
 }
 
+/**
+ * The attempt inside its span. An HTTP target gets the span as its `traceparent`, so the receiver's
+ * trace joins the scheduler's; failed, timed-out and crashed attempts mark the span as an error.
+ */
+async function tracedAttempt(deps: RunDeps, run: Run, job: JobSnapshot, number: number): Promise<AttemptResult> {
+  const attributes = {
+    [A.executionId]: toGlobalId('Execution', run._id), [A.jobId]: toGlobalId('Job', run.jobId), [A.tenantId]: run.tenantId,
+    [A.attempt]: number, [A.workload]: run.workload, [A.targetKind]: job.target.kind, ...(run.trigger ? { [A.trigger]: run.trigger } : {}),
+  };
+  return inSpan(deps.tracer, 'execution.attempt', { attributes }, async (span) => {
+    const result = await attempt(deps, run, job, number, traceparent(span.spanContext()));
+    span.setAttribute(A.outcome, result.outcome);
+    if (result.httpStatus !== null) span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, result.httpStatus);
+    if (result.outcome === 'FAILED' || result.outcome === 'TIMED_OUT' || result.outcome === 'CRASHED') {
+      span.setAttribute(ATTR_ERROR_TYPE, result.outcome);
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    return result;
+  });
+}
+
 /** Runs the target once under the job's timeout; cancel and shutdown signals abort it. */
-async function attempt(deps: RunDeps, run: Run, job: JobSnapshot, number: number): Promise<AttemptResult> {
+async function attempt(deps: RunDeps, run: Run, job: JobSnapshot, number: number, traceparentHeader: string | null): Promise<AttemptResult> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new AttemptTimeout(`Timed out after ${job.timeoutSeconds} s`)), job.timeoutSeconds * 1000);
   const untrack = deps.cancels.track(run.executionId, controller);
@@ -322,6 +350,7 @@ async function attempt(deps: RunDeps, run: Run, job: JobSnapshot, number: number
         now: deps.clock(),
         dispatcher: deps.http.dispatcher,
         allowPrivate: deps.http.allowPrivate,
+        traceparent: traceparentHeader,
       });
       return {
         outcome: response.ok ? 'SUCCEEDED' : 'FAILED',

@@ -63,6 +63,10 @@ describe('loadConfig defaults', () => {
     expect(config.mode).toBe('development');
   });
 
+  it('traces nothing without OTEL_EXPORTER_OTLP_ENDPOINT; the service is called kairos', () => {
+    expect(config.tracing).toEqual({ otlpEndpoint: null, serviceName: 'kairos' });
+  });
+
   it('treats empty strings as unset', () => {
     const empty = loadConfig({
       JWT_SECRET: SECRET,
@@ -73,6 +77,8 @@ describe('loadConfig defaults', () => {
       ALLOW_PRIVATE_TARGETS: '',
       WORKER_IO_CONCURRENCY: '',
       JWT_ISSUER: '',
+      OTEL_EXPORTER_OTLP_ENDPOINT: '',
+      OTEL_SERVICE_NAME: '',
     });
     expect(empty.mongoUrl).toBe('mongodb://127.0.0.1:27017/kairos');
     expect(empty.redisUrl).toBe('redis://127.0.0.1:6379');
@@ -81,6 +87,7 @@ describe('loadConfig defaults', () => {
     expect(empty.allowPrivateTargets).toBe(false);
     expect(empty.workerIoConcurrency).toBe(1000);
     expect(empty.jwt.issuer).toBeUndefined();
+    expect(empty.tracing).toEqual({ otlpEndpoint: null, serviceName: 'kairos' });
   });
 });
 
@@ -117,6 +124,8 @@ describe('loadConfig with explicit values', () => {
       DEFAULT_MAX_SOCKETS: '4',
       DEFAULT_MAX_SUBSCRIPTIONS_PER_SOCKET: '5',
       DEFAULT_MAX_SUBSCRIPTIONS: '6',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'https://otel-collector.example:4318',
+      OTEL_SERVICE_NAME: 'kairos-eu',
     });
     expect(config).toEqual({
       mongoUrl: 'mongodb+srv://user:pw@cluster0.example.net/jobs',
@@ -143,6 +152,7 @@ describe('loadConfig with explicit values', () => {
       metricsPort: 9100,
       metricsTenantLabel: true,
       defaultConnectionQuota: { maxSocketsPerCredential: 3, maxSockets: 4, maxSubscriptionsPerSocket: 5, maxSubscriptions: 6 },
+      tracing: { otlpEndpoint: 'https://otel-collector.example:4318', serviceName: 'kairos-eu' },
     });
   });
 
@@ -192,6 +202,8 @@ describe('loadConfig rejects invalid values with a ConfigError naming the variab
     ['DEFAULT_MAX_CONCURRENT_EXECUTIONS', { DEFAULT_MAX_CONCURRENT_EXECUTIONS: '0' }],
     ['DEFAULT_MAX_EXECUTIONS_PER_MINUTE', { DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '1.5' }],
     ['DEFAULT_EXECUTION_RETENTION_DAYS', { DEFAULT_EXECUTION_RETENTION_DAYS: '0' }],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', { OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://127.0.0.1:4317' }],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', { OTEL_EXPORTER_OTLP_ENDPOINT: '127.0.0.1:4318' }],
   ])('%s: %j', (variable, overrides) => {
     const error = configError({ JWT_SECRET: SECRET, ...overrides });
     expect(error.message).toContain(variable);

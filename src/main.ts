@@ -14,7 +14,10 @@ try {
   }
   throw error;
 }
-const logger = createLogger({ service: 'kairos' }, config.logLevel);
+// Pretty lines for a developer at a terminal; JSON whenever stderr is a pipe (log shippers, the chaos harness parse it).
+const pretty = config.mode === 'development' && process.stderr.isTTY;
+const destination = pretty ? (await import('pino-pretty')).default({ destination: 2, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' }) : undefined;
+const logger = createLogger({ service: 'kairos' }, config.logLevel, destination);
 
 try {
   const kairos = await startKairos({ config, logger });

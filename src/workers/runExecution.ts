@@ -276,9 +276,7 @@ async function takeOver(deps: RunDeps, running: ExecutionDoc): Promise<Execution
   if (!after) return null;
   recordCrashed(deps.metrics, running, after, now);
   await publishStatusEvents(deps.events, deps.logger, [statusEvent(after, 'RUNNING', after.status, now)]);
-  deps.logger.warn('took over an execution whose worker disappeared', {
-    tenantId: running.tenantId, jobId: running.jobId.toHexString(), executionId: running._id.toHexString(), attempt: running.attempt,
-  });
+  attemptLogger(deps.logger, running.tenantId, running.jobId, running._id.toHexString()).warn('took over an execution whose worker disappeared', { attempt: running.attempt });
   return after.status === 'RETRYING' ? after : null;
 }
 
@@ -408,8 +406,7 @@ async function finish(deps: RunDeps, run: Run, job: JobSnapshot, started: Starte
   recordAttemptEnd(deps.metrics, run, result.outcome, decision, at.getTime() - started.startedAt.getTime());
   if (result.outcome === 'FAILED' || result.outcome === 'TIMED_OUT' || result.outcome === 'CRASHED') {
     // One line per failed attempt (a refused target included: its error says so), for operators.
-    deps.logger.warn('attempt failed', {
-      tenantId: run.tenantId, jobId: run.jobId.toHexString(), executionId: run.executionId,
+    attemptLogger(deps.logger, run.tenantId, run.jobId, run.executionId).warn('attempt failed', {
       attempt: started.number, outcome: result.outcome, error: result.error, next: decision.status,
     });
   }
@@ -417,6 +414,11 @@ async function finish(deps: RunDeps, run: Run, job: JobSnapshot, started: Starte
   if (decision.status === 'RETRYING' && decision.nextAttemptAt) {
     await deps.queues.enqueue([queueEntry({ ...run, status: 'RETRYING', attempt: started.number }, decision.nextAttemptAt)]);
   }
+}
+
+/** The attempt's lines carry which tenant, job and execution they are about. */
+function attemptLogger(logger: Logger, tenantId: string, jobId: ObjectId, executionId: string): Logger {
+  return logger.child({ tenantId, jobId: jobId.toHexString(), executionId });
 }
 
 function recordAttemptEnd(metrics: KairosMetrics, run: Run, outcome: AttemptResult['outcome'], decision: AttemptEndDecision, durationMs: number): void {

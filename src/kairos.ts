@@ -49,9 +49,9 @@ export interface KairosOptions {
    */
   handlers?: HandlerRegistry;
   /** Scheduler tuning beyond the configuration (tests shorten these). */
-  scheduler?: Pick<SchedulerRoleOptions, 'sweepEveryMs' | 'reconcileEveryMs' | 'reconcileGraceMs' | 'agendaProcessEveryMs' | 'agendaLockLifetimeMs' | 'misfireThresholdMs' | 'purgeEveryMs'>;
+  scheduler?: Partial<Pick<SchedulerRoleOptions, 'sweepEveryMs' | 'reconcileEveryMs' | 'reconcileGraceMs' | 'agendaProcessEveryMs' | 'agendaLockLifetimeMs' | 'misfireThresholdMs' | 'purgeEveryMs'>>;
   /** Worker tuning beyond the configuration (tests shorten the drain). */
-  worker?: Pick<WorkerRoleOptions, 'drainTimeoutMs' | 'lockDurationMs'>;
+  worker?: Partial<Pick<WorkerRoleOptions, 'drainTimeoutMs' | 'lockDurationMs'>>;
   /** Host the api role listens on. Default 0.0.0.0. */
   host?: string;
 }

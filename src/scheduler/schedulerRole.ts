@@ -11,6 +11,7 @@ import { reconcile } from './reconcile.js';
 import { requeueWaiting } from './requeueWaiting.js';
 import { sweepDueJobs } from './sweepDueJobs.js';
 import { purgeExecutions, type PurgeDeps } from './purgeExecutions.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** How many times (every 0.5 s) a new leader tries to re-enqueue the waiting executions. */
 const REQUEUE_ATTEMPTS = 20;
@@ -155,7 +156,7 @@ export class SchedulerRole {
           this.logger.warn('could not re-enqueue the waiting executions', { error: errorMessage(error) });
           return;
         }
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        await sleep(500);
       }
     }
   }

@@ -163,6 +163,8 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         createJobLock: new TenantLock(redis, config.redisPrefix, 'create-job', logger),
         jobCounter: new JobCounter(redis, config.redisPrefix),
         events,
+        queues,
+        statusPublisher: events,
         eventReads: new SharedReads(),
         cancels,
         materialise: materialiseDeps,

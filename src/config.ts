@@ -20,6 +20,11 @@ export interface KairosConfig {
   workerIoConcurrency: number;
   workerCpuConcurrency: number;
   /**
+   * The most of a worker process's slots (of each pool, IO and CPU) one tenant may hold at once,
+   * in percent, rounded down and at least one slot. Default 25.
+   */
+  workerTenantSharePercent: number;
+  /**
    * An ES module exporting `handlers` (name → async function) that workers can run, besides the
    * built-ins. CPU_BOUND executions load it in their child process. Default: none.
    */
@@ -49,6 +54,25 @@ export interface KairosConfig {
   mode: 'development' | 'production';
   /** LOG_LEVEL: the lowest level written to stderr (`info` also shows warnings and errors; `silent` none). Default `info`. */
   logLevel: LogLevel;
+  /** METRICS_PORT: where a process without the api role serves `/metrics` (the api role serves it on PORT). Default 9464; 0 picks a free port. */
+  metricsPort: number;
+  /**
+   * METRICS_TENANT_LABEL: adds a `tenant` label to the per-execution metric families. Off by default:
+   * every tenant multiplies those series (see the README's Metrics section).
+   */
+  metricsTenantLabel: boolean;
+  /**
+   * A new tenant's caps on live subscription connections, counted per api process:
+   * DEFAULT_MAX_SOCKETS_PER_CREDENTIAL (20), DEFAULT_MAX_SOCKETS (100, the whole tenant),
+   * DEFAULT_MAX_SUBSCRIPTIONS_PER_SOCKET (50) and DEFAULT_MAX_SUBSCRIPTIONS (200, the whole tenant).
+   */
+  defaultConnectionQuota: { maxSocketsPerCredential: number; maxSockets: number; maxSubscriptionsPerSocket: number; maxSubscriptions: number };
+  /**
+   * Traces (README "Traces"). `otlpEndpoint` (OTEL_EXPORTER_OTLP_ENDPOINT): the OTLP/HTTP base URL
+   * spans are exported to (`/v1/traces` is appended); unset = no tracing at all. `serviceName`
+   * (OTEL_SERVICE_NAME): the resource's service.name. Default `kairos`.
+   */
+  tracing: { otlpEndpoint: string | null; serviceName: string };
 }
 
 /**
@@ -144,8 +168,9 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     roles: [...new Set(roles as Role[])],
     jwt: { secret, publicKey, issuer: env.JWT_ISSUER || undefined, audience: env.JWT_AUDIENCE || undefined, maxTtlSeconds: int(env, 'JWT_MAX_TTL_SECONDS', CONFIG_DEFAULTS.jwtMaxTtlSeconds, 60, 10 * 365 * 24 * 3600) },
     allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', false),
-    workerIoConcurrency: int(env, 'WORKER_IO_CONCURRENCY', 64, 1, 10000),
+    workerIoConcurrency: int(env, 'WORKER_IO_CONCURRENCY', 1000, 1, 10000),
     workerCpuConcurrency: int(env, 'WORKER_CPU_CONCURRENCY', os.availableParallelism(), 1, 1024),
+    workerTenantSharePercent: int(env, 'WORKER_TENANT_SHARE_PERCENT', 25, 1, 100),
     handlersModule: env.HANDLERS_MODULE || null,
     queueLockMs: int(env, 'QUEUE_LOCK_MS', CONFIG_DEFAULTS.queueLockMs, 1000, 3_600_000),
     defaultQuota: {
@@ -163,5 +188,17 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     workerDrainMs: int(env, 'WORKER_DRAIN_MS', CONFIG_DEFAULTS.workerDrainMs, 0, 3_600_000),
     mode,
     logLevel: logLevel(env),
+    metricsPort: int(env, 'METRICS_PORT', 9464, 0, 65535),
+    metricsTenantLabel: bool(env, 'METRICS_TENANT_LABEL', false),
+    defaultConnectionQuota: {
+      maxSocketsPerCredential: int(env, 'DEFAULT_MAX_SOCKETS_PER_CREDENTIAL', 20, 1, 100_000),
+      maxSockets: int(env, 'DEFAULT_MAX_SOCKETS', 100, 1, 100_000),
+      maxSubscriptionsPerSocket: int(env, 'DEFAULT_MAX_SUBSCRIPTIONS_PER_SOCKET', 50, 1, 100_000),
+      maxSubscriptions: int(env, 'DEFAULT_MAX_SUBSCRIPTIONS', 200, 1, 1_000_000),
+    },
+    tracing: {
+      otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT ? url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', '', ['http:', 'https:']) : null,
+      serviceName: env.OTEL_SERVICE_NAME || 'kairos',
+    },
   };
 }

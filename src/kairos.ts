@@ -23,6 +23,7 @@ import { AttemptClaims } from './workers/attemptClaims.js';
 import { TenantQuotas } from './quotas/tenantQuotas.js';
 import { ConcurrencyLimiter } from './quotas/concurrencyLimiter.js';
 import { RateLimiter } from './quotas/rateLimiter.js';
+import { ScheduledBudget } from './quotas/scheduledBudget.js';
 import { TenantLock } from './quotas/tenantLock.js';
 import { JobCounter } from './quotas/jobCounter.js';
 import { targetAgent } from './workers/targets/targetAgent.js';
@@ -33,6 +34,10 @@ import { ApiServer } from './api/httpServer.js';
 import type { AppServices } from './api/appServices.js';
 import { AuthFailureLog } from './api/authFailureLog.js';
 import { kairosSchema } from './schema/buildSchema.js';
+import { KairosMetrics } from './metrics/kairosMetrics.js';
+import { MetricsServer } from './metrics/metricsServer.js';
+import { createTracing } from './tracing/kairosTracing.js';
+import type { SpanExporter } from '@opentelemetry/sdk-trace';
 
 const READY_TIMEOUT_MS = 2000;
 
@@ -54,12 +59,19 @@ export interface KairosOptions {
   worker?: Partial<Pick<WorkerRoleOptions, 'drainTimeoutMs' | 'lockDurationMs'>>;
   /** Host the api role listens on. Default 0.0.0.0. */
   host?: string;
+  /**
+   * Spans go to this exporter, each as it ends, whatever OTEL_EXPORTER_OTLP_ENDPOINT says (tests
+   * pass an InMemorySpanExporter). `stop()` shuts it down, which empties an in-memory one.
+   */
+  traceExporter?: SpanExporter;
 }
 
 /** A running Kairos process (any mix of roles). `stop()` closes everything it opened. */
 export interface Kairos {
   /** The GraphQL endpoint, when the api role runs. */
   url: string | null;
+  /** Where this process serves `/metrics`: the api port with the api role, else METRICS_PORT. */
+  metricsUrl: string;
   scheduler: SchedulerRole | null;
   stop(): Promise<void>;
 }
@@ -74,10 +86,16 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
   const logger = options.logger ?? createLogger({ service: 'kairos' });
   const instanceId = `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const handlers = options.handlers ?? (await loadHandlers(config.handlersModule));
+  // One registry per process (never prom-client's global one), handed to every part that records.
+  const metrics = new KairosMetrics({ tenantLabel: config.metricsTenantLabel });
 
   const { client: mongo, db, ferretDb } = await connectMongo(config.mongoUrl, options.dbName);
   logger.info('connected to the database', { server: ferretDb ? 'ferretdb' : 'mongodb', maxPoolSize: mongo.options.maxPoolSize });
-  const closers: (() => Promise<unknown>)[] = [() => mongo.close()];
+  mongo.on('serverHeartbeatFailed', () => metrics.mongoError('heartbeat'));
+  // Like the metrics, one tracer per process handed to the parts that make spans (never a global provider).
+  const tracing = createTracing({ ...config.tracing, instanceId, exporter: options.traceExporter });
+  // Shut down after every role has stopped (closers run in reverse), so their last spans are exported.
+  const closers: (() => Promise<unknown>)[] = [() => mongo.close(), () => tracing.shutdown()];
   const stopAll = async () => {
     for (const close of closers.reverse()) {
       await close().catch((error: unknown) => logger.warn('error while stopping', { error: errorMessage(error) }));
@@ -86,7 +104,10 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
   try {
     await ensureIndexes(db);
     const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: true });
-    redis.on('error', (error) => logger.warn('redis connection error', { error: errorMessage(error) }));
+    redis.on('error', (error) => {
+      metrics.redisError('main');
+      logger.warn('redis connection error', { error: errorMessage(error) });
+    });
     // Registered before connecting: ioredis keeps retrying after a failed connect until told to stop.
     closers.push(async () => (redis.status === 'ready' ? redis.quit() : redis.disconnect()));
     await redis.connect();
@@ -94,13 +115,17 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
     const bullConnection = { url: config.redisUrl, maxRetriesPerRequest: null };
     const events = new ExecutionEventBus(redis, config.redisPrefix);
     closers.push(() => events.close());
-    const queues = new ExecutionQueues(bullConnection, config.redisPrefix, (error) =>
-      logger.warn('queue error', { error: errorMessage(error) }),
-    );
+    const queues = new ExecutionQueues(bullConnection, config.redisPrefix, (error) => {
+      metrics.redisError('queue');
+      logger.warn('queue error', { error: errorMessage(error) });
+    });
+    // Queue depth is read at scrape time by the processes that feed or drain the queues.
+    if (config.roles.includes('worker') || config.roles.includes('scheduler')) metrics.observeQueues(() => queues.depths());
     closers.push(() => queues.close());
-    const tenants = new TenantStore(db, config.defaultQuota);
+    const tenants = new TenantStore(db, { ...config.defaultQuota, ...config.defaultConnectionQuota });
     const quotas = new TenantQuotas(tenants, clock);
-    const materialiseDeps: MaterialiseDeps = { store: new SchedulerStore(db, { updatesOneByOne: ferretDb }), dueIndex: new DueIndex(redis, config.redisPrefix, (error) => logger.warn('could not write the due index; the leader\'s next rebuild adds the job', { error: errorMessage(error) })), queues, events, logger, random: Math.random };
+    const rateLimiter = new RateLimiter(redis, config.redisPrefix, clock, logger);
+    const materialiseDeps: MaterialiseDeps = { store: new SchedulerStore(db, { updatesOneByOne: ferretDb }), dueIndex: new DueIndex(redis, config.redisPrefix, (error) => logger.warn('could not write the due index; the leader\'s next rebuild adds the job', { error: errorMessage(error) })), queues, events, logger, random: Math.random, budget: new ScheduledBudget(rateLimiter, quotas) };
 
     let scheduler: SchedulerRole | null = null;
     // Every role may publish a cancel; only workers listen for them.
@@ -119,12 +144,13 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       closers.push(() => cpu.close());
       const worker = new WorkerRole(
         bullConnection,
-        { runStore: new RunStore(db, clock, { updatesOneByOne: ferretDb }), tenants, queues, events, handlers, cpu, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, tenantSlots, queueLockMs: config.queueLockMs, http: { dispatcher, allowPrivate: config.allowPrivateTargets } },
+        { runStore: new RunStore(db, clock, { updatesOneByOne: ferretDb }), tenants, queues, events, handlers, cpu, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, tenantSlots, queueLockMs: config.queueLockMs, http: { dispatcher, allowPrivate: config.allowPrivateTargets }, metrics, tracer: tracing.tracer },
         logger,
         {
           redisPrefix: config.redisPrefix,
           ioConcurrency: config.workerIoConcurrency,
           cpuConcurrency: config.workerCpuConcurrency,
+          tenantSharePercent: config.workerTenantSharePercent,
           lockDurationMs: config.queueLockMs,
           drainTimeoutMs: config.workerDrainMs,
           ...options.worker,
@@ -143,6 +169,8 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         reconcileEveryMs: config.reconcileEveryMs,
         reconcileGraceMs: config.reconcileGraceMs,
         purgeEveryMs: config.purgeEveryMs,
+        metrics,
+        tracer: tracing.tracer,
         ...options.scheduler,
       });
       scheduler.start();
@@ -150,6 +178,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       closers.push(() => role.stop());
     }
     let url: string | null = null;
+    let metricsUrl = '';
     if (config.roles.includes('api')) {
       const app: AppServices = {
         db,
@@ -159,7 +188,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         jwt: config.jwt,
         tenants,
         quotas,
-        rateLimiter: new RateLimiter(redis, config.redisPrefix, clock, logger),
+        rateLimiter,
         createJobLock: new TenantLock(redis, config.redisPrefix, 'create-job', logger),
         jobCounter: new JobCounter(redis, config.redisPrefix),
         events,
@@ -172,6 +201,8 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         allowPrivateTargets: config.allowPrivateTargets,
         lookAheadMs: config.lookAheadMs,
         development: config.mode === 'development',
+        metrics,
+        tracer: tracing.tracer,
       };
       const api = new ApiServer(await kairosSchema(), app, {
         port: config.port,
@@ -187,9 +218,15 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       await api.start();
       closers.push(() => api.stop());
       url = `http://127.0.0.1:${api.port}/graphql`;
+      metricsUrl = `http://127.0.0.1:${api.port}/metrics`;
+    } else {
+      const server = new MetricsServer(metrics, { port: config.metricsPort, host: options.host, onError: (error) => logger.warn('could not serve metrics', { error: errorMessage(error) }) });
+      await server.start();
+      closers.push(() => server.stop());
+      metricsUrl = `http://127.0.0.1:${server.port}/metrics`;
     }
-    logger.info('kairos started', { roles: config.roles, url });
-    return { url, scheduler, stop: stopAll };
+    logger.info('kairos started', { roles: config.roles, url, metricsUrl, tracing: tracing.enabled });
+    return { url, metricsUrl, scheduler, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

@@ -15,6 +15,8 @@ import type { RateLimiter } from '../quotas/rateLimiter.js';
 import type { TenantLock } from '../quotas/tenantLock.js';
 import type { AuthFailureLog } from './authFailureLog.js';
 import type { JobCounter } from '../quotas/jobCounter.js';
+import type { KairosMetrics } from '../metrics/kairosMetrics.js';
+import type { Tracer } from '@opentelemetry/api';
 
 /** Process-wide services the api role hands to resolvers through the context (built once by the composition root). */
 export interface AppServices {
@@ -50,4 +52,8 @@ export interface AppServices {
   allowPrivateTargets: boolean;
   lookAheadMs: number;
   development: boolean;
+  /** The process's metrics: served at /metrics, recorded by the GraphQL plugin and the subscriptions. */
+  metrics: KairosMetrics;
+  /** The process's tracer (the no-op one when tracing is off): a span per GraphQL request over HTTP. */
+  tracer: Tracer;
 }

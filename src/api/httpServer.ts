@@ -18,11 +18,14 @@ import { KairosError } from '../errors/index.js';
 import { errorMessage } from '../logger.js';
 import { noSubscriptionsOverHttp } from './noSubscriptionsOverHttp.js';
 import { uiRoutes, type UiHandler } from './uiRoutes.js';
+import { operationMetrics } from './operationMetrics.js';
+import { operationTracing } from './operationTracing.js';
+import { sendMetrics } from '../metrics/metricsServer.js';
+import { RateLimitedError } from '../errors/index.js';
+import { LiveConnections } from './liveConnections.js';
 
 /** Request bodies above this are refused before parsing. */
 const MAX_BODY_BYTES = 1024 * 1024;
-/** Operations one WebSocket connection may run at once (each holds a listener on the event stream). */
-const MAX_SUBSCRIPTIONS_PER_SOCKET = 100;
 /** All request headers together, Authorization included. */
 const MAX_HEADER_BYTES = 16 * 1024;
 
@@ -59,7 +62,7 @@ export class ApiServer {
       parseOptions: { maxTokens: MAX_TOKENS },
       // One operation per request: a batch would multiply every per-operation limit.
       allowBatchedHttpRequests: false,
-      plugins: app.development ? [writeRateLimit] : [writeRateLimit, ApolloServerPluginLandingPageDisabled()],
+      plugins: [writeRateLimit, operationMetrics(app.metrics), operationTracing(app.tracer), ...(app.development ? [] : [ApolloServerPluginLandingPageDisabled()])],
     });
     this.ui = uiRoutes({ development: app.development });
     // Explicit rather than Node's default (which a flag can raise): larger headers get 431 from the parser.
@@ -76,7 +79,9 @@ export class ApiServer {
   async start(): Promise<void> {
     await this.apollo.start();
     const formatError = makeFormatError(this.app.logger, this.app.development);
-    const auth = socketAuth(this.app, { recheckEveryMs: this.options.socketRecheckMs });
+    // Each socket and operation holds a listener on the event stream: the tenants' caps bound them.
+    const connections = new LiveConnections();
+    const auth = socketAuth(this.app, { recheckEveryMs: this.options.socketRecheckMs, connections });
     this.wsCleanup = useServer<Record<string, unknown>, Partial<SocketExtra>>(
       {
         schema: this.schema,
@@ -84,18 +89,22 @@ export class ApiServer {
         context: (ctx) => auth.context(ctx),
         validate: (schema, document) => validate(schema, document, [...specifiedRules, ...validationRules(this.app.development)]),
         // graphql-ws neither bounds a connection's subscriptions nor parses with a token limit: refuse
-        // both before it starts one. Mutations sent over the socket count against the write rate as over HTTP.
+        // both before it starts one (the tenant's subscription caps, see LiveConnections). Mutations
+        // sent over the socket count against the write rate as over HTTP.
         onSubscribe: async (ctx, _id, payload) => {
           const tooDeep = nestingRefusal(payload.query, payload.variables);
           if (tooDeep) return [new GraphQLError(tooDeep, { extensions: { code: 'BAD_USER_INPUT' } })];
-          if (Object.keys(ctx.subscriptions).length >= MAX_SUBSCRIPTIONS_PER_SOCKET) {
-            return [new GraphQLError(`A connection may run at most ${MAX_SUBSCRIPTIONS_PER_SOCKET} operations at once; complete one first`)];
-          }
+          // Synchronous, so a burst is admitted in arrival order. The socket stays open: only this
+          // operation is refused, the ones running keep their events.
+          const overCap = connections.operationRefusal(ctx);
+          if (overCap) return [new GraphQLError(overCap.message, { originalError: overCap })];
+          let context: Context | null = null;
           try {
             const document = parse(payload.query, { maxTokens: MAX_TOKENS });
             const operation = getOperationAST(document, payload.operationName);
-            if (operation?.operation === 'mutation') await chargeWrites(await auth.context(ctx), document, operation);
+            if (operation?.operation === 'mutation') await chargeWrites((context = await auth.context(ctx)), document, operation);
           } catch (error) {
+            if (error instanceof RateLimitedError) this.app.metrics.quotaRefused('rate', context?.scope?.identity.tenantId ?? 'unknown');
             if (error instanceof KairosError) return [new GraphQLError(error.message, { originalError: error })];
             if (error instanceof GraphQLError) return [error];
             // Not the document's fault (e.g. the quota lookup found MongoDB down).
@@ -137,6 +146,7 @@ export class ApiServer {
     const url = new URL(req.url ?? '/', 'http://localhost');
     try {
       if (url.pathname === '/healthz') return send(res, 200, { status: 'ok' });
+      if (url.pathname === '/metrics') return await sendMetrics(this.app.metrics, res);
       if (url.pathname === '/readyz') {
         const ready = await this.options.ready().catch(() => false);
         return send(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable' });

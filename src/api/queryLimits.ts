@@ -29,9 +29,18 @@ export const MAX_ALIASES = 30;
  * a connection counts its `first`/`last` (20 when omitted, 100 when a variable), previewSchedule its
  * `count`, another list field 10 (a connection's own `edges` list is already counted by its page).
  * A page of 100 executions with every field and their attempts costs about 9 000; 100 jobs with
- * 100 executions under each cost over 30 000 and are refused.
+ * 100 executions under each cost over 30 000 and are refused. Schedule math costs more (below).
  */
 export const MAX_COST = 20_000;
+/**
+ * What one search for a schedule occurrence adds to the cost: each item of previewSchedule and each
+ * Job.nextRunAt runs one on the main thread, up to about 100 µs for the rarest cron allowed in a
+ * zone whose offsets are not cached yet, where a plain field costs a few µs. So one request runs at
+ * most MAX_COST / SCHEDULE_SEARCH_COST (400) searches: previewSchedule with count 100 fits 3 times.
+ */
+export const SCHEDULE_SEARCH_COST = 50;
+/** Fields whose resolver searches a schedule once per item they return. */
+const SCHEDULE_SEARCH_FIELDS = new Set(['Query.previewSchedule', 'Job.nextRunAt']);
 
 /** Assumed length of a list field that has no size argument (attempts, headers, byStatus, apiKeys). */
 const LIST_SIZE = 10;
@@ -90,7 +99,8 @@ function selectionCost(set: SelectionSetNode, parent: GraphQLNamedType | undefin
     if (selection.kind === Kind.FIELD) {
       const field = parent && (isObjectType(parent) || isInterfaceType(parent)) ? parent.getFields()[selection.name.value] : undefined;
       const child = selection.selectionSet ? selectionCost(selection.selectionSet, field && getNamedType(field.type), m) : 0;
-      cost += 1 + itemCount(selection, field, parent) * child;
+      const search = field && SCHEDULE_SEARCH_FIELDS.has(`${parent!.name}.${field.name}`) ? SCHEDULE_SEARCH_COST : 0;
+      cost += 1 + itemCount(selection, field, parent) * (child + search);
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
       const type = selection.typeCondition ? m.context.getSchema().getType(selection.typeCondition.name.value) : parent;
       cost += selectionCost(selection.selectionSet, type ?? undefined, m);
@@ -132,7 +142,10 @@ export const queryLimits: ValidationRule = (context) => {
       const cost = selectionCost(node.selectionSet, root, measure);
       if (cost > MAX_COST) {
         context.reportError(
-          new GraphQLError(`The query could resolve ${cost} fields; at most ${MAX_COST} are allowed (ask for smaller pages: first/last count each item)`, { nodes: [node] }),
+          new GraphQLError(
+            `The query costs ${cost}; at most ${MAX_COST} is allowed (each field counts once per item of the lists above it, first/last and count count each item, and every previewSchedule item and nextRunAt counts ${SCHEDULE_SEARCH_COST}: ask for smaller pages or fewer occurrences)`,
+            { nodes: [node] },
+          ),
         );
       }
     },

@@ -4,6 +4,14 @@ export interface TenantDoc {
   maxJobs: number;
   maxConcurrentExecutions: number;
   maxExecutionsPerMinute: number;
+  /** Open subscription sockets one credential (a JWT subject or an API key) may hold on one api process. */
+  maxSocketsPerCredential: number;
+  /** Open subscription sockets the whole tenant may hold on one api process. */
+  maxSockets: number;
+  /** Operations (subscriptions mostly) one socket may run at once. */
+  maxSubscriptionsPerSocket: number;
+  /** Operations the tenant's sockets on one api process may run at once, all together. */
+  maxSubscriptions: number;
   /** Finished executions older than this (by `finishedAt`) are purged by the leader. */
   executionRetentionDays: number;
   /** HMAC-SHA256 key for X-Kairos-Signature; returned to the tenant only when rotated. */

@@ -53,6 +53,16 @@ export class ExecutionQueues {
     await this.queues[workload].remove(waitingEntryId(executionId, status, attempt));
   }
 
+  /** Entries per queue name that wait (due now), are delayed (due later) or are being run; for the queue-depth metric. */
+  async depths(): Promise<Record<string, { waiting: number; delayed: number; active: number }>> {
+    const depths: Record<string, { waiting: number; delayed: number; active: number }> = {};
+    for (const workload of ['IO_BOUND', 'CPU_BOUND'] as const) {
+      const counts = await this.queues[workload].getJobCounts('waiting', 'delayed', 'active');
+      depths[QUEUE_NAMES[workload]] = { waiting: counts.waiting ?? 0, delayed: counts.delayed ?? 0, active: counts.active ?? 0 };
+    }
+    return depths;
+  }
+
   async close(): Promise<void> {
     await Promise.all(Object.values(this.queues).map((q) => q.close()));
   }

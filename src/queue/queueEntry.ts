@@ -1,4 +1,4 @@
-import type { ExecutionDoc, ExecutionStatus } from '../domain/execution.js';
+import type { ExecutionDoc, ExecutionStatus, ExecutionTrigger } from '../domain/execution.js';
 import type { JobDoc, Workload } from '../domain/job.js';
 
 /** The job's fields an attempt needs, as they were when the entry was made (with their version). */
@@ -19,6 +19,8 @@ export interface WaitingRun {
   scheduledFor: string;
   /** A manual trigger's payload override; null = the job's. */
   payloadJson: string | null;
+  /** What made the execution (for metrics); absent on entries made before this field existed. */
+  trigger?: ExecutionTrigger;
 }
 
 /** What a queue entry carries. */
@@ -52,7 +54,8 @@ export type EntryKind =
   /** Reconcile's takeover of a RUNNING attempt past its deadline. */
   | { kind: 'takeover' };
 
-type EntryExecution = Pick<ExecutionDoc, '_id' | 'tenantId' | 'jobId' | 'workload' | 'status' | 'attempt' | 'maxAttempts' | 'scheduledFor' | 'payloadJson'>;
+type EntryExecution = Pick<ExecutionDoc, '_id' | 'tenantId' | 'jobId' | 'workload' | 'status' | 'attempt' | 'maxAttempts' | 'scheduledFor' | 'payloadJson'> &
+  Partial<Pick<ExecutionDoc, 'trigger'>>;
 
 /**
  * The entry id of an execution's waiting entry: the execution id, plus the retry round (attempts
@@ -92,6 +95,7 @@ export function queueEntry(execution: EntryExecution, dueAt: Date, kind: EntryKi
       maxAttempts: execution.maxAttempts,
       scheduledFor: execution.scheduledFor.toISOString(),
       payloadJson: execution.payloadJson,
+      ...(execution.trigger ? { trigger: execution.trigger } : {}),
     };
     if (job) message.job = jobSnapshot(job);
   }

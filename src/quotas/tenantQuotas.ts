@@ -2,7 +2,10 @@ import type { Clock } from '../clock.js';
 import type { TenantDoc } from '../domain/tenant.js';
 import type { TenantStore } from '../store/tenantStore.js';
 
-export type Quota = Pick<TenantDoc, 'maxJobs' | 'maxConcurrentExecutions' | 'maxExecutionsPerMinute'>;
+export type Quota = Pick<
+  TenantDoc,
+  'maxJobs' | 'maxConcurrentExecutions' | 'maxExecutionsPerMinute' | 'maxSocketsPerCredential' | 'maxSockets' | 'maxSubscriptionsPerSocket' | 'maxSubscriptions'
+>;
 
 /**
  * The tenants' quotas as the hot paths (every mutation, every attempt) read them: from the
@@ -27,8 +30,16 @@ export class TenantQuotas {
     const now = this.clock();
     const cached = this.cache.get(tenantId);
     if (cached && cached.until > now.getTime()) return cached.quota;
-    const { maxJobs, maxConcurrentExecutions, maxExecutionsPerMinute } = await this.tenants.ensure(tenantId, now);
-    const quota = { maxJobs, maxConcurrentExecutions, maxExecutionsPerMinute };
+    const tenant = await this.tenants.ensure(tenantId, now);
+    const quota: Quota = {
+      maxJobs: tenant.maxJobs,
+      maxConcurrentExecutions: tenant.maxConcurrentExecutions,
+      maxExecutionsPerMinute: tenant.maxExecutionsPerMinute,
+      maxSocketsPerCredential: tenant.maxSocketsPerCredential,
+      maxSockets: tenant.maxSockets,
+      maxSubscriptionsPerSocket: tenant.maxSubscriptionsPerSocket,
+      maxSubscriptions: tenant.maxSubscriptions,
+    };
     this.cache.delete(tenantId);
     if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(tenantId, { quota, until: now.getTime() + this.cacheMs });

@@ -25,22 +25,34 @@ async function executionUpdates({ args, context }: SubscribeResolverData<unknown
   const jobHex = jobId ? (job?.id.toHexString() ?? 'none') : null;
   const wanted = statuses?.length ? new Set(statuses) : null;
   const stream = await scope.events.stream((e) => (!jobHex || e.jobId === jobHex) && (!wanted || wanted.has(e.status)));
+  const metrics = context.app.metrics;
+  metrics.subscriptionOpened();
+  let open = true;
+  const closed = () => {
+    if (open) metrics.subscriptionClosed();
+    open = false;
+  };
   // Not an async generator, so that closing the subscription reaches stream.return() at once.
   const next = async (): Promise<IteratorResult<ExecutionEvent>> => {
     for (;;) {
       const { value: event, done } = await stream.next();
-      if (done) return { value: undefined, done: true };
+      if (done) {
+        closed();
+        return { value: undefined, done: true };
+      }
       // Every subscriber of the tenant gets this event at once: one read serves them all.
       const key = `${event.tenantId}:${event.executionId}:${event.status}:${event.occurredAt}`;
       const doc = await context.app.eventReads.read(key, () => scope.executions.findById(new ObjectId(event.executionId)));
       if (!doc) continue;
       const value = { execution: toExecutionNode(doc), previousStatus: event.previousStatus, status: event.status, occurredAt: new Date(event.occurredAt) };
+      metrics.eventSent();
       return { value, done: false };
     }
   };
   const iterator: AsyncIterableIterator<ExecutionEvent> = {
     next,
     return: async () => {
+      closed();
       await stream.return!();
       return { value: undefined, done: true };
     },

@@ -26,6 +26,10 @@ export class ViewerResolver {
         maxConcurrentExecutions: tenant.maxConcurrentExecutions,
         maxExecutionsPerMinute: tenant.maxExecutionsPerMinute,
         executionRetentionDays: tenant.executionRetentionDays,
+        maxSocketsPerCredential: tenant.maxSocketsPerCredential,
+        maxSockets: tenant.maxSockets,
+        maxSubscriptionsPerSocket: tenant.maxSubscriptionsPerSocket,
+        maxSubscriptions: tenant.maxSubscriptions,
       },
     };
   }

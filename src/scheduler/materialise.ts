@@ -8,6 +8,7 @@ import { publishStatusEvents, statusEvent } from '../events/statusEvent.js';
 import type { ExecutionQueues } from '../queue/executionQueues.js';
 import { queueEntry } from '../queue/queueEntry.js';
 import type { JobAdvance, SchedulerStore } from '../store/schedulerStore.js';
+import { overBudgetReason, type ScheduledBudget } from '../quotas/scheduledBudget.js';
 
 /** The jobs' states read back after a pass's advance (the sweep settles the due index from them). */
 type JobStates = Awaited<ReturnType<SchedulerStore['jobStates']>>;
@@ -26,6 +27,8 @@ export interface MaterialiseDeps {
   logger: Logger;
   /** Source of jitter; Math.random in production. */
   random: () => number;
+  /** The tenants' budgets of scheduled executions per minute: an occurrence past it is recorded SKIPPED. */
+  budget: Pick<ScheduledBudget, 'charge'>;
 }
 
 /** At most this many missed occurrences of one job and gap are recorded (run or SKIPPED). */
@@ -90,7 +93,8 @@ export function occurrenceKey(jobId: ObjectId, nominal: Date): string {
 }
 
 /**
- * Materialises the due occurrences of `jobs` (docs/architecture.md, step 3): insert executions (a duplicate
+ * Materialises the due occurrences of `jobs` (docs/architecture.md, step 3): those past their tenant's
+ * scheduled budget are recorded SKIPPED, then: insert executions (a duplicate
  * occurrence key means already done), mark them QUEUED, enqueue each with a delay equal to its
  * time minus now, then advance each job's scheduleCursor with a compare-and-set on the old value.
  * Every step is idempotent, so a crash between steps or a second leader never loses or doubles an
@@ -124,10 +128,11 @@ export async function materialise(
         },
         now,
       );
-      docs.push(o.skippedReason ? { ...doc, status: 'SKIPPED', reason: o.skippedReason, finishedAt: now } : doc);
+      docs.push(o.skippedReason ? skippedAs(doc, o.skippedReason, now) : doc);
     }
     advances.push({ jobId: job._id, version: job.version, expected: job.scheduleCursor, scheduleCursor: plan.scheduleCursor, status: plan.status, fencingToken });
   }
+  await skipOverBudget(deps, docs, now);
 
   const { inserted, leftBehind } = await deps.store.insertExecutions(docs);
   const fresh = inserted.filter((e) => e.status === 'SCHEDULED');
@@ -146,6 +151,33 @@ export async function materialise(
   await deps.store.advanceJobs(advances, now);
   const states = await dropIfJobChanged(deps, jobs, waiting, now);
   return { executions: waiting.length, states };
+}
+
+function skippedAs(doc: ExecutionDoc, reason: string, now: Date): ExecutionDoc {
+  return { ...doc, status: 'SKIPPED', reason, finishedAt: now };
+}
+
+/**
+ * Charges each tenant's occurrences that would run against its scheduled budget, earliest first,
+ * and records those past it SKIPPED (in place in `docs`). Charged when materialised, up to the
+ * look-ahead before they are due: in steady state each pass charges what entered the horizon, so
+ * the rate is the occurrences' rate. A pass repeated after a crash charges its occurrences again;
+ * that errs towards skipping, only then.
+ */
+async function skipOverBudget(deps: MaterialiseDeps, docs: ExecutionDoc[], now: Date): Promise<void> {
+  const byTenant = new Map<string, number[]>();
+  docs.forEach((doc, i) => {
+    if (doc.status !== 'SCHEDULED') return;
+    const indexes = byTenant.get(doc.tenantId);
+    if (indexes) indexes.push(i);
+    else byTenant.set(doc.tenantId, [i]);
+  });
+  for (const [tenantId, indexes] of byTenant) {
+    const { allowed, perMinute } = await deps.budget.charge(tenantId, indexes.length);
+    if (allowed >= indexes.length) continue;
+    indexes.sort((a, b) => docs[a].scheduledFor.getTime() - docs[b].scheduledFor.getTime());
+    for (const i of indexes.slice(allowed)) docs[i] = skippedAs(docs[i], overBudgetReason(perMinute), now);
+  }
 }
 
 /**

@@ -21,8 +21,8 @@ export async function reconcile(
   deps: { store: SchedulerStore; queues: ExecutionQueues },
   now: Date,
   options: ReconcileOptions,
-): Promise<{ requeued: number }> {
+): Promise<{ requeued: number; takeovers: number }> {
   const stranded = await deps.store.findStranded(new Date(now.getTime() - options.graceMs), options.limit ?? 1000);
   await deps.queues.enqueue(stranded.map((e) => queueEntry(e, now, { kind: e.status === 'RUNNING' ? 'takeover' : 'waiting' })));
-  return { requeued: stranded.length };
+  return { requeued: stranded.length, takeovers: stranded.filter((e) => e.status === 'RUNNING').length };
 }

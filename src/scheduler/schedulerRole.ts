@@ -12,6 +12,10 @@ import { requeueWaiting } from './requeueWaiting.js';
 import { sweepDueJobs } from './sweepDueJobs.js';
 import { purgeExecutions, type PurgeDeps } from './purgeExecutions.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { KairosMetrics } from '../metrics/kairosMetrics.js';
+import type { Tracer } from '@opentelemetry/api';
+import { inSpan } from '../tracing/inSpan.js';
+import { SPAN_ATTRIBUTES as A } from '../tracing/spanAttributes.js';
 
 /** How many times (every 0.5 s) a new leader tries to re-enqueue the waiting executions. */
 const REQUEUE_ATTEMPTS = 20;
@@ -47,6 +51,10 @@ export interface SchedulerRoleOptions {
    * max(processEvery, lockLifetime)/2 alive after each run, which delays exit that long.
    */
   agendaLockLifetimeMs?: number;
+  /** Records sweep passes, leadership and reconcile repairs. */
+  metrics: KairosMetrics;
+  /** A span per sweep pass (the no-op tracer when tracing is off). */
+  tracer: Tracer;
 }
 
 /**
@@ -77,10 +85,12 @@ export class SchedulerRole {
       prefix: options.redisPrefix,
       ttlMs: options.leaseTtlMs,
       onAcquired: (token) => {
+        options.metrics.leadership(true);
         // A quick lose-and-regain must not interleave with the previous term's stand-down.
         this.starting = this.standingDown.then(() => this.lead(token));
       },
       onLost: () => {
+        options.metrics.leadership(false);
         this.standingDown = this.standDown();
       },
       onError: (error) => logger.warn('leader lease check failed', { error: errorMessage(error) }),
@@ -110,6 +120,8 @@ export class SchedulerRole {
       agenda.define('reconcile', async () => {
         try {
           const result = await reconcile(this.deps, this.clock(), { graceMs: this.options.reconcileGraceMs });
+          this.options.metrics.repaired('requeued', result.requeued - result.takeovers);
+          this.options.metrics.repaired('takeover', result.takeovers);
           if (result.requeued > 0) this.logger.info('reconcile re-enqueued executions past their time', result);
         } catch (error) {
           // Agenda reports a failing job as 'fail', which nothing listens to: log it here.
@@ -149,6 +161,7 @@ export class SchedulerRole {
         const now = this.clock();
         const result = await requeueWaiting(this.deps, new Date(now.getTime() + this.options.lookAheadMs));
         this.logger.info('new leader re-enqueued the waiting executions', result);
+        this.options.metrics.repaired('leader_requeue', result.requeued);
         return;
       } catch (error) {
         if (attempt >= REQUEUE_ATTEMPTS) {
@@ -175,10 +188,16 @@ export class SchedulerRole {
     const token = this.lease.fencingToken;
     if (token === 0) return;
     try {
-      await sweepDueJobs(this.deps, this.clock(), token, {
-        lookAheadMs: this.options.lookAheadMs,
-        misfireThresholdMs: this.options.misfireThresholdMs ?? Math.max(2 * this.options.leaseTtlMs, 10_000),
+      const startedAt = performance.now();
+      const result = await inSpan(this.options.tracer, 'scheduler.sweep', { attributes: { [A.fencingToken]: token } }, async (span) => {
+        const passed = await sweepDueJobs(this.deps, this.clock(), token, {
+          lookAheadMs: this.options.lookAheadMs,
+          misfireThresholdMs: this.options.misfireThresholdMs ?? Math.max(2 * this.options.leaseTtlMs, 10_000),
+        });
+        span.setAttributes({ [A.sweepJobs]: passed.jobs, [A.sweepExecutions]: passed.executions, [A.sweepBehindMs]: passed.behindMs });
+        return passed;
       });
+      this.options.metrics.sweepPassed(result, performance.now() - startedAt, this.clock());
     } catch (error) {
       this.logger.warn('sweep failed; retrying next tick', { error: errorMessage(error) });
     }

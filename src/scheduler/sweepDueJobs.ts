@@ -26,12 +26,14 @@ export async function sweepDueJobs(
   now: Date,
   fencingToken: number,
   options: SweepOptions,
-): Promise<{ jobs: number; executions: number; entries: number }> {
+): Promise<{ jobs: number; executions: number; entries: number; behindMs: number }> {
   const batchSize = options.batchSize ?? 100;
   const horizon = new Date(now.getTime() + options.lookAheadMs);
   let jobs = 0;
   let executions = 0;
   let entries = 0;
+  // How far behind this pass found the schedule: now minus the earliest cursor of a due job (metrics).
+  let behindMs = 0;
   for (let batch = 0; batch < (options.maxBatches ?? 50); batch++) {
     const index = await deps.dueIndex.due(horizon, batchSize);
     if (!index.built) {
@@ -51,6 +53,7 @@ export async function sweepDueJobs(
     // every statement reads the whole jobs collection (its _id lookups are sequential scans), so
     // statements per due job are what the sweep's cost is made of there.
     const states = new Map(loaded.filter((j) => !isDue(j)).map((j) => [j._id.toHexString(), j]));
+    for (const j of due) behindMs = Math.max(behindMs, now.getTime() - j.scheduleCursor!.getTime());
     if (due.length > 0) {
       const result = await materialise(deps, due, now, horizon, fencingToken, options.misfireThresholdMs);
       jobs += due.length;
@@ -66,5 +69,5 @@ export async function sweepDueJobs(
     );
     if (index.entries.length < batchSize) break;
   }
-  return { jobs, executions, entries };
+  return { jobs, executions, entries, behindMs };
 }

@@ -9,6 +9,10 @@ export interface DefaultQuota {
   maxConcurrentExecutions: number;
   maxExecutionsPerMinute: number;
   executionRetentionDays: number;
+  maxSocketsPerCredential: number;
+  maxSockets: number;
+  maxSubscriptionsPerSocket: number;
+  maxSubscriptions: number;
 }
 
 /** Tenant records: created on first use with the default plan and a fresh webhook signing secret. */
@@ -47,7 +51,15 @@ export class TenantStore {
 
   /** A quota added after a tenant was created reads as the default until set in its document. */
   private withDefaults(tenant: TenantDoc): TenantDoc {
-    return { ...tenant, executionRetentionDays: tenant.executionRetentionDays ?? this.defaults.executionRetentionDays };
+    const d = this.defaults;
+    return {
+      ...tenant,
+      executionRetentionDays: tenant.executionRetentionDays ?? d.executionRetentionDays,
+      maxSocketsPerCredential: tenant.maxSocketsPerCredential ?? d.maxSocketsPerCredential,
+      maxSockets: tenant.maxSockets ?? d.maxSockets,
+      maxSubscriptionsPerSocket: tenant.maxSubscriptionsPerSocket ?? d.maxSubscriptionsPerSocket,
+      maxSubscriptions: tenant.maxSubscriptions ?? d.maxSubscriptions,
+    };
   }
 
   /** Sets the tenant's webhook signing secret (the tenant exists: `ensure` it first). */

@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
-import type { ExecutionDoc, ExecutionStatus } from '../domain/execution.js';
+import type { ExecutionDoc, ExecutionStatus, ExecutionTrigger } from '../domain/execution.js';
+import type { KairosMetrics } from '../metrics/kairosMetrics.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { errorMessage } from '../logger.js';
@@ -17,10 +18,16 @@ import { CancelledError, ShutdownError, type CancelSignals } from '../events/can
 import type { OverlapDecision, OverlapGuard } from './overlapGuard.js';
 import type { AttemptClaims } from './attemptClaims.js';
 import type { ConcurrencyLimiter } from '../quotas/concurrencyLimiter.js';
+import type { TenantShare } from './tenantShare.js';
 import type { Dispatcher } from 'undici';
 import type { ChildProcessRunner } from './cpu/childProcessRunner.js';
 import { retryWhileMongoDown } from './retryWhileMongoDown.js';
-import { decideAttemptEnd, type AttemptResult } from './attemptEnd.js';
+import { decideAttemptEnd, type AttemptEndDecision, type AttemptResult } from './attemptEnd.js';
+import { SpanStatusCode, type Tracer } from '@opentelemetry/api';
+import { ATTR_ERROR_TYPE, ATTR_HTTP_RESPONSE_STATUS_CODE } from '@opentelemetry/semantic-conventions';
+import { inSpan } from '../tracing/inSpan.js';
+import { SPAN_ATTRIBUTES as A } from '../tracing/spanAttributes.js';
+import { traceparent } from '../tracing/traceparent.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface RunDeps {
@@ -40,10 +47,16 @@ export interface RunDeps {
   claims: AttemptClaims;
   /** The tenants' running slots (maxConcurrentExecutions). */
   tenantSlots: ConcurrencyLimiter;
+  /** Each tenant's share of this process's slots. */
+  tenantShare: TenantShare;
   /** The queue lock (visibility timeout), part of a running attempt's deadline. */
   queueLockMs: number;
   /** How HTTP targets are reached: the guarded connection pool and whether private addresses are allowed. */
   http: { dispatcher: Dispatcher; allowPrivate: boolean };
+  /** Records attempts, start lag, retries, takeovers and finished executions. */
+  metrics: KairosMetrics;
+  /** A span per attempt (the no-op tracer when tracing is off). */
+  tracer: Tracer;
 }
 
 class AttemptTimeout extends Error {}
@@ -70,6 +83,8 @@ interface Run {
   payloadJson: string | null;
   /** The job as the entry carried it; null = read it. */
   job: JobSnapshot | null;
+  /** For metrics; unknown on entries made before queue entries carried it. */
+  trigger?: ExecutionTrigger;
 }
 
 /** An attempt this delivery claimed. */
@@ -80,8 +95,8 @@ interface Started {
 
 /**
  * Runs one delivery of an execution (docs/architecture.md, steps 4–6). Usually straight from the queue
- * entry, which says what the execution is waiting as and carries its job: the tenant slot and the
- * overlap policy are applied, the attempt is claimed (Redis claim, then a group-committed
+ * entry, which says what the execution is waiting as and carries its job: the tenant's share of this
+ * process, its slot and the overlap policy are applied, the attempt is claimed (Redis claim, then a group-committed
  * compare-and-set), the target runs under the per-attempt timeout and the end is group-committed
  * as SUCCEEDED, RETRYING (re-enqueued after backoff), FAILED or CANCELLED before the delivery is
  * acknowledged. When the entry's picture is stale (the claim misses), when it carries none, or
@@ -102,6 +117,7 @@ export async function runExecution(deps: RunDeps, message: ExecutionMessage, del
       scheduledFor: new Date(message.run.scheduledFor),
       payloadJson: message.run.payloadJson,
       job: message.job ?? null,
+      trigger: message.run.trigger,
     };
     if ((await runWaiting(deps, run, true)) !== 'stale') return;
   }
@@ -137,11 +153,27 @@ async function runWaiting(deps: RunDeps, run: Run, fromEntry: boolean): Promise<
     }
     job = jobSnapshot(found);
   }
+  // This process's share first (no round trip): a tenant that has it waits as one at its quota does.
+  const releaseShare = deps.tenantShare.take(run.tenantId, run.workload);
+  if (!releaseShare) {
+    await waitForTenantSlot(deps, run, job);
+    return 'done';
+  }
+  try {
+    return await runWithinShare(deps, run, job, fromEntry);
+  } finally {
+    releaseShare();
+  }
+}
+
+/** runWaiting within the tenant's share of this process: the tenant's slot, the overlap policy, the attempt. */
+async function runWithinShare(deps: RunDeps, run: Run, job: JobSnapshot, fromEntry: boolean): Promise<'done' | 'stale'> {
   const { executionId } = run;
   const jobId = run.jobId.toHexString();
   const slotTtlMs = job.timeoutSeconds * 1000 + 30_000;
   const tenantSlot = await deps.tenantSlots.take(run.tenantId, executionId, slotTtlMs);
   if (tenantSlot === 'full') {
+    deps.metrics.quotaRefused('concurrency', run.tenantId);
     await waitForTenantSlot(deps, run, job);
     return 'done';
   }
@@ -171,7 +203,8 @@ async function runWaiting(deps: RunDeps, run: Run, fromEntry: boolean): Promise<
     }
     await publishStatusEvents(deps.events, deps.logger, [statusEvent(run, run.status, 'RUNNING', started.startedAt)]);
     if (started.number === 1) deps.runStore.noteJobRun(run.tenantId, run.jobId, started.startedAt);
-    await finish(deps, run, job, started, await attempt(deps, run, job, started.number));
+    if (started.number === 1) deps.metrics.attemptStarted(started.startedAt.getTime() - run.scheduledFor.getTime(), run.trigger, run.workload, run.tenantId);
+    await finish(deps, run, job, started, await tracedAttempt(deps, run, job, started.number));
     return 'done';
   } catch (error) {
     // MongoDB or Redis failed after the attempt started: record it as lost and queue the next one,
@@ -190,7 +223,7 @@ async function runWaiting(deps: RunDeps, run: Run, fromEntry: boolean): Promise<
 }
 
 /**
- * The tenant runs all the executions its quota allows: this one stays as it is (QUEUED or RETRYING)
+ * The tenant runs all the executions its quota or its share of this process allows: this one stays as it is (QUEUED or RETRYING)
  * and comes back shortly. The entry id is the TENANT_SLOT_RETRY_MS period it is due in: deliveries
  * of one execution that wait at once (a reconcile re-enqueue, a duplicate) merge into one entry
  * instead of polling side by side, and since it is due at least one period from now it never
@@ -243,6 +276,7 @@ async function takeOver(deps: RunDeps, running: ExecutionDoc): Promise<Execution
   const now = deps.clock();
   const after = await deps.runStore.recordCrash(running, now);
   if (!after) return null;
+  recordCrashed(deps.metrics, running, after, now);
   await publishStatusEvents(deps.events, deps.logger, [statusEvent(after, 'RUNNING', after.status, now)]);
   deps.logger.warn('took over an execution whose worker disappeared', {
     tenantId: running.tenantId, jobId: running.jobId.toHexString(), executionId: running._id.toHexString(), attempt: running.attempt,
@@ -271,12 +305,34 @@ async function releaseSlot(deps: RunDeps, execution: Pick<ExecutionDoc, 'tenantI
 async function endUnstarted(deps: RunDeps, run: Run, status: 'SKIPPED' | 'CANCELLED', reason: string): Promise<void> {
   const now = deps.clock();
   if (await deps.runStore.endUnstarted(run, status, reason, now)) {
+    deps.metrics.executionFinished(status, run.trigger, run.tenantId);
     await publishStatusEvents(deps.events, deps.logger, [statusEvent(run, run.status, status, now)]);
   }
 }
 
+/**
+ * The attempt inside its span. An HTTP target gets the span as its `traceparent`, so the receiver's
+ * trace joins the scheduler's; failed, timed-out and crashed attempts mark the span as an error.
+ */
+async function tracedAttempt(deps: RunDeps, run: Run, job: JobSnapshot, number: number): Promise<AttemptResult> {
+  const attributes = {
+    [A.executionId]: toGlobalId('Execution', run._id), [A.jobId]: toGlobalId('Job', run.jobId), [A.tenantId]: run.tenantId,
+    [A.attempt]: number, [A.workload]: run.workload, [A.targetKind]: job.target.kind, ...(run.trigger ? { [A.trigger]: run.trigger } : {}),
+  };
+  return inSpan(deps.tracer, 'execution.attempt', { attributes }, async (span) => {
+    const result = await attempt(deps, run, job, number, traceparent(span.spanContext()));
+    span.setAttribute(A.outcome, result.outcome);
+    if (result.httpStatus !== null) span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, result.httpStatus);
+    if (result.outcome === 'FAILED' || result.outcome === 'TIMED_OUT' || result.outcome === 'CRASHED') {
+      span.setAttribute(ATTR_ERROR_TYPE, result.outcome);
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    return result;
+  });
+}
+
 /** Runs the target once under the job's timeout; cancel and shutdown signals abort it. */
-async function attempt(deps: RunDeps, run: Run, job: JobSnapshot, number: number): Promise<AttemptResult> {
+async function attempt(deps: RunDeps, run: Run, job: JobSnapshot, number: number, traceparentHeader: string | null): Promise<AttemptResult> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new AttemptTimeout(`Timed out after ${job.timeoutSeconds} s`)), job.timeoutSeconds * 1000);
   const untrack = deps.cancels.track(run.executionId, controller);
@@ -296,6 +352,7 @@ async function attempt(deps: RunDeps, run: Run, job: JobSnapshot, number: number
         now: deps.clock(),
         dispatcher: deps.http.dispatcher,
         allowPrivate: deps.http.allowPrivate,
+        traceparent: traceparentHeader,
       });
       return {
         outcome: response.ok ? 'SUCCEEDED' : 'FAILED',
@@ -350,6 +407,7 @@ async function finish(deps: RunDeps, run: Run, job: JobSnapshot, started: Starte
     deps.runStore.endAttempt({ id: run._id, attempt: started.number, ...decision, outcome: result.outcome, httpStatus: result.httpStatus }),
   );
   if (!ended) return;
+  recordAttemptEnd(deps.metrics, run, result.outcome, decision, at.getTime() - started.startedAt.getTime());
   if (result.outcome === 'FAILED' || result.outcome === 'TIMED_OUT' || result.outcome === 'CRASHED') {
     // One line per failed attempt (a refused target included: its error says so), for operators.
     deps.logger.warn('attempt failed', {
@@ -361,4 +419,19 @@ async function finish(deps: RunDeps, run: Run, job: JobSnapshot, started: Starte
   if (decision.status === 'RETRYING' && decision.nextAttemptAt) {
     await deps.queues.enqueue([queueEntry({ ...run, status: 'RETRYING', attempt: started.number }, decision.nextAttemptAt)]);
   }
+}
+
+function recordAttemptEnd(metrics: KairosMetrics, run: Run, outcome: AttemptResult['outcome'], decision: AttemptEndDecision, durationMs: number): void {
+  metrics.attemptEnded(outcome, run.workload, run.tenantId, durationMs);
+  if (decision.status === 'RETRYING') metrics.retried(run.workload);
+  else metrics.executionFinished(decision.status, run.trigger, run.tenantId);
+}
+
+/** A takeover recorded the lost attempt CRASHED: the execution retries or, with no attempt left, has FAILED. */
+function recordCrashed(metrics: KairosMetrics, running: ExecutionDoc, after: ExecutionDoc, now: Date): void {
+  const startedAt = running.attempts.find((a) => a.number === running.attempt)?.startedAt;
+  metrics.tookOver();
+  metrics.attemptEnded('CRASHED', running.workload, running.tenantId, startedAt ? now.getTime() - startedAt.getTime() : null);
+  if (after.status === 'RETRYING') metrics.retried(running.workload);
+  else if (after.status === 'FAILED') metrics.executionFinished('FAILED', running.trigger, running.tenantId);
 }

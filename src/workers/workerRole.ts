@@ -4,15 +4,18 @@ import { errorMessage, type Logger } from '../logger.js';
 import { QUEUE_NAMES, type ExecutionMessage } from '../queue/executionQueues.js';
 import { runExecution, type RunDeps } from './runExecution.js';
 import { isMongoUnavailable } from '../store/mongo.js';
+import { shareOf, TenantShare } from './tenantShare.js';
 
 const MONGO_DOWN_PAUSE_MS = 2000;
 
 export interface WorkerRoleOptions {
   redisPrefix: string;
-  /** IO_BOUND executions at once per process (default 64). */
+  /** IO_BOUND executions at once per process. */
   ioConcurrency: number;
   /** CPU_BOUND executions at once per process (default: one per core). */
   cpuConcurrency: number;
+  /** The most of each pool's slots one tenant may hold, in percent (rounded down, at least one slot). */
+  tenantSharePercent: number;
   /** The queue lock, our visibility timeout (config QUEUE_LOCK_MS); BullMQ renews it every half while the worker is alive. */
   lockDurationMs: number;
   /** How long stop() lets running attempts finish before aborting them (recorded CRASHED, retried); config WORKER_DRAIN_MS. */
@@ -28,14 +31,23 @@ export class WorkerRole {
 
   private readonly drainTimeoutMs: number;
 
-  constructor(connection: ConnectionOptions, private readonly deps: RunDeps, private readonly logger: Logger, options: WorkerRoleOptions) {
+  private readonly deps: RunDeps;
+
+  constructor(connection: ConnectionOptions, runDeps: Omit<RunDeps, 'tenantShare'>, private readonly logger: Logger, options: WorkerRoleOptions) {
     this.drainTimeoutMs = options.drainTimeoutMs;
+    // A tenant holds at most its share of each pool, so its backlog never takes every slot of the process.
+    const tenantShare = new TenantShare({
+      IO_BOUND: shareOf(options.ioConcurrency, options.tenantSharePercent),
+      CPU_BOUND: shareOf(options.cpuConcurrency, options.tenantSharePercent),
+    });
+    const deps: RunDeps = (this.deps = { ...runDeps, tenantShare });
     const consume = (workload: Workload, concurrency: number) => {
       const run = async (entry: Job<ExecutionMessage>) => {
         try {
           await runExecution(deps, entry.data, { takeover: entry.stalledCounter > 0 || entry.data.takeover === true });
         } catch (error) {
           if (!isMongoUnavailable(error)) throw error;
+          deps.metrics.mongoError('worker');
           // MongoDB unreachable: put the entry back and pause this queue for a while, rather than
           // drop work we could not record (reconcile would find it, but only after its grace period).
           logger.warn('MongoDB unreachable: pausing the queue', { workload, pauseMs: MONGO_DOWN_PAUSE_MS });
@@ -55,7 +67,10 @@ export class WorkerRole {
         maxStalledCount: 1000,
         autorun: false,
       });
-      worker.on('error', (error) => logger.warn('queue consumer error', { workload, error: errorMessage(error) }));
+      worker.on('error', (error) => {
+        deps.metrics.redisError('worker');
+        logger.warn('queue consumer error', { workload, error: errorMessage(error) });
+      });
       worker.on('failed', (entry, error) =>
         // The execution stays in MongoDB in its last state: reconcile re-enqueues a waiting one, and
         // runExecution has recorded a started one as CRASHED and queued its next attempt.

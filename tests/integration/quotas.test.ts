@@ -62,6 +62,21 @@ describe('quotas', () => {
       await expect(limiter.take('batch', 't1', 5, 1)).rejects.toThrow(RateLimitedError);
     });
 
+    it('rate: takes up to what the bucket has, and what it took counts for take() too', async () => {
+      const time = steppedClock();
+      const limiter = new RateLimiter(redis, prefix, time.clock, createLogger({ test: 'quotas' }, 'warn'));
+      expect(await limiter.takeUpTo('scheduled', 't1', 6, 4)).toBe(4);
+      expect(await limiter.takeUpTo('scheduled', 't1', 6, 4)).toBe(2);
+      expect(await limiter.takeUpTo('scheduled', 't1', 6, 4)).toBe(0);
+      await expect(limiter.take('scheduled', 't1', 6)).rejects.toThrow(RateLimitedError);
+      // One token a tenth of a minute.
+      time.advance(10_000);
+      expect(await limiter.takeUpTo('scheduled', 't1', 6, 4)).toBe(1);
+      time.advance(25_000);
+      expect(await limiter.takeUpTo('scheduled', 't1', 6, 4)).toBe(2);
+      expect(await limiter.takeUpTo('scheduled', 't2', 6, 9)).toBe(6);
+    });
+
     /** A step: take a slot (tenant, execution, ttl → expected), release one, or move the clock. */
     type Step = ['take', string, string, number, string] | ['release', string, string] | ['advance', number] | ['held', string, number];
     it.each<[string, Step[]]>([

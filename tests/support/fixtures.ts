@@ -52,6 +52,8 @@ export async function materialiseFixture(name: string): Promise<{ db: Db; redis:
     events: new ExecutionEventBus(redis, name),
     logger: createLogger({}, 'silent'),
     random: () => 0,
+    // Materialisation tests are about the plan, not the tenants' budgets.
+    budget: { charge: async (_tenantId: string, wanted: number) => ({ allowed: wanted, perMinute: Infinity }) },
   };
   return {
     db,

@@ -20,6 +20,8 @@ export function testConfig(overrides: Record<string, string> = {}): KairosConfig
     PORT: '0',
     ALLOW_PRIVATE_TARGETS: 'true',
     KAIROS_MODE: 'development',
+    // Test Kairos instances run side by side: each serves its metrics on a free port.
+    METRICS_PORT: '0',
     ...overrides,
   });
 }

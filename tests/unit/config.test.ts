@@ -33,15 +33,22 @@ describe('loadConfig defaults', () => {
     expect(config.jwt).toEqual({ secret: SECRET, publicKey: undefined, issuer: undefined, audience: undefined, maxTtlSeconds: 2_592_000 });
   });
 
-  it('refuses private targets and sizes workers at 64 IO slots and one CPU slot per core', () => {
+  it('refuses private targets and sizes workers at 1000 IO slots, one CPU slot per core and a quarter of each for one tenant', () => {
     expect(config.allowPrivateTargets).toBe(false);
-    expect(config.workerIoConcurrency).toBe(64);
+    expect(config.workerIoConcurrency).toBe(1000);
+    expect(config.workerTenantSharePercent).toBe(25);
+    // The sizing rule (README, Quotas and limits): a tenant at the default quota holds at most a tenth of one worker.
+    expect(config.defaultQuota.maxConcurrentExecutions).toBeLessThanOrEqual(config.workerIoConcurrency / 10);
     expect(config.workerCpuConcurrency).toBe(os.availableParallelism());
   });
 
   it('gives a new tenant 1000 jobs, 100 running executions and 600 executions per minute', () => {
     expect(config.defaultQuota).toEqual({ maxJobs: 1000, maxConcurrentExecutions: 100, maxExecutionsPerMinute: 600, executionRetentionDays: 30 });
     expect(config.purgeEveryMs).toBe(300_000);
+  });
+
+  it('caps a new tenant at 20 sockets a credential, 100 a tenant, 50 subscriptions a socket and 200 a tenant', () => {
+    expect(config.defaultConnectionQuota).toEqual({ maxSocketsPerCredential: 20, maxSockets: 100, maxSubscriptionsPerSocket: 50, maxSubscriptions: 200 });
   });
 
   it('uses the documented internal defaults', () => {
@@ -56,6 +63,10 @@ describe('loadConfig defaults', () => {
     expect(config.mode).toBe('development');
   });
 
+  it('traces nothing without OTEL_EXPORTER_OTLP_ENDPOINT; the service is called kairos', () => {
+    expect(config.tracing).toEqual({ otlpEndpoint: null, serviceName: 'kairos' });
+  });
+
   it('treats empty strings as unset', () => {
     const empty = loadConfig({
       JWT_SECRET: SECRET,
@@ -66,14 +77,17 @@ describe('loadConfig defaults', () => {
       ALLOW_PRIVATE_TARGETS: '',
       WORKER_IO_CONCURRENCY: '',
       JWT_ISSUER: '',
+      OTEL_EXPORTER_OTLP_ENDPOINT: '',
+      OTEL_SERVICE_NAME: '',
     });
     expect(empty.mongoUrl).toBe('mongodb://127.0.0.1:27017/kairos');
     expect(empty.redisUrl).toBe('redis://127.0.0.1:6379');
     expect(empty.port).toBe(4000);
     expect(empty.roles).toEqual(['api', 'scheduler', 'worker']);
     expect(empty.allowPrivateTargets).toBe(false);
-    expect(empty.workerIoConcurrency).toBe(64);
+    expect(empty.workerIoConcurrency).toBe(1000);
     expect(empty.jwt.issuer).toBeUndefined();
+    expect(empty.tracing).toEqual({ otlpEndpoint: null, serviceName: 'kairos' });
   });
 });
 
@@ -91,6 +105,7 @@ describe('loadConfig with explicit values', () => {
       ALLOW_PRIVATE_TARGETS: 'true',
       WORKER_IO_CONCURRENCY: '8',
       WORKER_CPU_CONCURRENCY: '3',
+      WORKER_TENANT_SHARE_PERCENT: '40',
       QUEUE_LOCK_MS: '45000',
       RECONCILE_EVERY_MS: '5000',
       RECONCILE_GRACE_MS: '0',
@@ -103,6 +118,14 @@ describe('loadConfig with explicit values', () => {
       PURGE_EVERY_MS: '60000',
       NODE_ENV: 'production',
       LOG_LEVEL: 'error',
+      METRICS_PORT: '9100',
+      METRICS_TENANT_LABEL: 'true',
+      DEFAULT_MAX_SOCKETS_PER_CREDENTIAL: '3',
+      DEFAULT_MAX_SOCKETS: '4',
+      DEFAULT_MAX_SUBSCRIPTIONS_PER_SOCKET: '5',
+      DEFAULT_MAX_SUBSCRIPTIONS: '6',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'https://otel-collector.example:4318',
+      OTEL_SERVICE_NAME: 'kairos-eu',
     });
     expect(config).toEqual({
       mongoUrl: 'mongodb+srv://user:pw@cluster0.example.net/jobs',
@@ -113,6 +136,7 @@ describe('loadConfig with explicit values', () => {
       allowPrivateTargets: true,
       workerIoConcurrency: 8,
       workerCpuConcurrency: 3,
+      workerTenantSharePercent: 40,
       queueLockMs: 45_000,
       reconcileEveryMs: 5000,
       reconcileGraceMs: 0,
@@ -125,6 +149,10 @@ describe('loadConfig with explicit values', () => {
       leaseTtlMs: 5_000,
       mode: 'production',
       logLevel: 'error',
+      metricsPort: 9100,
+      metricsTenantLabel: true,
+      defaultConnectionQuota: { maxSocketsPerCredential: 3, maxSockets: 4, maxSubscriptionsPerSocket: 5, maxSubscriptions: 6 },
+      tracing: { otlpEndpoint: 'https://otel-collector.example:4318', serviceName: 'kairos-eu' },
     });
   });
 
@@ -167,11 +195,15 @@ describe('loadConfig rejects invalid values with a ConfigError naming the variab
     ['WORKER_IO_CONCURRENCY', { WORKER_IO_CONCURRENCY: '0' }],
     ['WORKER_IO_CONCURRENCY', { WORKER_IO_CONCURRENCY: 'many' }],
     ['WORKER_CPU_CONCURRENCY', { WORKER_CPU_CONCURRENCY: '0' }],
+    ['WORKER_TENANT_SHARE_PERCENT', { WORKER_TENANT_SHARE_PERCENT: '0' }],
+    ['WORKER_TENANT_SHARE_PERCENT', { WORKER_TENANT_SHARE_PERCENT: '101' }],
     ['QUEUE_LOCK_MS', { QUEUE_LOCK_MS: '999' }],
     ['DEFAULT_MAX_JOBS', { DEFAULT_MAX_JOBS: '-1' }],
     ['DEFAULT_MAX_CONCURRENT_EXECUTIONS', { DEFAULT_MAX_CONCURRENT_EXECUTIONS: '0' }],
     ['DEFAULT_MAX_EXECUTIONS_PER_MINUTE', { DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '1.5' }],
     ['DEFAULT_EXECUTION_RETENTION_DAYS', { DEFAULT_EXECUTION_RETENTION_DAYS: '0' }],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', { OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://127.0.0.1:4317' }],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', { OTEL_EXPORTER_OTLP_ENDPOINT: '127.0.0.1:4318' }],
   ])('%s: %j', (variable, overrides) => {
     const error = configError({ JWT_SECRET: SECRET, ...overrides });
     expect(error.message).toContain(variable);

@@ -167,6 +167,15 @@ describe('HTTP target against a local receiver', () => {
       expect(receiverAccepts(req.headers['x-kairos-signature'] as string, req.rawBody.replace('12.5', '99'), SECRET).ok).toBe(false);
     });
 
+    it('sends the attempt span as traceparent when tracing is on (in place of a job header of that name), and none when off', async () => {
+      const own = { name: 'traceparent', value: '00-11111111111111111111111111111111-2222222222222222-01' };
+      const parent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+      const traced = await lastRequestAfter(() => callHttpTarget(call({ headers: [own], traceparent: parent })));
+      expect(traced.headers.traceparent).toBe(parent);
+      const off = await lastRequestAfter(() => callHttpTarget(call({ traceparent: null })));
+      expect(off.headers.traceparent).toBeUndefined();
+    });
+
     it('sends PATCH with a body too', async () => {
       const req = await lastRequestAfter(() => callHttpTarget(call({ method: 'PATCH', payloadJson: '[1,2]' })));
       expect(req.method).toBe('PATCH');

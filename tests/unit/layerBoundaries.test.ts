@@ -71,7 +71,7 @@ const LAYERS: string[][] = [
   ['scheduler', 'workers'],
   ['quotas'],
   ['queue', 'events', 'store'],
-  ['pagination', 'ids'],
+  ['pagination', 'ids', 'metrics', 'tracing'],
   ['domain'],
   ['errors', 'clock.ts', 'logger.ts'],
 ];

@@ -1,9 +1,11 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { Cron } from 'croner';
 import type { Schedule } from '../../src/domain/job.js';
 import { BadUserInputError } from '../../src/errors/index.js';
 import { parseSchedule, type ScheduleInputFields } from '../../src/domain/schedule/parseSchedule.js';
 import { firstOccurrence, nextAfter, nextOccurrences } from '../../src/domain/schedule/nextOccurrences.js';
 import { formatLocal } from '../../src/domain/schedule/formatLocal.js';
+import { MAX_PREVIEW, previewSchedule } from '../../src/domain/schedule/previewSchedule.js';
 import { applyJitter } from '../../src/domain/schedule/jitter.js';
 
 // Every expected instant below was worked out by hand from the zone rules (and cross-checked against
@@ -115,6 +117,7 @@ describe('parseSchedule', () => {
     ['second Tuesday', '0 0 * * 2#2'],
     ['Sunday as 7', '0 0 * * 7'],
     ['leap day', '0 0 29 2 *'],
+    ['fifth Sunday of April (at most 6 years apart)', '0 0 * 4 0#5'],
   ])('accepts cron with %s', (_, cron) => {
     expect(parseSchedule({ cron }, NOW).cron).toBe(cron);
   });
@@ -159,6 +162,8 @@ describe('parseSchedule', () => {
     ['W (nearest weekday)', { cron: '0 0 15W * *' }, 'schedule.cron', /day-of-month field "15W"/],
     ['30 February', { cron: '0 0 30 2 *' }, 'schedule.cron', /never fires/],
     ['31st of 30-day months', { cron: '0 0 31 4,6,9,11 *' }, 'schedule.cron', /never fires/],
+    ['fifth Monday of February', { cron: '0 0 * 2 1#5' }, 'schedule.cron', /^schedule.cron "0 0 \* 2 1#5" fires less than once in 8 years \(it can go 40 years without an occurrence\); a cron must fire at least once in every 8 years$/],
+    ['a rare cron with startAt and endAt', { cron: '0 0 * 2 1#5', timezone: 'Asia/Tokyo', startAt: at('2043-06-01T00:00:00Z'), endAt: at('2045-01-01T00:00:00Z') }, 'schedule.cron', /fires less than once in 8 years/],
     ['negative jitter', { intervalSeconds: 60, jitterSeconds: -1 }, 'schedule.jitterSeconds', /from 0 to 3600/],
     ['jitter over an hour', { intervalSeconds: 60, jitterSeconds: 3601 }, 'schedule.jitterSeconds', /from 0 to 3600/],
     ['fractional jitter', { intervalSeconds: 60, jitterSeconds: 0.5 }, 'schedule.jitterSeconds', /whole number/],
@@ -393,6 +398,61 @@ describe('nextOccurrences: daylight saving time', () => {
     // 24 h later, 2027-11-07T11:00Z, is 06:00 EST.
     const daily = intervalSchedule(86_400, { timezone: 'America/New_York' });
     expect(nextAfter(daily, at('2027-11-06T11:00:00Z'))?.toISOString()).toBe('2027-11-07T11:00:00.000Z');
+  });
+});
+
+describe('nextOccurrences: occurrences far apart', () => {
+  const zone = 'America/New_York';
+
+  it('fires a yearly skipped wall-clock time at the end of the gap, and normally the next year', () => {
+    // 2027-03-14 is the spring-forward day; in 2028 clocks change on 12 March, so the 14th is EDT.
+    expect(next(cronSchedule('30 2 14 3 *', zone), '2026-06-01T00:00:00Z', 2)).toEqual(['2027-03-14T07:00:00.000Z', '2028-03-14T06:30:00.000Z']);
+  });
+
+  it('fires a yearly repeated wall-clock time at the first of the two, also when asked from between them', () => {
+    // 2027-11-07 is the fall-back day (01:30 EDT = 05:30Z, 01:30 EST = 06:30Z); 2028-11-07 is EST.
+    expect(next(cronSchedule('30 1 7 11 *', zone), '2026-12-01T00:00:00Z', 2)).toEqual(['2027-11-07T05:30:00.000Z', '2028-11-07T06:30:00.000Z']);
+    expect(next(cronSchedule('30 1 7 11 *', zone), '2027-11-07T05:45:00Z', 1)).toEqual(['2028-11-07T06:30:00.000Z']);
+  });
+
+  it('keeps real time on a fall-back day reached from months before', () => {
+    expect(next(cronSchedule('0 * 7 11 *', zone), '2027-06-01T00:00:00Z', 4)).toEqual([
+      '2027-11-07T04:00:00.000Z',
+      '2027-11-07T05:00:00.000Z',
+      '2027-11-07T06:00:00.000Z',
+      '2027-11-07T07:00:00.000Z',
+    ]);
+  });
+});
+
+describe('previewSchedule: bounded work', () => {
+  afterEach(() => {
+    jest.restoreAllMocks();
+  });
+
+  const isLeap = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+
+  it('finds 100 leap days (the rarest cron allowed) in three zones with a bounded number of zone-offset and croner calls', () => {
+    // Every zone offset is read through Intl, every wall-clock match through croner: count both.
+    const formatToParts = jest.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts');
+    // `format` is a getter returning a bound function: each call reads it once.
+    // (Typed as a method by lib.es5, hence the cast: jest's getter spies accept only non-function members.)
+    const format = jest.spyOn(Intl.DateTimeFormat.prototype as unknown as { format: object }, 'format', 'get');
+    const nextRun = jest.spyOn(Cron.prototype, 'nextRun');
+    const leapYears = Array.from({ length: 500 }, (_, i) => 2027 + i).filter(isLeap).slice(0, MAX_PREVIEW);
+    expect(leapYears.at(-1)).toBe(2436); // 2100, 2200 and 2300 are not leap years
+
+    for (const timezone of ['America/Santiago', 'Europe/Lisbon', 'Australia/Adelaide']) {
+      const occurrences = previewSchedule({ cron: '0 0 29 2 *', timezone }, MAX_PREVIEW, NOW);
+      expect(occurrences.map(({ local }) => local.slice(0, 23))).toEqual(leapYears.map((year) => `${year}-02-29T00:00:00.000`));
+    }
+    // Walking every year in between, as the search once did, makes over 400 000 Intl calls here.
+    expect(formatToParts.mock.calls.length + format.mock.calls.length).toBeLessThan(30_000);
+    expect(nextRun.mock.calls.length).toBeLessThan(3_000);
+  });
+
+  it('refuses the rare cron of issue 11 before searching it', () => {
+    expect(() => previewSchedule({ cron: '0 0 * 2 1#5', timezone: 'Europe/Paris' }, MAX_PREVIEW, NOW)).toThrow(/fires less than once in 8 years/);
   });
 });
 

@@ -70,7 +70,10 @@ interface CompiledCron {
   specificTime: boolean;
 }
 
-/** Parsed patterns are shared by every job and zone using them: croner runs on wall-clock time only. */
+/**
+ * Parsed patterns are shared by every job and zone using them: croner runs on wall-clock time only.
+ * Bounded; a request that evicts another's pattern only costs it a parse (tens of microseconds).
+ */
 const compiledCrons = new LruCache<string, CompiledCron>(1000);
 
 function compileCron(cron: string): CompiledCron {
@@ -94,7 +97,7 @@ function nextWall(wallClock: Cron, floor: number): number | null {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// UTC-offset changes of a zone, per UTC calendar year
+// UTC-offset changes of a zone, per block of days
 
 /** The zone's UTC offset (local minus UTC, ms) is `before` until `at` and `after` from `at` on. */
 interface OffsetChange {
@@ -103,41 +106,52 @@ interface OffsetChange {
   after: number;
 }
 
-interface ZoneYear {
-  /** Offset in force when the year starts (a change at its very first second is in `changes`). */
+interface ZoneBlock {
+  /** Offset in force when the block starts (a change at its very first second is in `changes`). */
   startOffset: number;
-  /** Changes during the year, in order. */
+  /** Changes during the block, in order. */
   changes: OffsetChange[];
 }
 
 const SECOND = 1000;
 const DAY = 86_400_000;
-const zoneYears = new LruCache<string, ZoneYear>(1000);
-const NO_CHANGES: ZoneYear = { startOffset: 0, changes: [] };
+/**
+ * Offsets are tabulated in blocks of this many days (counted from 1970-01-01), each built from 9 Intl
+ * calls plus about 18 per change. Small blocks keep the cost of a search proportional to the
+ * occurrences it finds, not to the years between them: a leap-day schedule needs two blocks around
+ * each 29 February, never the four years in between.
+ */
+const BLOCK = 8 * DAY;
+/**
+ * Blocks kept. A request that fills the cache with blocks of its own only costs the next user of an
+ * evicted block its rebuild (tens of microseconds), so no tenant can make another's searches slow.
+ */
+const zoneBlocks = new LruCache<string, ZoneBlock>(8192);
+const NO_CHANGES: ZoneBlock = { startOffset: 0, changes: [] };
 
-function yearOf(instant: number): number {
-  return new Date(instant).getUTCFullYear();
+function blockOf(instant: number): number {
+  return Math.floor(instant / BLOCK);
 }
 
-function zoneYear(timezone: string, year: number): ZoneYear {
+function zoneBlock(timezone: string, block: number): ZoneBlock {
   if (timezone === 'UTC') return NO_CHANGES;
-  const key = `${timezone}\n${year}`;
-  let table = zoneYears.get(key);
+  const key = `${timezone.toLowerCase()}\n${block}`;
+  let table = zoneBlocks.get(key);
   if (table === undefined) {
-    table = buildZoneYear(timezone, year);
-    zoneYears.set(key, table);
+    table = buildZoneBlock(timezone, block);
+    zoneBlocks.set(key, table);
   }
   return table;
 }
 
 /**
- * Samples the offset once a day and bisects each change to the second. Built once per zone and year
- * (about 400 Intl calls), after which offsets are plain arithmetic. Two changes within one day that
- * cancel out would go unseen; no zone has had such a pair in the period schedules care about.
+ * Samples the offset once a day and bisects each change to the second, after which offsets in the
+ * block are plain arithmetic. Two changes within one day that cancel out would go unseen; no zone has
+ * had such a pair in the period schedules care about.
  */
-function buildZoneYear(timezone: string, year: number): ZoneYear {
-  const start = new Date(0).setUTCFullYear(year, 0, 1);
-  const last = new Date(0).setUTCFullYear(year + 1, 0, 1) - SECOND;
+function buildZoneBlock(timezone: string, block: number): ZoneBlock {
+  const start = block * BLOCK;
+  const last = start + BLOCK - SECOND;
   const changes: OffsetChange[] = [];
   let previous = start - SECOND;
   let previousOffset = zoneOffsetMs(previous, timezone);
@@ -168,7 +182,7 @@ function firstSecondWithOtherOffset(timezone: string, low: number, high: number,
 }
 
 function offsetAt(timezone: string, instant: number): number {
-  const table = zoneYear(timezone, yearOf(instant));
+  const table = zoneBlock(timezone, blockOf(instant));
   let offset = table.startOffset;
   for (const change of table.changes) {
     if (change.at > instant) break;
@@ -177,14 +191,15 @@ function offsetAt(timezone: string, instant: number): number {
   return offset;
 }
 
-/** The most recent change at or before `instant` (looking back into the previous year at most). */
-function lastChangeAtOrBefore(timezone: string, instant: number): OffsetChange | null {
-  const year = yearOf(instant);
-  for (const y of [year, year - 1]) {
-    const { changes } = zoneYear(timezone, y);
+/** The most recent change with `from < at <= to`. */
+function lastChangeBetween(timezone: string, from: number, to: number): OffsetChange | null {
+  if (timezone === 'UTC') return null;
+  for (let block = blockOf(to), firstBlock = blockOf(from); block >= firstBlock; block--) {
+    const { changes } = zoneBlock(timezone, block);
     for (let i = changes.length - 1; i >= 0; i--) {
       const change = changes[i];
-      if (change.at <= instant) return change;
+      if (change.at <= from) return null;
+      if (change.at <= to) return change;
     }
   }
   return null;
@@ -193,8 +208,8 @@ function lastChangeAtOrBefore(timezone: string, instant: number): OffsetChange |
 /** The first change with `from < at <= to`. */
 function firstChangeBetween(timezone: string, from: number, to: number): OffsetChange | null {
   if (timezone === 'UTC') return null;
-  for (let year = yearOf(from), lastYear = yearOf(to); year <= lastYear; year++) {
-    for (const change of zoneYear(timezone, year).changes) {
+  for (let block = blockOf(from), lastBlock = blockOf(to); block <= lastBlock; block++) {
+    for (const change of zoneBlock(timezone, block).changes) {
       if (change.at > to) return null;
       if (change.at > from) return change;
     }
@@ -205,33 +220,56 @@ function firstChangeBetween(timezone: string, from: number, to: number): OffsetC
 // ---------------------------------------------------------------------------------------------------
 // Cron occurrences
 
-/** The first occurrence of `cron` in `timezone` strictly after `afterMs`, under the DST rules above. */
+/**
+ * More than any UTC offset a zone has had (the largest, local mean times of the 19th century, are
+ * under 16 hours), so an occurrence is always within this of the wall-clock time it is for.
+ */
+const OFFSET_BOUND = DAY;
+/** A candidate further than this from where the walk stands is reached by a jump (see below). */
+const JUMP_DISTANCE = 4 * OFFSET_BOUND;
+
+/**
+ * The first occurrence of `cron` in `timezone` strictly after `afterMs`, under the DST rules above.
+ *
+ * Walks forward through stretches of constant UTC offset, where wall time = instant + offset. When the
+ * next matching wall-clock time `wall` is far ahead and the offset does not change in the next
+ * 2·OFFSET_BOUND, nothing can fire before `wall - OFFSET_BOUND` (any later occurrence is within
+ * OFFSET_BOUND of a matching wall-clock time not before `wall`), so the search starts afresh there:
+ * a rare cron costs a few croner calls and zone blocks per occurrence, however many years apart.
+ */
 function cronOccurrenceAfter(cron: string, timezone: string, afterMs: number): number | null {
   const { wallClock, specificTime } = compileCron(cron);
-  // Walk forward through stretches of constant UTC offset, where wall time = instant + offset.
-  let segmentStart = afterMs + 1;
-  let offset = offsetAt(timezone, segmentStart);
-  let floor = segmentStart + offset;
-  if (specificTime) {
-    // Inside the second pass of a repeated hour: its wall-clock times already fired in the first pass.
-    const change = lastChangeAtOrBefore(timezone, segmentStart);
-    if (change !== null && change.after < change.before) floor = Math.max(floor, change.at + change.before);
+  let after = afterMs;
+  jumps: for (;;) {
+    let segmentStart = after + 1;
+    let offset = offsetAt(timezone, segmentStart);
+    let floor = segmentStart + offset;
+    if (specificTime) {
+      // Inside the second pass of a repeated hour: its wall-clock times already fired in the first pass.
+      // Only a change less than OFFSET_BOUND ago can have a repeated hour still running.
+      const change = lastChangeBetween(timezone, segmentStart - OFFSET_BOUND, segmentStart);
+      if (change !== null && change.after < change.before) floor = Math.max(floor, change.at + change.before);
+    }
+    let wall = nextWall(wallClock, floor);
+    while (wall !== null) {
+      const candidate = wall - offset;
+      if (candidate - segmentStart > JUMP_DISTANCE && firstChangeBetween(timezone, segmentStart, segmentStart + 2 * OFFSET_BOUND) === null) {
+        after = wall - OFFSET_BOUND - 1;
+        continue jumps;
+      }
+      const change = firstChangeBetween(timezone, segmentStart, candidate);
+      if (change === null) return candidate;
+      // The offset changes before the candidate: resume at the change with the new offset. Wall-clock
+      // patterns resume where the old clock stopped (`at + before`): a repeated hour is not matched again,
+      // and a skipped hour is still matched (below). Real-time patterns resume at what the clock now shows.
+      segmentStart = change.at;
+      offset = change.after;
+      wall = nextWall(wallClock, change.at + (specificTime ? change.before : change.after));
+      // A wall-clock time inside a skipped stretch fires at the first instant after it.
+      if (wall !== null && wall < change.at + change.after) return change.at;
+    }
+    return null;
   }
-  let wall = nextWall(wallClock, floor);
-  while (wall !== null) {
-    const candidate = wall - offset;
-    const change = firstChangeBetween(timezone, segmentStart, candidate);
-    if (change === null) return candidate;
-    // The offset changes before the candidate: resume at the change with the new offset. Wall-clock
-    // patterns resume where the old clock stopped (`at + before`): a repeated hour is not matched again,
-    // and a skipped hour is still matched (below). Real-time patterns resume at what the clock now shows.
-    segmentStart = change.at;
-    offset = change.after;
-    wall = nextWall(wallClock, change.at + (specificTime ? change.before : change.after));
-    // A wall-clock time inside a skipped stretch fires at the first instant after it.
-    if (wall !== null && wall < change.at + change.after) return change.at;
-  }
-  return null;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,6 +1,8 @@
 import { CronPattern } from 'croner';
 import type { Schedule, ScheduleKind } from '../job.js';
 import { BadUserInputError } from '../../errors/index.js';
+import { longestCronGapMonths } from './cronGap.js';
+import { isKnownTimeZone } from './formatLocal.js';
 import { expandCronNickname, firstOccurrence } from './nextOccurrences.js';
 
 /** ScheduleInput as it arrives from GraphQL (absent and null both mean "not set"). */
@@ -18,6 +20,12 @@ export interface ScheduleInputFields {
 export const RUN_AT_GRACE_SECONDS = 60;
 export const MAX_INTERVAL_SECONDS = 366 * 86_400;
 export const MAX_JITTER_SECONDS = 3600;
+/**
+ * A cron must fire at least once in every this many years. 8 admits the leap day (`0 0 29 2 *`, whose
+ * longest wait, across 2100, is 8 years) and refuses rarer ones such as a fifth Monday in February
+ * (28 years and more), which would make every search for an occurrence walk decades of calendar.
+ */
+export const MAX_CRON_GAP_YEARS = 8;
 const MAX_CRON_LENGTH = 256;
 
 const CRON_FORMAT =
@@ -143,15 +151,7 @@ function parseTimeZone(timezone: string | null | undefined): string {
   if (!isSet(timezone)) return 'UTC';
   const name = timezone.trim();
   // Intl may one day accept offsets such as "+05:00"; they are not zones (no DST rules), so refuse them.
-  let known = /^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name);
-  if (known) {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: name });
-    } catch {
-      known = false;
-    }
-  }
-  if (!known) {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name) || !isKnownTimeZone(name)) {
     throw new BadUserInputError(
       `schedule.timezone "${timezone.slice(0, 100)}" is not a known IANA time zone; use a name such as "Europe/Paris", "America/New_York" or "UTC"`,
       'schedule.timezone',
@@ -238,23 +238,15 @@ function parseCron(raw: string): string {
     const reason = error instanceof Error ? error.message.replace(/^CronPattern:\s*/, '') : String(error);
     return fail(`schedule.cron "${cron}" is not a valid cron expression (${reason}); ${CRON_FORMAT}`);
   }
-  if (neverFires(pattern)) {
+  const gap = longestCronGapMonths(pattern);
+  if (gap === null) {
     fail(`schedule.cron "${cron}" never fires: no month it allows has the day of the month it asks for; fix the day-of-month or month field`);
   }
+  if (gap !== null && gap >= MAX_CRON_GAP_YEARS * 12) {
+    fail(
+      `schedule.cron "${cron}" fires less than once in ${MAX_CRON_GAP_YEARS} years (it can go ${Math.round((gap + 1) / 12)} years without an occurrence); ` +
+        `a cron must fire at least once in every ${MAX_CRON_GAP_YEARS} years`,
+    );
+  }
   return expanded;
-}
-
-const LONGEST_MONTHS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/**
- * True when no date can ever match. Only a day-of-month restriction with a wildcard day-of-week can be
- * impossible (`0 0 30 2 *`): any allowed weekday occurs in every month, and with both restricted croner,
- * like cron, fires on either. Checked here because croner would search up to the year 3000 by recursion,
- * which can overflow the stack (`0 0 31 4,6,9,11 *` does).
- */
-function neverFires(pattern: CronPattern): boolean {
-  if (!pattern.starDOW || pattern.lastDayOfMonth) return false;
-  return !LONGEST_MONTHS.some(
-    (days, month) => pattern.month[month] && pattern.day.slice(0, days).some((allowed) => allowed),
-  );
 }

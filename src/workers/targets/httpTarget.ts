@@ -24,6 +24,8 @@ export interface HttpCall {
   dispatcher?: Dispatcher;
   /** Whether an IP-literal host in a private range may be called (ALLOW_PRIVATE_TARGETS). */
   allowPrivate?: boolean;
+  /** The W3C `traceparent` of the attempt's span, sent when tracing is on (it replaces a job's own header of that name). */
+  traceparent?: string | null;
 }
 
 export interface HttpOutcome {
@@ -55,6 +57,7 @@ export async function callHttpTarget(call: HttpCall): Promise<HttpOutcome> {
   headers.set('X-Kairos-Attempt', String(call.attempt));
   headers.set('X-Kairos-Scheduled-For', call.scheduledFor.toISOString());
   headers.set('X-Kairos-Signature', signature(call.secret, body, call.now));
+  if (call.traceparent) headers.set('traceparent', call.traceparent);
   checkLiteralHost(call.url, call.allowPrivate ?? true);
   let response: Awaited<ReturnType<typeof fetch>>;
   try {

@@ -1,0 +1,27 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { Context } from './context.type.js';
+import type { KairosMetrics, QuotaKind } from '../metrics/kairosMetrics.js';
+
+/** Error codes that are a quota refusing the request, and which quota. */
+const QUOTA_CODES: Record<string, QuotaKind> = { QUOTA_EXCEEDED: 'max_jobs', RATE_LIMITED: 'rate' };
+
+/**
+ * Counts every GraphQL request over HTTP by operation name, type and first error code (after
+ * formatError, so the codes clients see), times it, and counts quota refusals by kind.
+ */
+export function operationMetrics(metrics: KairosMetrics): ApolloServerPlugin<Context> {
+  return {
+    async requestDidStart() {
+      const startedAt = performance.now();
+      return {
+        async willSendResponse({ response, operation, operationName, contextValue }) {
+          const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
+          const code = errors?.length ? String(errors[0].extensions?.code ?? 'INTERNAL_SERVER_ERROR') : 'none';
+          metrics.operation(operationName, operation?.operation ?? 'unknown', code, performance.now() - startedAt);
+          const quota = QUOTA_CODES[code];
+          if (quota) metrics.quotaRefused(quota, contextValue.scope?.identity.tenantId ?? 'unknown');
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import http, { type ServerResponse } from 'node:http';
+import type { KairosMetrics } from './kairosMetrics.js';
+
+/** Answers a scrape: the registry's text exposition (also used by the api role on its own port). */
+export async function sendMetrics(metrics: KairosMetrics, res: ServerResponse): Promise<void> {
+  const { contentType, body } = await metrics.exposition();
+  res.statusCode = 200;
+  res.setHeader('content-type', contentType);
+  res.end(body);
+}
+
+/**
+ * `/metrics` for a process without the api role (scheduler, worker), on METRICS_PORT. Owns its
+ * HTTP server; `stop()` closes it.
+ */
+export class MetricsServer {
+  private readonly server: http.Server;
+
+  constructor(private readonly metrics: KairosMetrics, private readonly options: { port: number; host?: string; onError: (error: unknown) => void }) {
+    this.server = http.createServer((req, res) => {
+      const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      if (path !== '/metrics') {
+        res.statusCode = 404;
+        res.end('Not found; metrics are at /metrics\n');
+        return;
+      }
+      sendMetrics(this.metrics, res).catch((error: unknown) => {
+        this.options.onError(error);
+        if (!res.headersSent) res.statusCode = 500;
+        res.end();
+      });
+    });
+  }
+
+  get port(): number {
+    const address = this.server.address();
+    return typeof address === 'object' && address ? address.port : this.options.port;
+  }
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.options.port, this.options.host ?? '0.0.0.0', () => resolve());
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}

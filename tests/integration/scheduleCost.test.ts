@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { gql, gqlOk } from '../support/graphqlClient.js';
+import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
+
+/**
+ * Schedule math runs on the API's main thread, so no request may make it long: a cron rarer than once
+ * in 8 years is refused wherever a schedule is given, and the cost limit prices every occurrence a
+ * request asks for (issue 11, finding 1).
+ */
+
+const ZONES = ['America/New_York', 'Europe/Paris', 'Asia/Tokyo', 'Australia/Sydney', 'America/Sao_Paulo'];
+/** A fifth Monday in February: only in a leap year that starts February on a Monday, 28 years and more apart. */
+const RARE = '0 0 * 2 1#5';
+
+function previews(aliases: number, cron: string): string {
+  const fields = Array.from(
+    { length: aliases },
+    (_, i) => `p${i}: previewSchedule(count: 100, schedule: { cron: "${cron}", timezone: "${ZONES[i % ZONES.length]}" }) { at local }`,
+  );
+  return `{ ${fields.join(' ')} }`;
+}
+
+describe('schedule math is bounded per request', () => {
+  let k: TestKairos;
+  const tenant = uniqueName('schedcost');
+  const viewer = tokenFor(tenant, 'viewer');
+  const member = tokenFor(tenant, 'member');
+
+  beforeAll(async () => {
+    k = await startTestKairos('schedcost', { roles: ['api'] });
+  });
+  afterAll(async () => {
+    await k?.stop();
+  });
+
+  it("refuses the issue's query (three zones, count 100, a cron 28 to 40 years apart) as BAD_USER_INPUT", async () => {
+    const response = await gql(k.url, viewer, previews(3, RARE));
+    expect(response.data ?? null).toBeNull();
+    expect(response.errors?.length).toBeGreaterThan(0);
+    for (const error of response.errors ?? []) {
+      expect(error.extensions?.code).toBe('BAD_USER_INPUT');
+      expect(error.message).toMatch(/fires less than once in 8 years/);
+    }
+  });
+
+  it('still answers three previews of 100 occurrences of an allowed cron', async () => {
+    const data = await gqlOk(k.url, viewer, previews(3, '0 9 * * 1-5'));
+    expect(Object.keys(data)).toEqual(['p0', 'p1', 'p2']);
+    for (const items of Object.values(data)) expect(items).toHaveLength(100);
+  });
+
+  it('refuses 30 aliased previews of 100 occurrences by the cost limit, before anything runs', async () => {
+    const response = await gql(k.url, viewer, previews(30, '0 9 * * 1-5'));
+    expect(response.data ?? undefined).toBeUndefined();
+    expect(response.errors).toHaveLength(1);
+    expect(response.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    expect(response.errors?.[0].message).toMatch(/^The query costs \d+; at most 20000 is allowed/);
+  });
+
+  it('prices nextRunAt as a schedule search: four aliased pages of 100 jobs asking for it are refused', async () => {
+    const page = (i: number) => `j${i}: jobs(first: 100) { edges { node { id nextRunAt } } }`;
+    const refused = await gql(k.url, viewer, `{ ${[0, 1, 2, 3].map(page).join(' ')} }`);
+    expect(refused.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    expect(refused.errors?.[0].message).toMatch(/^The query costs \d+/);
+    // The same pages without nextRunAt cost a few hundred.
+    const plain = await gql(k.url, viewer, `{ ${[0, 1, 2, 3].map((i) => `j${i}: jobs(first: 100) { edges { node { id } } }`).join(' ')} }`);
+    expect(plain.errors).toBeUndefined();
+  });
+
+  it('refuses the rare cron in createJob and updateJob, naming the field and the limit', async () => {
+    const create = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`;
+    const refused = await gql(k.url, member, create, { input: { name: 'rare', schedule: { cron: RARE }, target: { handler: 'noop' } } });
+    expect(refused.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'schedule.cron' });
+    expect(refused.errors?.[0].message).toMatch(/fires less than once in 8 years/);
+
+    const created = await gqlOk(k.url, member, create, { input: { name: 'leap day', paused: true, schedule: { cron: '0 0 29 2 *' }, target: { handler: 'noop' } } });
+    const update = `mutation($input: UpdateJobInput!) { updateJob(input: $input) { job { schedule { cron } } } }`;
+    const updated = await gql(k.url, member, update, { input: { id: created.createJob.job.id, schedule: { cron: RARE, timezone: 'Europe/Paris' } } });
+    expect(updated.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'schedule.cron' });
+    expect(updated.errors?.[0].message).toMatch(/fires less than once in 8 years/);
+
+    const job = await gqlOk(k.url, member, `query($id: ID!) { job(id: $id) { schedule { cron } } }`, { id: created.createJob.job.id });
+    expect(job.job.schedule.cron).toBe('0 0 29 2 *');
+  });
+});

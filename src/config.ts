@@ -75,6 +75,20 @@ export interface KairosConfig {
   tracing: { otlpEndpoint: string | null; serviceName: string };
 }
 
+/**
+ * Defaults of the settings whose value other modules take as a required option: kept here alone,
+ * so a module never restates one as a fallback (tests that build those modules pass these).
+ */
+export const CONFIG_DEFAULTS = {
+  jwtMaxTtlSeconds: 30 * 24 * 3600,
+  queueLockMs: 30_000,
+  leaseTtlMs: 5_000,
+  reconcileEveryMs: 30_000,
+  reconcileGraceMs: 60_000,
+  purgeEveryMs: 300_000,
+  workerDrainMs: 10_000,
+} as const;
+
 /** Raised for invalid configuration; the message names the variable. */
 export class ConfigError extends Error {}
 
@@ -152,13 +166,13 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     redisUrl: url(env, 'REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
     port: int(env, 'PORT', 4000, 0, 65535),
     roles: [...new Set(roles as Role[])],
-    jwt: { secret, publicKey, issuer: env.JWT_ISSUER || undefined, audience: env.JWT_AUDIENCE || undefined, maxTtlSeconds: int(env, 'JWT_MAX_TTL_SECONDS', 30 * 24 * 3600, 60, 10 * 365 * 24 * 3600) },
+    jwt: { secret, publicKey, issuer: env.JWT_ISSUER || undefined, audience: env.JWT_AUDIENCE || undefined, maxTtlSeconds: int(env, 'JWT_MAX_TTL_SECONDS', CONFIG_DEFAULTS.jwtMaxTtlSeconds, 60, 10 * 365 * 24 * 3600) },
     allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', false),
     workerIoConcurrency: int(env, 'WORKER_IO_CONCURRENCY', 1000, 1, 10000),
     workerCpuConcurrency: int(env, 'WORKER_CPU_CONCURRENCY', os.availableParallelism(), 1, 1024),
     workerTenantSharePercent: int(env, 'WORKER_TENANT_SHARE_PERCENT', 25, 1, 100),
     handlersModule: env.HANDLERS_MODULE || null,
-    queueLockMs: int(env, 'QUEUE_LOCK_MS', 30_000, 1000, 3_600_000),
+    queueLockMs: int(env, 'QUEUE_LOCK_MS', CONFIG_DEFAULTS.queueLockMs, 1000, 3_600_000),
     defaultQuota: {
       maxJobs: int(env, 'DEFAULT_MAX_JOBS', 1000, 0),
       maxConcurrentExecutions: int(env, 'DEFAULT_MAX_CONCURRENT_EXECUTIONS', 100, 1),
@@ -167,11 +181,11 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     },
     redisPrefix: prefix,
     lookAheadMs: int(env, 'LOOK_AHEAD_MS', 30_000, 1000, 3_600_000),
-    leaseTtlMs: int(env, 'LEASE_TTL_MS', 5_000, 1000, 600_000),
-    reconcileEveryMs: int(env, 'RECONCILE_EVERY_MS', 30_000, 500, 86_400_000),
-    reconcileGraceMs: int(env, 'RECONCILE_GRACE_MS', 60_000, 0, 86_400_000),
-    purgeEveryMs: int(env, 'PURGE_EVERY_MS', 300_000, 1000, 86_400_000),
-    workerDrainMs: int(env, 'WORKER_DRAIN_MS', 10_000, 0, 3_600_000),
+    leaseTtlMs: int(env, 'LEASE_TTL_MS', CONFIG_DEFAULTS.leaseTtlMs, 1000, 600_000),
+    reconcileEveryMs: int(env, 'RECONCILE_EVERY_MS', CONFIG_DEFAULTS.reconcileEveryMs, 500, 86_400_000),
+    reconcileGraceMs: int(env, 'RECONCILE_GRACE_MS', CONFIG_DEFAULTS.reconcileGraceMs, 0, 86_400_000),
+    purgeEveryMs: int(env, 'PURGE_EVERY_MS', CONFIG_DEFAULTS.purgeEveryMs, 1000, 86_400_000),
+    workerDrainMs: int(env, 'WORKER_DRAIN_MS', CONFIG_DEFAULTS.workerDrainMs, 0, 3_600_000),
     mode,
     logLevel: logLevel(env),
     metricsPort: int(env, 'METRICS_PORT', 9464, 0, 65535),

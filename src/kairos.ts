@@ -54,9 +54,9 @@ export interface KairosOptions {
    */
   handlers?: HandlerRegistry;
   /** Scheduler tuning beyond the configuration (tests shorten these). */
-  scheduler?: Pick<SchedulerRoleOptions, 'sweepEveryMs' | 'reconcileEveryMs' | 'reconcileGraceMs' | 'agendaProcessEveryMs' | 'agendaLockLifetimeMs' | 'misfireThresholdMs' | 'purgeEveryMs'>;
+  scheduler?: Partial<Pick<SchedulerRoleOptions, 'sweepEveryMs' | 'reconcileEveryMs' | 'reconcileGraceMs' | 'agendaProcessEveryMs' | 'agendaLockLifetimeMs' | 'misfireThresholdMs' | 'purgeEveryMs'>>;
   /** Worker tuning beyond the configuration (tests shorten the drain). */
-  worker?: Pick<WorkerRoleOptions, 'drainTimeoutMs' | 'lockDurationMs'>;
+  worker?: Partial<Pick<WorkerRoleOptions, 'drainTimeoutMs' | 'lockDurationMs'>>;
   /** Host the api role listens on. Default 0.0.0.0. */
   host?: string;
   /**
@@ -192,6 +192,8 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         createJobLock: new TenantLock(redis, config.redisPrefix, 'create-job', logger),
         jobCounter: new JobCounter(redis, config.redisPrefix),
         events,
+        queues,
+        statusPublisher: events,
         eventReads: new SharedReads(),
         cancels,
         materialise: materialiseDeps,

@@ -1010,7 +1010,7 @@ const (
 	// All attempts failed.
 	ExecutionStatusFailed    ExecutionStatus = "FAILED"
 	ExecutionStatusCancelled ExecutionStatus = "CANCELLED"
-	// Not run, because of the job's overlap policy.
+	// Not run, because of the job's overlap policy, or of its misfire policy (SKIP, RUN_ONCE) for an occurrence missed while no scheduler ran (see reason).
 	ExecutionStatusSkipped ExecutionStatus = "SKIPPED"
 )
 
@@ -4139,7 +4139,7 @@ func (v *TriggerJobTriggerJobExecutionPayloadExecution) __premarshalJSON() (*__p
 	return &retval, nil
 }
 
-// Omitted fields keep their value. Changing the schedule recomputes nextRunAt and drops not-yet-queued occurrences of the old schedule.
+// Omitted fields keep their value. Changing the schedule recomputes nextRunAt and cancels the old schedule's executions that have not started yet, SCHEDULED or QUEUED, except occurrences the new schedule also has (triggerJob's executions are kept).
 type UpdateJobInput struct {
 	Id          string         `json:"id"`
 	Name        *string        `json:"name,omitempty"`

@@ -2,11 +2,13 @@ import type { Db } from 'mongodb';
 import type { Clock } from '../clock.js';
 import type { JwtOptions } from '../auth/verifyToken.js';
 import type { ExecutionEventBus } from '../events/executionEventBus.js';
+import type { StatusPublisher } from '../events/statusEvent.js';
 import type { CancelSignals } from '../events/cancelSignals.js';
 import type { SharedReads } from '../events/sharedReads.js';
 import type { ExecutionDoc } from '../domain/execution.js';
 import type { Logger } from '../logger.js';
 import type { MaterialiseDeps } from '../scheduler/materialise.js';
+import type { ExecutionQueues } from '../queue/executionQueues.js';
 import type { TenantStore } from '../store/tenantStore.js';
 import type { TenantQuotas } from '../quotas/tenantQuotas.js';
 import type { RateLimiter } from '../quotas/rateLimiter.js';
@@ -35,10 +37,15 @@ export interface AppServices {
   /** Each tenant's job count in Redis (the maxJobs check and viewer.quota.jobCount without a count). */
   jobCounter: JobCounter;
   events: ExecutionEventBus;
+  /** The execution queues the api enqueues to (triggers, retries) and removes cancelled executions from. */
+  queues: ExecutionQueues;
+  /** The job operations' status events: the bus's publishing half (subscriptions read through the scope). */
+  statusPublisher: StatusPublisher;
   /** The execution reads of subscribers relaying the same event, shared (one read per event and tenant). */
   eventReads: SharedReads<ExecutionDoc | null>;
   /** Publishes cancellations of running attempts to the workers. */
   cancels: CancelSignals;
+  /** What the near-term materialisation of a new or changed job needs (the scheduler's materialise). */
   materialise: MaterialiseDeps;
   handlerNames: ReadonlySet<string>;
   /** ALLOW_PRIVATE_TARGETS: whether a target URL may name a private IP literal. */

@@ -1,5 +1,5 @@
 import { ObjectId } from 'mongodb';
-import type { RoleName } from '../auth/identity.js';
+import type { RoleName } from '../domain/role.js';
 import { parseName } from '../jobs/parseJobInput.js';
 import type { ApiKeyRecord, ApiKeyStore } from '../store/apiKeyStore.js';
 import { hashApiKeySecret, newApiKeySecret, shownPrefix } from './apiKeySecret.js';

@@ -1,4 +1,6 @@
-export type RoleName = 'ADMIN' | 'MEMBER' | 'VIEWER';
+import type { RoleName } from '../domain/role.js';
+
+export type { RoleName };
 
 /** Who the token says the caller is. The tenant always comes from here, never from an argument. */
 export interface Identity {

@@ -13,12 +13,9 @@ export interface JwtOptions {
   issuer?: string;
   /** Required `aud` when set (JWT_AUDIENCE). */
   audience?: string;
-  /** Longest lifetime accepted, `exp` minus now (JWT_MAX_TTL_SECONDS). Default DEFAULT_JWT_MAX_TTL_SECONDS. */
-  maxTtlSeconds?: number;
+  /** Longest lifetime accepted, `exp` minus now (JWT_MAX_TTL_SECONDS): a leaked token must not work for years. */
+  maxTtlSeconds: number;
 }
-
-/** A token valid for longer than this (30 days) is refused: a leaked one must not work for years. */
-export const DEFAULT_JWT_MAX_TTL_SECONDS = 30 * 24 * 3600;
 
 /** A verified bearer token: who it names, and until when it may be used (null: no expiry, as for API keys). */
 export interface Credential {
@@ -81,7 +78,7 @@ export function verifyJwt(token: string, options: JwtOptions, now: Date = new Da
     throw refused(whatFailed(error, verification.algorithm));
   }
   if (typeof claims.exp !== 'number') throw refused('The token has no expiry (exp)');
-  const maxTtlSeconds = options.maxTtlSeconds ?? DEFAULT_JWT_MAX_TTL_SECONDS;
+  const { maxTtlSeconds } = options;
   if (claims.exp - now.getTime() / 1000 > maxTtlSeconds + CLOCK_TOLERANCE_SECONDS) {
     throw refused(`The token is valid for longer than the accepted maximum of ${maxTtlSeconds} seconds`);
   }

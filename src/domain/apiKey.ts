@@ -1,5 +1,5 @@
 import type { ObjectId } from 'mongodb';
-import type { RoleName } from '../auth/identity.js';
+import type { RoleName } from './role.js';
 
 /** The `apiKeys` collection's document. The secret itself is never stored, only its SHA-256. */
 export interface ApiKeyDoc {

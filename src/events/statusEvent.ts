@@ -20,8 +20,11 @@ export function statusEvent(
   };
 }
 
+/** The publishing half of the event bus: what a writer of executions needs, without reading anyone's events. */
+export type StatusPublisher = Pick<ExecutionEventBus, 'publish'>;
+
 /** Events are a notification, not the record (MongoDB is): a failed publish is logged and the write stands. */
-export async function publishStatusEvents(bus: ExecutionEventBus, logger: Logger, events: ExecutionEventMessage[]): Promise<void> {
+export async function publishStatusEvents(bus: StatusPublisher, logger: Logger, events: ExecutionEventMessage[]): Promise<void> {
   try {
     await bus.publish(events);
   } catch (error) {

@@ -16,7 +16,7 @@ export const USER_CANCEL_REASON = 'cancelled by a user';
  * finished one is a CONFLICT.
  */
 export async function cancelExecution(
-  deps: Pick<JobDeps, 'executions' | 'materialise' | 'logger'> & { cancels: CancelSignals },
+  deps: Pick<JobDeps, 'executions' | 'queues' | 'events' | 'logger'> & { cancels: CancelSignals },
   id: ObjectId,
   now: Date,
 ): Promise<ExecutionDoc> {

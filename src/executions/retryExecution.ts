@@ -13,7 +13,7 @@ import { queueEntry } from '../queue/queueEntry.js';
  * execution whose job was deleted, is a CONFLICT.
  */
 export async function retryExecution(
-  deps: Pick<JobDeps, 'jobs' | 'executions' | 'materialise' | 'logger'> & { cancels: CancelSignals },
+  deps: Pick<JobDeps, 'jobs' | 'executions' | 'queues' | 'events' | 'logger'> & { cancels: CancelSignals },
   id: ObjectId,
   now: Date,
 ): Promise<ExecutionDoc> {
@@ -29,9 +29,9 @@ export async function retryExecution(
   await deps.cancels.clear(id.toHexString());
   const queued = await deps.executions.requeueForRetry(current, job.retryPolicy.maxAttempts, now);
   if (!queued) throw new ConflictError(`Execution ${globalId} changed meanwhile; read it again`);
-  await publishStatusEvents(deps.materialise.events, deps.logger, [statusEvent(queued, current.status, 'QUEUED', now)]);
+  await publishStatusEvents(deps.events, deps.logger, [statusEvent(queued, current.status, 'QUEUED', now)]);
   // Round 0, the id a QUEUED execution has everywhere (reconcile, cancel): the earlier entry of that
   // id left the queue when the execution ended.
-  await deps.materialise.queues.enqueue([queueEntry(queued, now, { kind: 'waiting' }, job)]);
+  await deps.queues.enqueue([queueEntry(queued, now, { kind: 'waiting' }, job)]);
   return queued;
 }

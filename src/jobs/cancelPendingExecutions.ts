@@ -22,7 +22,7 @@ export const SCHEDULE_TRIGGERS: readonly ExecutionTrigger[] = ['SCHEDULE', 'CATC
  * logged, since a worker drops a CANCELLED execution when it gets to it. Returns how many it cancelled.
  */
 export async function cancelPendingExecutions(
-  deps: Pick<JobDeps, 'executions' | 'materialise' | 'logger'>,
+  deps: Pick<JobDeps, 'executions' | 'queues' | 'events' | 'logger'>,
   jobId: ObjectId,
   selection: WaitingSelection,
   reason: string,
@@ -33,7 +33,7 @@ export async function cancelPendingExecutions(
   const removals = await Promise.allSettled(
     cancelled.map(({ execution, previousStatus }) =>
       // A retry round has its own entry id (see waitingEntryId).
-      deps.materialise.queues.remove(execution._id.toHexString(), execution.workload, previousStatus, execution.attempt),
+      deps.queues.remove(execution._id.toHexString(), execution.workload, previousStatus, execution.attempt),
     ),
   );
   const failures = removals.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -44,7 +44,7 @@ export async function cancelPendingExecutions(
     });
   }
   await publishStatusEvents(
-    deps.materialise.events,
+    deps.events,
     deps.logger,
     cancelled.map(({ execution, previousStatus }) => statusEvent(execution, previousStatus, 'CANCELLED', now)),
   );

@@ -1,13 +1,20 @@
 import type { ExecutionStore } from '../store/executionStore.js';
 import type { NearTermDeps } from './materialiseNearTerm.js';
 import type { JobCounter } from '../quotas/jobCounter.js';
+import type { ExecutionQueues } from '../queue/executionQueues.js';
+import type { StatusPublisher } from '../events/statusEvent.js';
 
 /**
  * What the job lifecycle operations need: the caller's tenant-scoped stores, plus the process-wide
- * queue and event bus (reached through `materialise`, which carries both).
+ * queue and event bus (the api's own, not the scheduler's `materialise` ones, which only the
+ * near-term materialisation uses).
  */
 export interface JobDeps extends NearTermDeps {
   executions: ExecutionStore;
+  /** Where executions are enqueued and cancelled ones removed. */
+  queues: ExecutionQueues;
+  /** Where status events are published (publish only). */
+  events: StatusPublisher;
   handlerNames: ReadonlySet<string>;
   /** Each tenant's job count (createJob's quota check; deleteJob gives a slot back). */
   jobCounter: JobCounter;

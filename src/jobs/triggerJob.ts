@@ -36,12 +36,12 @@ export async function triggerJob(deps: JobDeps, id: ObjectId, payload: unknown, 
     now,
   );
   const execution = await deps.executions.insert({ ...fresh, status: 'QUEUED', queuedAt: now });
-  await publishStatusEvents(deps.materialise.events, deps.logger, [
+  await publishStatusEvents(deps.events, deps.logger, [
     statusEvent(execution, null, 'SCHEDULED', now),
     statusEvent(execution, 'SCHEDULED', 'QUEUED', now),
   ]);
   try {
-    await deps.materialise.queues.enqueue([queueEntry(execution, now, { kind: 'waiting' }, job)]);
+    await deps.queues.enqueue([queueEntry(execution, now, { kind: 'waiting' }, job)]);
   } catch (error) {
     deps.logger.warn('could not enqueue a manual execution; reconcile will', { error: errorMessage(error) });
   }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import { errorMessage, type Logger } from '../logger.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const RELEASE = readFileSync(new URL('./lua/releaseLock.lua', import.meta.url), 'utf8');
 
@@ -53,7 +54,7 @@ export class TenantLock {
           this.logger.warn('tenant lock still taken; going on without it', { lock: this.name });
           return false;
         }
-        await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 20));
+        await sleep(10 + Math.random() * 20);
       }
       return true;
     } catch (error) {

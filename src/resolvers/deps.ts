@@ -5,6 +5,6 @@ import type { JobDeps } from '../jobs/jobDeps.js';
 /** The job and execution operations' dependencies, bound to the caller's tenant. */
 export function jobDeps(ctx: Context): JobDeps {
   const scope = scopeOf(ctx);
-  const { materialise, handlerNames, allowPrivateTargets, lookAheadMs, logger, jobCounter } = ctx.app;
-  return { jobs: scope.jobs, executions: scope.executions, materialise, handlerNames, allowPrivateTargets, lookAheadMs, logger, jobCounter };
+  const { materialise, queues, statusPublisher, handlerNames, allowPrivateTargets, lookAheadMs, logger, jobCounter } = ctx.app;
+  return { jobs: scope.jobs, executions: scope.executions, materialise, queues, events: statusPublisher, handlerNames, allowPrivateTargets, lookAheadMs, logger, jobCounter };
 }

@@ -11,8 +11,8 @@ export interface LeaderLeaseOptions {
   candidateId: string;
   /** Key prefix shared by every scheduler of one deployment. */
   prefix: string;
-  /** Lease TTL; a dead leader is replaced after about this long. Default 5000 ms. */
-  ttlMs?: number;
+  /** Lease TTL (config LEASE_TTL_MS); a dead leader is replaced after about this long. */
+  ttlMs: number;
   /** How often the lease is tried or renewed. Default ttlMs / 3. */
   renewEveryMs?: number;
   onAcquired: (fencingToken: number) => void;
@@ -36,7 +36,7 @@ export class LeaderLease {
   private readonly fenceKey: string;
 
   constructor(private readonly redis: Redis, private readonly options: LeaderLeaseOptions) {
-    this.ttlMs = options.ttlMs ?? 5000;
+    this.ttlMs = options.ttlMs;
     this.renewEveryMs = options.renewEveryMs ?? Math.floor(this.ttlMs / 3);
     this.key = `${options.prefix}:leader`;
     this.fenceKey = `${options.prefix}:leader:fence`;

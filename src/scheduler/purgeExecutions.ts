@@ -1,5 +1,6 @@
 import { FINAL_STATUSES } from '../domain/execution.js';
 import type { RetentionStore } from '../store/retentionStore.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const DAY_MS = 86_400_000;
 
@@ -39,7 +40,7 @@ export async function purgeExecutions(deps: PurgeDeps, now: Date, options: Purge
         const count = await deps.retention.purgeBatch(tenantId, status, before, Math.min(batchSize, maxDeletes - deleted));
         deleted += count;
         if (count < batchSize) break;
-        if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+        if (pauseMs > 0) await sleep(pauseMs);
       }
     }
   }

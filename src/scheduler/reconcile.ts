@@ -3,8 +3,8 @@ import { queueEntry } from '../queue/queueEntry.js';
 import type { SchedulerStore } from '../store/schedulerStore.js';
 
 export interface ReconcileOptions {
-  /** How long past its time an execution may wait before it counts as lost by the queue. Default 60 s. */
-  graceMs?: number;
+  /** How long past its time an execution may wait before it counts as lost by the queue (config RECONCILE_GRACE_MS). */
+  graceMs: number;
   /** Executions handled per pass. Default 1000. */
   limit?: number;
 }
@@ -20,9 +20,9 @@ export interface ReconcileOptions {
 export async function reconcile(
   deps: { store: SchedulerStore; queues: ExecutionQueues },
   now: Date,
-  options: ReconcileOptions = {},
+  options: ReconcileOptions,
 ): Promise<{ requeued: number; takeovers: number }> {
-  const stranded = await deps.store.findStranded(new Date(now.getTime() - (options.graceMs ?? 60_000)), options.limit ?? 1000);
+  const stranded = await deps.store.findStranded(new Date(now.getTime() - options.graceMs), options.limit ?? 1000);
   await deps.queues.enqueue(stranded.map((e) => queueEntry(e, now, { kind: e.status === 'RUNNING' ? 'takeover' : 'waiting' })));
   return { requeued: stranded.length, takeovers: stranded.filter((e) => e.status === 'RUNNING').length };
 }

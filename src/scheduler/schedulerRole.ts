@@ -11,6 +11,7 @@ import { reconcile } from './reconcile.js';
 import { requeueWaiting } from './requeueWaiting.js';
 import { sweepDueJobs } from './sweepDueJobs.js';
 import { purgeExecutions, type PurgeDeps } from './purgeExecutions.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { KairosMetrics } from '../metrics/kairosMetrics.js';
 import type { Tracer } from '@opentelemetry/api';
 import { inSpan } from '../tracing/inSpan.js';
@@ -32,17 +33,17 @@ export interface SchedulerRoleOptions {
    * the lease TTL is not a misfire.
    */
   misfireThresholdMs?: number;
-  /** Period of Agenda's `purge` system job (executions past their tenant's retention). Default 5 minutes. */
-  purgeEveryMs?: number;
+  /** Period of Agenda's `purge` system job (executions past their tenant's retention); config PURGE_EVERY_MS. */
+  purgeEveryMs: number;
   /**
    * Period of Agenda's `rebuild-due-index` job, which adds every active job to the due index again: a
    * backstop for an API write whose Redis half failed (a lost Redis is noticed at the next sweep). Default 10 minutes.
    */
   dueIndexRefreshEveryMs?: number;
-  /** Period of Agenda's `reconcile` system job. Default 30 s. */
-  reconcileEveryMs?: number;
-  /** How long past its time a waiting execution must be before reconcile re-enqueues it. Default 60 s. */
-  reconcileGraceMs?: number;
+  /** Period of Agenda's `reconcile` system job; config RECONCILE_EVERY_MS. */
+  reconcileEveryMs: number;
+  /** How long past its time a waiting execution must be before reconcile re-enqueues it; config RECONCILE_GRACE_MS. */
+  reconcileGraceMs: number;
   /** How often Agenda polls for its system jobs. Default 5000 ms, or the reconcile period when shorter. */
   agendaProcessEveryMs?: number;
   /**
@@ -112,7 +113,7 @@ export class SchedulerRole {
     try {
       const agenda = new Agenda({
         backend: new MongoBackend({ mongo: this.db, collection: 'agendaJobs' }),
-        processEvery: this.options.agendaProcessEveryMs ?? Math.min(5000, this.options.reconcileEveryMs ?? 30_000),
+        processEvery: this.options.agendaProcessEveryMs ?? Math.min(5000, this.options.reconcileEveryMs),
         defaultLockLifetime: this.options.agendaLockLifetimeMs ?? 30_000,
       });
       agenda.on('error', (error: unknown) => this.logger.warn('agenda error', { error: errorMessage(error) }));
@@ -145,8 +146,8 @@ export class SchedulerRole {
       });
       this.agenda = agenda;
       await agenda.start();
-      await agenda.every(this.options.reconcileEveryMs ?? 30_000, 'reconcile');
-      await agenda.every(this.options.purgeEveryMs ?? 300_000, 'purge');
+      await agenda.every(this.options.reconcileEveryMs, 'reconcile');
+      await agenda.every(this.options.purgeEveryMs, 'purge');
       await agenda.every(this.options.dueIndexRefreshEveryMs ?? 600_000, 'rebuild-due-index');
     } catch (error) {
       this.logger.error('could not start agenda', { error: errorMessage(error) });
@@ -168,7 +169,7 @@ export class SchedulerRole {
           this.logger.warn('could not re-enqueue the waiting executions', { error: errorMessage(error) });
           return;
         }
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        await sleep(500);
       }
     }
   }

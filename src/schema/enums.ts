@@ -99,7 +99,9 @@ registerEnumType(ExecutionStatus, {
     QUEUED: { description: 'Handed to the worker queue.' },
     RETRYING: { description: 'An attempt failed; the next one waits for its backoff (see nextAttemptAt).' },
     FAILED: { description: 'All attempts failed.' },
-    SKIPPED: { description: "Not run, because of the job's overlap policy." },
+    SKIPPED: {
+      description: "Not run, because of the job's overlap policy, or of its misfire policy (SKIP, RUN_ONCE) for an occurrence missed while no scheduler ran (see reason).",
+    },
   },
 });
 

@@ -68,7 +68,7 @@ export class CreateJobInput {
  */
 @InputType('UpdateJobInput', {
   description:
-    'Omitted fields keep their value. Changing the schedule recomputes nextRunAt and drops not-yet-queued occurrences of the old schedule.',
+    "Omitted fields keep their value. Changing the schedule recomputes nextRunAt and cancels the old schedule's executions that have not started yet, SCHEDULED or QUEUED, except occurrences the new schedule also has (triggerJob's executions are kept).",
 })
 export class UpdateJobInput {
   @Field(() => ID)

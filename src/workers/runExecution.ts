@@ -28,6 +28,7 @@ import { ATTR_ERROR_TYPE, ATTR_HTTP_RESPONSE_STATUS_CODE } from '@opentelemetry/
 import { inSpan } from '../tracing/inSpan.js';
 import { SPAN_ATTRIBUTES as A } from '../tracing/spanAttributes.js';
 import { traceparent } from '../tracing/traceparent.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface RunDeps {
   runStore: RunStore;
@@ -65,6 +66,7 @@ const TENANT_SLOT_RETRY_MS = 500;
 
 /** How long CANCEL_PREVIOUS waits for the cancelled execution to give up the job's slot before taking it anyway. */
 const CANCEL_PREVIOUS_WAIT_MS = 15_000;
+const CANCEL_PREVIOUS_POLL_MS = 50;
 
 /** A waiting execution about to be run: as its queue entry described it, or as read from MongoDB. */
 interface Run {
@@ -283,11 +285,11 @@ async function takeOver(deps: RunDeps, running: ExecutionDoc): Promise<Execution
 /** Cancels the running execution and waits for its slot; takes the slot anyway after a while (its worker may be gone). */
 async function cancelPrevious(deps: RunDeps, runningId: string, jobId: string, executionId: string, slotTtlMs: number): Promise<OverlapDecision> {
   await deps.cancels.cancel(runningId, `cancelled by a newer execution (overlap policy CANCEL_PREVIOUS)`);
-  const deadline = Date.now() + CANCEL_PREVIOUS_WAIT_MS;
-  while (Date.now() < deadline) {
+  // Counted in polls, not read from a clock: a fixed test clock must not make this wait forever.
+  for (let waitedMs = 0; waitedMs < CANCEL_PREVIOUS_WAIT_MS; waitedMs += CANCEL_PREVIOUS_POLL_MS) {
     const decision = await deps.overlap.decide('SKIP', jobId, executionId, slotTtlMs);
     if (decision.action === 'run') return decision;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(CANCEL_PREVIOUS_POLL_MS);
   }
   await deps.overlap.release(jobId, runningId);
   return deps.overlap.decide('SKIP', jobId, executionId, slotTtlMs);

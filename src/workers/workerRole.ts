@@ -16,10 +16,10 @@ export interface WorkerRoleOptions {
   cpuConcurrency: number;
   /** The most of each pool's slots one tenant may hold, in percent (rounded down, at least one slot). */
   tenantSharePercent: number;
-  /** The queue lock, our visibility timeout; BullMQ renews it every half while the worker is alive. Default 30 s. */
-  lockDurationMs?: number;
-  /** How long stop() lets running attempts finish before aborting them (recorded CRASHED, retried). Default 10 s. */
-  drainTimeoutMs?: number;
+  /** The queue lock, our visibility timeout (config QUEUE_LOCK_MS); BullMQ renews it every half while the worker is alive. */
+  lockDurationMs: number;
+  /** How long stop() lets running attempts finish before aborting them (recorded CRASHED, retried); config WORKER_DRAIN_MS. */
+  drainTimeoutMs: number;
 }
 
 /**
@@ -34,7 +34,7 @@ export class WorkerRole {
   private readonly deps: RunDeps;
 
   constructor(connection: ConnectionOptions, runDeps: Omit<RunDeps, 'tenantShare'>, private readonly logger: Logger, options: WorkerRoleOptions) {
-    this.drainTimeoutMs = options.drainTimeoutMs ?? 10_000;
+    this.drainTimeoutMs = options.drainTimeoutMs;
     // A tenant holds at most its share of each pool, so its backlog never takes every slot of the process.
     const tenantShare = new TenantShare({
       IO_BOUND: shareOf(options.ioConcurrency, options.tenantSharePercent),
@@ -59,11 +59,11 @@ export class WorkerRole {
         connection,
         prefix: options.redisPrefix,
         concurrency,
-        lockDuration: options.lockDurationMs ?? 30_000,
+        lockDuration: options.lockDurationMs,
         // A lapsed lock is found by the stalled check, which then hands the entry to another worker:
         // check as often as the lock lasts, and never give up on an entry (runExecution records the
         // lost attempt as CRASHED and counts it against maxAttempts instead).
-        stalledInterval: options.lockDurationMs ?? 30_000,
+        stalledInterval: options.lockDurationMs,
         maxStalledCount: 1000,
         autorun: false,
       });

@@ -5,6 +5,7 @@ import { MONGO_URL, TEST_JWT_SECRET } from '../support/env.js';
 import { gqlOk } from '../support/graphqlClient.js';
 import { startTestKairos, uniqueName, type TestKairos } from '../support/harness.js';
 import { RawSocket } from '../support/rawSocket.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const QUOTA = `{ viewer { quota { maxSocketsPerCredential maxSockets maxSubscriptionsPerSocket maxSubscriptions } } }`;
 const CREATE = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`;
@@ -83,7 +84,7 @@ describe('limits on live connections: sockets per credential and tenant, operati
     await first.socket.close();
     let again = await connect(alice);
     for (let tries = 0; !again.acked && tries < 50; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
       again = await connect(alice);
     }
     expect(again.acked).toBe(true);

@@ -4,6 +4,7 @@ import { JobCounter } from '../../src/quotas/jobCounter.js';
 import { REDIS_URL } from '../support/env.js';
 import { gql, gqlOk } from '../support/graphqlClient.js';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const CREATE = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`;
 const DELETE = `mutation($id: ID!) { deleteJob(id: $id) { deletedJobId } }`;
@@ -84,7 +85,7 @@ describe('JobCounter (real Redis)', () => {
     expect(await counter.current('t', async () => actual)).toBe(5);
     await redis.set(`${prefix}:jobcount:t`, '1', 'PX', 200);
     actual = 6;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     expect(await counter.current('t', async () => actual)).toBe(6);
   });
 

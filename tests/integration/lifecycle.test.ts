@@ -7,6 +7,7 @@ import { ConflictError } from '../../src/errors/index.js';
 import { fromGlobalId, toGlobalId } from '../../src/ids/globalId.js';
 import { changeJob } from '../../src/jobs/changeJob.js';
 import type { DueIndex } from '../../src/scheduler/dueIndex.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** These changes leave the schedule alone, so the due index is never written: any call fails the test. */
 const untouchedIndex = new Proxy({}, { get: () => () => Promise.reject(new Error('the due index was written')) }) as unknown as DueIndex;
@@ -55,7 +56,7 @@ async function waitUntil<T>(probe: () => Promise<T | undefined | null | false>, 
     const value = await probe();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
   }
 }
 

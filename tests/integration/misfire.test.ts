@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
 import { gqlOk } from '../support/graphqlClient.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const CREATE = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`;
 const HISTORY = `query($jobId: ID) { executions(first: 100, filter: { jobId: $jobId }) { edges { node { status trigger reason scheduledFor } } } }`;
@@ -13,7 +14,7 @@ interface Node {
 }
 
 /** The scheduler's downtime is the scenario itself, so this waits on the clock, not on an event. */
-const downFor = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const downFor = (ms: number) => sleep(ms);
 
 describe('misfire policies: occurrences missed while no scheduler ran', () => {
   const started: TestKairos[] = [];

@@ -7,6 +7,7 @@ import { gql, gqlOk } from '../support/graphqlClient.js';
 import { EXECUTION_FIELDS, waitForExecution, waitUntil } from '../support/waitFor.js';
 import { EventCollector, wsClient } from '../support/subscriptions.js';
 import { startLocalMongo, startLocalRedis, type LocalServer } from '../../src/chaos/localServers.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const CREATE = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`;
 const TRIGGER = `mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }`;
@@ -122,7 +123,7 @@ describe('a MongoDB outage (server paused with SIGSTOP)', () => {
         expect(JSON.stringify(answer.errors)).not.toMatch(/stack|Mongo|ECONN|at \//);
       }
       const wait = pausedAt + 10_000 - Date.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (wait > 0) await sleep(wait);
     } finally {
       mongo.resume();
     }

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { dropTestState, tokenFor, uniqueName } from '../support/harness.js';
 import { gqlOk } from '../support/graphqlClient.js';
 import { MONGO_URL, REDIS_URL, TEST_JWT_SECRET } from '../support/env.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 describe('the kairos process', () => {
   const name = uniqueName('proc');
@@ -37,7 +38,7 @@ describe('the kairos process', () => {
     for (let i = 0; i < 100 && status !== 'SUCCEEDED'; i++) {
       const data = await gqlOk(url, token, `query($id: ID) { executions(filter: { jobId: $id }) { edges { node { status } } } }`, { id: created.createJob.job.id });
       status = data.executions.edges[0]?.node.status ?? '';
-      if (status !== 'SUCCEEDED') await new Promise((r) => setTimeout(r, 100));
+      if (status !== 'SUCCEEDED') await sleep(100);
     }
     expect(status).toBe('SUCCEEDED');
     const exited = once(child, 'exit');

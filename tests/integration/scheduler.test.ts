@@ -10,13 +10,14 @@ import { gqlOk } from '../support/graphqlClient.js';
 import { EventCollector, wsClient } from '../support/subscriptions.js';
 import { REDIS_URL } from '../support/env.js';
 import { jobDoc, materialiseFixture } from '../support/fixtures.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Resolves when `check()` holds, polling Redis-side state that has no event to wait on. */
 async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
   }
 }
 
@@ -51,7 +52,7 @@ describe('leader lease', () => {
     await until(() => a.isLeader, 2000, 'a to lead');
     const b = make('b');
     b.start();
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     expect(b.isLeader).toBe(false);
     const first = a.fencingToken;
     const released = Date.now();

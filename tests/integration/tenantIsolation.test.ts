@@ -9,6 +9,7 @@ import { startReceiver } from '../support/httpReceiver.js';
 import { schemaOperations } from '../support/schemaOperations.js';
 import { EventCollector, triggerUntilSeen, wsClient } from '../support/subscriptions.js';
 import { signatureValid } from '../support/webhookSignature.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const JOB_VIEW = `id name description status nextRunAt lastRunAt createdAt updatedAt payload workload timeoutSeconds overlapPolicy misfirePolicy
   schedule { kind cron timezone intervalSeconds runAt startAt endAt jitterSeconds }
@@ -289,7 +290,7 @@ describe("tenant isolation: B gets nothing of A's through any operation", () => 
     const deadline = Date.now() + timeoutMs;
     let previous = await stateOfA();
     for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await sleep(200);
       const current = await stateOfA();
       if (JSON.stringify(current) === JSON.stringify(previous)) return current;
       if (Date.now() > deadline) throw new Error("A's state kept changing");

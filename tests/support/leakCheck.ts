@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect } from '@jest/globals';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * Fails a test file that leaves a connection, server or child process behind (open handles are why
@@ -28,7 +29,7 @@ afterAll(async () => {
     const now = snapshot();
     leaked = [...now].filter(([kind, n]) => n > (before.get(kind) ?? 0)).map(([kind, n]) => `${kind} x${n - (before.get(kind) ?? 0)}`);
     if (leaked.length === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 50).unref());
+    await sleep(50, undefined, { ref: false });
   }
   expect(leaked).toEqual([]);
 });

@@ -1,4 +1,5 @@
 import { gqlOk } from './graphqlClient.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * Polls `probe` until it returns a value other than undefined; throws after `timeoutMs` with the
@@ -15,7 +16,7 @@ export async function waitUntil<T>(what: string, probe: () => Promise<T | undefi
       last = error instanceof Error ? error.message : error;
     }
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last: ${String(last)})` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    await sleep(intervalMs);
   }
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { GroupCommit } from '../../src/store/groupCommit.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A write that records its batches and finishes when told to. */
 function recorder() {
@@ -13,7 +14,7 @@ function recorder() {
   return { batches, finishers, write };
 }
 
-const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
+const tick = (ms = 5) => sleep(ms);
 
 describe('GroupCommit', () => {
   it('writes the items submitted within the window as one batch and gives each caller its own result', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 
 const SRC = join(process.cwd(), 'src');
 
@@ -50,5 +50,85 @@ describe('layer boundaries that keep the tenant scoping in one place', () => {
 
   it.each(resolvers.map((f) => relative(SRC, f)))('%s reaches tenant data only through the scope', (file) => {
     expect(offences(join(SRC, file), RESOLVER_RULES)).toEqual([]);
+  });
+});
+
+/**
+ * Folders (and the top-level files) of src/, top layer first, as docs/architecture.md draws them:
+ * a file imports from its own folder and from layers below its own, never from a peer in its
+ * layer or from above. A new folder fails the test until it is given a layer here.
+ */
+const LAYERS: string[][] = [
+  ['main.ts', 'cli', 'bench'],
+  ['kairos.ts', 'chaos'],
+  ['config.ts'],
+  ['api'],
+  ['resolvers'],
+  ['schema'],
+  ['auth'],
+  ['executions', 'apiKeys', 'tenants'],
+  ['jobs'],
+  ['scheduler', 'workers'],
+  ['quotas'],
+  ['queue', 'events', 'store'],
+  ['pagination', 'ids', 'metrics', 'tracing'],
+  ['domain'],
+  ['errors', 'clock.ts', 'logger.ts'],
+];
+
+/**
+ * The imports that point up today (`importing file or folder -> imported file`), each with why it
+ * stays for now. Any other upward import fails the test, and so does one listed here that no longer
+ * exists (remove it from the list).
+ */
+const KNOWN_UPWARD: Record<string, string> = {
+  'resolvers -> api/context.type.ts': "resolvers receive the api's request context (type only)",
+  'auth/auth-checker.ts -> api/context.type.ts': "the auth checker and scopeOf read the request's context (type only)",
+  'schema/buildSchema.ts -> resolvers/index.ts': 'building the schema needs the resolver classes (type-graphql is code first)',
+  'apiKeys/authenticateApiKey.ts -> auth/verifyToken.ts': 'an API key authenticates to the same Credential type a JWT does (type only)',
+};
+
+/** The src/-relative paths of the modules a source file imports from inside src/ (`.js` specifiers as `.ts`). */
+function localImports(file: string): string[] {
+  const source = readFileSync(file, 'utf8');
+  const specifiers = [...source.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1]);
+  return specifiers.map((s) => relative(SRC, resolve(dirname(file), s)).replace(/\.js$/, '.ts')).filter((t) => !t.startsWith('..'));
+}
+
+/** The first path segment: the folder, or the file itself for a top-level file. */
+const unitOf = (path: string) => path.split('/')[0];
+const layerOf = (path: string) => LAYERS.findIndex((layer) => layer.includes(unitOf(path)));
+
+function knownUpward(file: string, target: string): string | undefined {
+  return Object.keys(KNOWN_UPWARD).find((key) => {
+    const [from, to] = key.split(' -> ');
+    return (file === from || file.startsWith(`${from}/`)) && target === to;
+  });
+}
+
+describe('import direction between the folders of src/', () => {
+  const edges = sourcesUnder(SRC).flatMap((f) => localImports(f).map((target) => ({ file: relative(SRC, f), target })));
+
+  it('finds the imports', () => {
+    expect(edges.length).toBeGreaterThan(200);
+    expect(edges).toContainEqual({ file: 'kairos.ts', target: 'config.ts' });
+  });
+
+  it('gives every folder and top-level file of src/ a layer', () => {
+    const units = new Set(sourcesUnder(SRC).map((f) => unitOf(relative(SRC, f))));
+    expect([...units].filter((unit) => layerOf(unit) < 0)).toEqual([]);
+  });
+
+  it('imports point down (but the known exceptions, which all still exist)', () => {
+    const upward = edges.filter(({ file, target }) => unitOf(file) !== unitOf(target) && layerOf(target) <= layerOf(file));
+    const unknown = upward.filter(({ file, target }) => !knownUpward(file, target)).map(({ file, target }) => `${file} -> ${target}`);
+    expect(unknown).toEqual([]);
+    const used = new Set(upward.map(({ file, target }) => knownUpward(file, target)));
+    expect(Object.keys(KNOWN_UPWARD).filter((key) => !used.has(key))).toEqual([]);
+  });
+
+  it('would catch an upward import (the check is not vacuous)', () => {
+    expect(layerOf('store/jobStore.ts')).toBeGreaterThan(layerOf('api/httpServer.ts'));
+    expect(knownUpward('store/jobStore.ts', 'api/context.type.ts')).toBeUndefined();
   });
 });

@@ -8,10 +8,23 @@ import { contractDiff } from '../support/contractDiff.js';
 
 const root = process.cwd();
 
+/**
+ * Contract descriptions that Kairos words differently because the contract's wording is wrong about
+ * what Kairos does (issue 16), with why; every other contract description is printed as it is.
+ */
+const CORRECTED_DESCRIPTIONS: Record<string, string> = {
+  'ExecutionStatus.SKIPPED': 'the misfire policy records missed occurrences as SKIPPED too, not only the overlap policy',
+  'input UpdateJobInput': 'a schedule change cancels QUEUED executions too, not only not-yet-queued ones',
+};
+
 describe('the printed schema', () => {
-  it('contains every element of the shared contract, with its descriptions', async () => {
+  it('contains every element of the shared contract, with its descriptions (but the corrected ones)', async () => {
     const contract = readFileSync(path.resolve(root, '../shared/api/schema.graphql'), 'utf8');
-    expect(contractDiff(contract, printSchema(await kairosSchema()), { descriptions: true })).toEqual([]);
+    const problems = contractDiff(contract, printSchema(await kairosSchema()), { descriptions: true });
+    const isCorrection = (problem: string) => Object.keys(CORRECTED_DESCRIPTIONS).some((what) => problem.startsWith(`${what}: description `));
+    expect(problems.filter((p) => !isCorrection(p))).toEqual([]);
+    // A correction the contract has caught up with (or that was undone) is to be removed from the list.
+    expect(problems.filter(isCorrection).map((p) => p.slice(0, p.indexOf(': '))).sort()).toEqual(Object.keys(CORRECTED_DESCRIPTIONS).sort());
   });
 
   it('matches schema.graphql at the repository root (run `npm run print-schema` after changing the API)', async () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { bearerToken, CLOCK_TOLERANCE_SECONDS, DEFAULT_JWT_MAX_TTL_SECONDS, signDevToken, verifyJwt, type JwtOptions } from '../../src/auth/verifyToken.js';
+import { bearerToken, CLOCK_TOLERANCE_SECONDS, signDevToken, verifyJwt, type JwtOptions } from '../../src/auth/verifyToken.js';
+import { CONFIG_DEFAULTS } from '../../src/config.js';
 import { UnauthenticatedError } from '../../src/errors/index.js';
 import type { Identity } from '../../src/auth/identity.js';
 
@@ -10,7 +11,8 @@ const SECRET = 'test-secret-0123456789abcdef';
 const NOW = new Date('2025-03-01T12:00:00.000Z');
 const NOW_S = 1740830400;
 
-const HS: JwtOptions = { secret: SECRET };
+const MAX_TTL = CONFIG_DEFAULTS.jwtMaxTtlSeconds;
+const HS: JwtOptions = { secret: SECRET, maxTtlSeconds: MAX_TTL };
 
 function hs256(claims: Record<string, unknown>, secret = SECRET): string {
   return jwt.sign(claims, secret, { algorithm: 'HS256' });
@@ -100,8 +102,8 @@ describe('verifyJwt with an HS256 secret', () => {
   });
 
   it('refuses a token valid for longer than JWT_MAX_TTL_SECONDS (30 days by default), even one whose exp Date cannot hold', () => {
-    expect(identityOf(hs256(valid({ exp: NOW_S + DEFAULT_JWT_MAX_TTL_SECONDS })), HS).tenantId).toBe('acme');
-    expect(unauthenticated(hs256(valid({ exp: NOW_S + DEFAULT_JWT_MAX_TTL_SECONDS + 3600 }))).message).toEqual(
+    expect(identityOf(hs256(valid({ exp: NOW_S + MAX_TTL })), HS).tenantId).toBe('acme');
+    expect(unauthenticated(hs256(valid({ exp: NOW_S + MAX_TTL + 3600 }))).message).toEqual(
       expect.stringMatching(/^The token is valid for longer than the accepted maximum of 2592000 seconds; /),
     );
     expect(unauthenticated(hs256(valid({ exp: 1e15 }))).message).toMatch(/longer than the accepted maximum/);
@@ -220,7 +222,7 @@ describe('verifyJwt with an HS256 secret', () => {
   });
 
   it('checks issuer and audience when configured', () => {
-    const options: JwtOptions = { secret: SECRET, issuer: 'https://idp.example', audience: 'kairos' };
+    const options: JwtOptions = { secret: SECRET, issuer: 'https://idp.example', audience: 'kairos', maxTtlSeconds: MAX_TTL };
     const good = hs256(valid({ iss: 'https://idp.example', aud: 'kairos' }));
     expect(identityOf(good, options).tenantId).toBe('acme');
     const wrongIssuer = unauthenticated(hs256(valid({ iss: 'https://evil.example', aud: 'kairos' })), options).message;
@@ -233,12 +235,12 @@ describe('verifyJwt with an HS256 secret', () => {
   });
 
   it('refuses every token when no key is configured', () => {
-    expect(unauthenticated(hs256(valid()), {}).message).toBe('Token verification is not configured');
+    expect(unauthenticated(hs256(valid()), { maxTtlSeconds: MAX_TTL }).message).toBe('Token verification is not configured');
   });
 
   it('refuses every token when both a secret and a public key are configured (ambiguous algorithm)', () => {
     const publicKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
-    expect(unauthenticated(hs256(valid()), { secret: SECRET, publicKey }).message).toBe('Token verification is not configured');
+    expect(unauthenticated(hs256(valid()), { secret: SECRET, publicKey, maxTtlSeconds: MAX_TTL }).message).toBe('Token verification is not configured');
   });
 
   it('refuses an HS384 or HS512 token signed with the right secret (only HS256 is accepted)', () => {
@@ -251,7 +253,7 @@ describe('verifyJwt with a public key', () => {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const publicPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
   const privatePem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const options: JwtOptions = { publicKey: publicPem };
+  const options: JwtOptions = { publicKey: publicPem, maxTtlSeconds: MAX_TTL };
 
   it('accepts an RS256 token signed with the matching private key', () => {
     const token = jwt.sign(valid({ role: 'viewer' }), privatePem, { algorithm: 'RS256' });
@@ -274,9 +276,9 @@ describe('verifyJwt with a public key', () => {
 
   it('refuses every token when the public key is not a PEM key it can use', () => {
     const token = jwt.sign(valid(), privatePem, { algorithm: 'RS256' });
-    expect(unauthenticated(token, { publicKey: 'not a key' }).message).toBe('Token verification is not configured');
+    expect(unauthenticated(token, { publicKey: 'not a key', maxTtlSeconds: MAX_TTL }).message).toBe('Token verification is not configured');
     const ed = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString();
-    expect(unauthenticated(token, { publicKey: ed }).message).toBe('Token verification is not configured');
+    expect(unauthenticated(token, { publicKey: ed, maxTtlSeconds: MAX_TTL }).message).toBe('Token verification is not configured');
   });
 
   it('rejects an RS256 token signed with another key', () => {
@@ -289,7 +291,7 @@ describe('verifyJwt with an ES256 (P-256) public key', () => {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const publicPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
   const privatePem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const options: JwtOptions = { publicKey: publicPem, issuer: 'https://idp.example', audience: 'kairos' };
+  const options: JwtOptions = { publicKey: publicPem, issuer: 'https://idp.example', audience: 'kairos', maxTtlSeconds: MAX_TTL };
   const claims = valid({ role: 'admin', iss: 'https://idp.example', aud: 'kairos' });
 
   it('accepts an ES256 token signed with the matching private key', () => {
@@ -311,7 +313,7 @@ describe('verifyJwt with an ES256 (P-256) public key', () => {
 
   it('rejects an ES384 token (P-256 keys verify ES256 only)', () => {
     const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' });
-    const p384Options: JwtOptions = { publicKey: p384.publicKey.export({ type: 'spki', format: 'pem' }).toString() };
+    const p384Options: JwtOptions = { publicKey: p384.publicKey.export({ type: 'spki', format: 'pem' }).toString(), maxTtlSeconds: MAX_TTL };
     const token = jwt.sign(valid(), p384.privateKey.export({ type: 'pkcs8', format: 'pem' }), { algorithm: 'ES384' });
     expect(unauthenticated(token, p384Options).message).toBe('Token verification is not configured');
   });

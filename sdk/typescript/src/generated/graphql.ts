@@ -49,7 +49,7 @@ export type ExecutionStatus =
   | 'RUNNING'
   /** Created ahead of its time by the scheduler. */
   | 'SCHEDULED'
-  /** Not run, because of the job's overlap policy. */
+  /** Not run, because of the job's overlap policy, or of its misfire policy (SKIP, RUN_ONCE) for an occurrence missed while no scheduler ran (see reason). */
   | 'SKIPPED'
   | 'SUCCEEDED';
 
@@ -146,7 +146,7 @@ export type ScheduleKind =
   | 'INTERVAL'
   | 'ONCE';
 
-/** Omitted fields keep their value. Changing the schedule recomputes nextRunAt and drops not-yet-queued occurrences of the old schedule. */
+/** Omitted fields keep their value. Changing the schedule recomputes nextRunAt and cancels the old schedule's executions that have not started yet, SCHEDULED or QUEUED, except occurrences the new schedule also has (triggerJob's executions are kept). */
 export type UpdateJobInput = {
   description?: string | null | undefined;
   id: string;

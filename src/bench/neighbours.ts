@@ -35,6 +35,9 @@ const TARGETS = { startLagP99Ms: 250, apiP99Ms: 200, healthzP99Ms: 100, eventLoo
 const B_PERIOD_MS = 500;
 const HEALTHZ_PERIOD_MS = 100;
 const ONE_OFF_AHEAD_MS = 3000;
+/** A request unanswered after this counts as an error, so a stuck server cannot hold the run past its bound. */
+const REQUEST_TIMEOUT_MS = 10_000;
+const progress = (what: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${what}\n`);
 
 const run = `bench_nb_${randomBytes(3).toString('hex')}`;
 const secret = randomBytes(24).toString('base64url');
@@ -50,7 +53,6 @@ const kairos = await spawnKairos(
     ROLES: 'api,scheduler,worker',
     PORT: String(await freePort()),
     KAIROS_MODE: 'production',
-    LOG_LEVEL: 'warn',
     // Only so that the end does not wait for A's 20 s sleeps.
     WORKER_DRAIN_MS: '1000',
   },
@@ -84,6 +86,7 @@ async function gqlB(operation: string, query: string, variables: Record<string, 
   const started = phase;
   const response = await fetch(url, {
     method: 'POST',
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     headers: { 'content-type': 'application/json', authorization: `Bearer ${tokenB}` },
     body: JSON.stringify({ query, variables }),
   });
@@ -99,10 +102,10 @@ const EXECUTIONS = 'query BExecutions { executions(first: 20) { edges { node { i
 
 /** What Kairos' /metrics says now; each scrape also resets prom-client's event-loop histogram, so a scrape ends a window. */
 async function scrape(): Promise<Map<string, number>> {
-  const text = await (await fetch(`${origin}/metrics`)).text();
+  const text = await (await fetch(`${origin}/metrics`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) })).text();
   const values = new Map<string, number>();
   for (const line of text.split('\n')) {
-    const match = /^([a-z_:]+(?:\{[^}]*\})?) (\S+)$/.exec(line);
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*(?:\{[^}]*\})?) (\S+)$/.exec(line);
     if (match) values.set(match[1], Number(match[2]));
   }
   return values;
@@ -155,11 +158,12 @@ try {
     every(HEALTHZ_PERIOD_MS, async () => {
       const at = performance.now();
       const started = phase;
-      const response = await fetch(`${origin}/healthz`);
+      const response = await fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
       await response.text();
       healthzMs[started].push(performance.now() - at);
     }),
   ];
+  progress(`tenant B alone for ${phases.calmMs / 1000} s`);
   const calmStart = Date.now();
   const cpu0 = cpuByProcess(labels);
   const m0 = await scrape();
@@ -185,11 +189,13 @@ try {
     previewLoops: 2,
   };
   child.send(orders);
+  progress(`tenant A joins for ${phases.noisyMs / 1000} s`);
   // Read just before A stops (its sockets closing is not its load).
   await new Promise((r) => setTimeout(r, phases.noisyMs - 300));
   const cpu2 = cpuByProcess(labels);
   const m2 = await scrape();
-  report = await reported;
+  report = await Promise.race([reported, new Promise<never>((_, reject) => setTimeout(() => reject(new Error("tenant A's process did not report within 15 s of its end")), 15_000).unref())]);
+  progress('tenant A stopped; reading B\'s executions');
   stopping = true;
   for (const t of timers) clearInterval(t);
   await Promise.all(inFlight);

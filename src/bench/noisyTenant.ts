@@ -58,13 +58,19 @@ interface Answer {
   errors?: { message: string; extensions?: { code?: string; retryAfterSeconds?: number } }[];
 }
 
+/** One request; a failure to answer (timeout, refused connection) comes back as an error like any other. */
 async function gql(url: string, token: string, query: string, variables: Record<string, unknown> = {}): Promise<Answer> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ query, variables }),
-  });
-  return (await response.json()) as Answer;
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      signal: AbortSignal.timeout(10_000),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query, variables }),
+    });
+    return (await response.json()) as Answer;
+  } catch (error) {
+    return { errors: [{ message: (error as Error).message, extensions: { code: 'NO_ANSWER' } }] };
+  }
 }
 
 const sleepMs = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
@@ -137,41 +143,58 @@ async function run(orders: NoisyOrders): Promise<NoisyReport> {
     }
   });
 
-  /** (2) Interval jobs every second, then (1) the long sleep triggered as often as the write rate lets it. */
+  /** (1) the long sleep triggered as often as the write rate lets it and (2) the interval jobs, at once. */
   const writes = (async () => {
     const sleeper = await gql(orders.url, token, CREATE, {
       i: { name: 'sleeper', paused: true, schedule: { intervalSeconds: 3600 }, target: { handler: 'sleep' }, payload: { ms: 20_000 }, timeoutSeconds: 60 },
     });
-    const sleeperId = (sleeper.data?.createJob as { job: { id: string } }).job.id;
-    for (let i = 0; i < orders.intervalJobs; i += 10) {
-      await Promise.all(
-        Array.from({ length: Math.min(10, orders.intervalJobs - i) }, async (_, j) => {
-          const answer = await gql(orders.url, token, CREATE, { i: { name: `every-second-${i + j}`, schedule: { intervalSeconds: 1 }, target: { handler: 'noop' } } });
-          if (answer.errors) report.createRefusals.push(answer.errors[0].extensions?.code ?? answer.errors[0].message);
-          else report.intervalJobsCreated++;
-        }),
-      );
-    }
-    // 30 aliased triggers a request (the alias limit); past the rate, wait what Retry-After says.
-    const trigger = `mutation ATrigger($id: ID!) { ${Array.from({ length: 30 }, (_, i) => `t${i}: triggerJob(id: $id) { execution { id } }`).join(' ')} }`;
+    const sleeperId = (sleeper.data?.createJob as { job: { id: string } } | undefined)?.job.id;
+    if (!sleeperId) throw new Error(`could not create the sleeper: ${JSON.stringify(sleeper.errors)}`);
+    // At once: the interval jobs, and the triggers, which share the write budget with the creates.
+    await Promise.all([createIntervalJobs(), triggerSleeps(sleeperId)]);
+  })();
+
+  /** Creates one at a time per slot of 10 (a tenant's creates are serialised anyway), retrying what the rate refuses. */
+  async function createIntervalJobs(): Promise<void> {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        while (next < orders.intervalJobs && Date.now() < orders.untilMs) {
+          const n = next++;
+          for (;;) {
+            const answer = await gql(orders.url, token, CREATE, { i: { name: `every-second-${n}`, schedule: { intervalSeconds: 1 }, target: { handler: 'noop' } } });
+            const code = answer.errors?.[0].extensions?.code;
+            if (!answer.errors) report.intervalJobsCreated++;
+            else if (code === 'RATE_LIMITED' && Date.now() < orders.untilMs) {
+              await sleepMs(1000);
+              continue;
+            } else report.createRefusals.push(code ?? answer.errors[0].message);
+            break;
+          }
+        }
+      }),
+    );
+  }
+
+  /** 30 aliased triggers a request (the alias limit); past the rate, what one second refills (10 at 600 a minute), after Retry-After. */
+  async function triggerSleeps(sleeperId: string): Promise<void> {
+    const mutation = (size: number) => `mutation ATrigger($id: ID!) { ${Array.from({ length: size }, (_, i) => `t${i}: triggerJob(id: $id) { execution { id } }`).join(' ')} }`;
     let size = 30;
     while (Date.now() < orders.untilMs) {
-      const one = size === 30 ? trigger : `mutation ATrigger($id: ID!) { ${Array.from({ length: size }, (_, i) => `t${i}: triggerJob(id: $id) { execution { id } }`).join(' ')} }`;
-      const answer = await gql(orders.url, token, one, { id: sleeperId });
+      const answer = await gql(orders.url, token, mutation(size), { id: sleeperId });
       const refused = answer.errors?.find((e) => e.extensions?.code === 'RATE_LIMITED');
       if (refused) {
         report.triggerRefusals++;
-        // Refill is 10 a second at the default 600 a minute: ask for what one second brings.
         size = 10;
         await sleepMs(Math.min((refused.extensions?.retryAfterSeconds ?? 1) * 1000, orders.untilMs - Date.now()));
         continue;
       }
       report.sleeperTriggers += Object.values(answer.data ?? {}).filter(Boolean).length;
     }
-  })();
+  }
 
-  await Promise.all([live, writes, ...previews]);
-  await sleepMs(orders.untilMs - Date.now());
+  // Bounded: what has not answered a few seconds past the end is left unanswered.
+  await Promise.race([Promise.all([live, writes, ...previews]).then(() => sleepMs(orders.untilMs - Date.now())), sleepMs(orders.untilMs - Date.now() + 3000)]);
   for (const socket of sockets) socket.close();
   const sorted = previewMs.sort((a, b) => a - b);
   const pct = (p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN);

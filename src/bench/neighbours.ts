@@ -28,8 +28,10 @@ import type { NoisyOrders, NoisyReport } from './noisyTenant.js';
  * and the Kairos process's event-loop delay (prom-client's, from its /metrics) against the targets,
  * and writes them as JSON under .data/bench/.
  */
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, without: { type: 'string', default: '' } } });
 const quick = values.quick;
+/** `--without previews,sockets,writes` leaves parts of A's load out, to see what each costs. */
+const without = new Set(values.without.split(',').filter(Boolean));
 const phases = quick ? { calmMs: 6000, noisyMs: 25_000 } : { calmMs: 15_000, noisyMs: 75_000 };
 const TARGETS = { startLagP99Ms: 250, apiP99Ms: 200, healthzP99Ms: 100, eventLoopP99Ms: 50 };
 const B_PERIOD_MS = 500;
@@ -146,7 +148,7 @@ let report: NoisyReport | null = null;
 const result: Record<string, unknown> = {};
 try {
   const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`;
-  process.stdout.write(`npm run bench:neighbours${quick ? ' --quick' : ''} on ${machine}\n`);
+  process.stdout.write(`npm run bench:neighbours${quick ? ' --quick' : ''}${without.size ? ` --without ${[...without].join(',')}` : ''} on ${machine}\n`);
   // B: an interval job every second and one-off jobs due a few seconds after they are created.
   await gqlB('BCreate', CREATE, { i: { name: 'b-every-second', schedule: { intervalSeconds: 1 }, target: { handler: 'noop' } } });
   let oneOffs = 0;
@@ -186,7 +188,9 @@ try {
     tokens: Array.from({ length: 6 }, (_, i) => signDevToken(secret, { tenantId: tenantA, role: 'member', subject: `a-${i}` })),
     untilMs: noisyStart + phases.noisyMs,
     intervalJobs: 60,
-    previewLoops: 2,
+    previewLoops: without.has('previews') ? 0 : 2,
+    sockets: !without.has('sockets'),
+    writes: !without.has('writes'),
   };
   child.send(orders);
   progress(`tenant A joins for ${phases.noisyMs / 1000} s`);
@@ -222,6 +226,7 @@ try {
   Object.assign(result, {
     at: new Date().toISOString(),
     quick,
+    without: [...without],
     machine,
     phasesMs: phases,
     targets: TARGETS,
@@ -261,7 +266,7 @@ try {
   process.stdout.write(`cores used with A: ${JSON.stringify(result.coresByProcess && (result.coresByProcess as { noisy: unknown }).noisy)}\n`);
   const dir = path.join('.data', 'bench');
   mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `neighbours-${new Date().toISOString().replace(/[:.]/g, '-')}${quick ? '-quick' : ''}.json`);
+  const file = path.join(dir, `neighbours-${new Date().toISOString().replace(/[:.]/g, '-')}${quick ? '-quick' : ''}${without.size ? `-without-${[...without].join('-')}` : ''}.json`);
   writeFileSync(file, JSON.stringify(result, null, 2));
   process.stdout.write(`written to ${file}\n`);
 } finally {

@@ -12,8 +12,12 @@ export interface NoisyOrders {
   untilMs: number;
   /** Interval jobs (every second) to create. */
   intervalJobs: number;
-  /** Preview requests in flight at once. */
+  /** Preview requests in flight at once (0: none). */
   previewLoops: number;
+  /** Open the sockets and subscriptions (to see what each part of the load costs, the bench can leave parts out). */
+  sockets: boolean;
+  /** Create the jobs and trigger the sleeps. */
+  writes: boolean;
 }
 
 export interface NoisyReport {
@@ -63,7 +67,7 @@ async function gql(url: string, token: string, query: string, variables: Record<
   try {
     const response = await fetch(url, {
       method: 'POST',
-      signal: AbortSignal.timeout(10_000),
+      signal: AbortSignal.timeout(30_000),
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ query, variables }),
     });
@@ -121,6 +125,7 @@ async function run(orders: NoisyOrders): Promise<NoisyReport> {
     });
   }
   const live = (async () => {
+    if (!orders.sockets) return;
     // 5 credentials × 20 sockets = the tenant's 100; 2 subscriptions on each = its 200.
     for (const t of orders.tokens.slice(0, 5)) await Promise.all(Array.from({ length: 20 }, () => openSocket(t, 2)));
     report.subscriptionsOpen = report.socketsOpen * 2;
@@ -145,6 +150,7 @@ async function run(orders: NoisyOrders): Promise<NoisyReport> {
 
   /** (1) the long sleep triggered as often as the write rate lets it and (2) the interval jobs, at once. */
   const writes = (async () => {
+    if (!orders.writes) return;
     const sleeper = await gql(orders.url, token, CREATE, {
       i: { name: 'sleeper', paused: true, schedule: { intervalSeconds: 3600 }, target: { handler: 'sleep' }, payload: { ms: 20_000 }, timeoutSeconds: 60 },
     });

@@ -220,6 +220,8 @@ try {
     };
   };
   const lag = { calm: await lagsOf(calmStart, noisyStart), noisy: await lagsOf(noisyStart, noisyEnd) };
+  // What A's load wrote: its executions by status (SKIPPED ones, past its scheduled budget, are documents too).
+  const aByStatus = Object.fromEntries((await new ExecutionStore(db, tenantA).countByStatus(new Date(0), new Date(Date.now() + 3600_000), null)).map((c) => [c.status, c.count]));
   const api = (p: Phase) => ({ all: figures(Object.values(apiMs[p]).flat()), ...Object.fromEntries(Object.entries(apiMs[p]).map(([op, ms]) => [op, figures(ms)])) });
   const loop = (m: Map<string, number>) => ({ p50: seconds(m, 'nodejs_eventloop_lag_p50_seconds'), p99: seconds(m, 'nodejs_eventloop_lag_p99_seconds'), max: seconds(m, 'nodejs_eventloop_lag_max_seconds') });
   const cpuWindow = (m: Map<string, number>, n: Map<string, number>, s: number) => Math.round(((n.get('process_cpu_seconds_total') ?? 0) - (m.get('process_cpu_seconds_total') ?? 0)) / s * 100) / 100;
@@ -242,7 +244,7 @@ try {
     quotaRefusals: Object.fromEntries([...m2].filter(([k]) => k.startsWith('kairos_quota_refusals_total')).map(([k, v]) => [k.replace('kairos_quota_refusals_total', ''), v])),
     subscriptionEventsSent: m2.get('kairos_subscription_events_sent_total'),
     benchClientLoopP99Ms: Math.round(clientDelay.percentile(99) / 1e5) / 10,
-    tenantA: report,
+    tenantA: { ...report, executionsByStatus: aByStatus },
   });
 
   const rows: [string, string, string, number][] = [
@@ -262,6 +264,7 @@ try {
       `${report.socketsOpen} sockets (${report.socketsRefused.map((s) => s.code).join(', ') || 'none'} refused), ${report.subscriptionsOpen} subscriptions ` +
       `(${report.subscriptionRefusals.length} refused), ${report.eventsReceived} events, ${report.previews} worst previews (p50 ${report.previewMs.p50} ms, p99 ${report.previewMs.p99} ms)\n`,
   );
+  process.stdout.write(`tenant A's executions by status: ${JSON.stringify(aByStatus)}\n`);
   process.stdout.write(`B's executions with A: ${lag.noisy.n} due, ${lag.noisy.notStarted} not started by the end, ${lag.noisy.skipped} skipped\n`);
   process.stdout.write(`cores used with A: ${JSON.stringify(result.coresByProcess && (result.coresByProcess as { noisy: unknown }).noisy)}\n`);
   const dir = path.join('.data', 'bench');

@@ -260,7 +260,7 @@ try {
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   process.stdout.write(`${[line(header), ...lines.map(line)].join('\n')}\n`);
   process.stdout.write(
-    `tenant A: ${report.sleeperTriggers} sleeps triggered (${report.triggerRefusals} RATE_LIMITED answers), ${report.intervalJobsCreated} interval jobs, ` +
+    `tenant A: ${report.sleeperTriggers} sleep triggers answered within 30 s (${report.triggerRefusals} RATE_LIMITED answers), ${report.intervalJobsCreated} interval jobs, ` +
       `${report.socketsOpen} sockets (${report.socketsRefused.map((s) => s.code).join(', ') || 'none'} refused), ${report.subscriptionsOpen} subscriptions ` +
       `(${report.subscriptionRefusals.length} refused), ${report.eventsReceived} events, ${report.previews} worst previews (p50 ${report.previewMs.p50} ms, p99 ${report.previewMs.p99} ms)\n`,
   );

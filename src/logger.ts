@@ -38,7 +38,7 @@ const JWT_SHAPE = /eyj[a-z0-9_-]{8,}\.[a-z0-9_-]{8,}\.[a-z0-9_-]*/gi;
 // A Kairos API key (apiKeys/apiKeySecret's `kairos_` and base62, spelled here because every layer logs; a test ties the two).
 // A shorter tail still counts: a cut or mistyped key is still most of a key.
 const API_KEY_SHAPE = /kairos_[0-9A-Za-z]{8,}/g;
-const BEARER = /\b(Bearer|Basic)\s+[^\s"',;]+/gi;
+const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
 
 /** Replaces what looks like a JWT, an API key or a bearer credential inside a string (error messages can carry them). */
 export function scrubSecrets(text: string): string {

@@ -74,14 +74,16 @@ describe('graceful shutdown on SIGTERM', () => {
 
   it('aborts an attempt still running at the drain timeout (CRASHED), and another worker runs it again', async () => {
     const leaving = await spawn({ ROLES: 'worker', WORKER_DRAIN_MS: '500' });
-    const id = await runSleep(3000);
+    // Long enough to outlast the second worker's start on a loaded machine (with 3 s the attempt
+    // sometimes finished before the SIGTERM, and nothing was aborted).
+    const id = await runSleep(10_000);
     await spawn({ ROLES: 'worker' });
     expect(await sigterm(leaving.child)).toBe(0);
-    const done = await waitForExecution(k.url, token, id, FINAL, 20_000);
+    const done = await waitForExecution(k.url, token, id, FINAL, 40_000);
     expect(done.status).toBe('SUCCEEDED');
     expect(done.attempts.map((a: any) => a.outcome)).toEqual(['CRASHED', 'SUCCEEDED']);
     expect(done.attempts[0].workerId).not.toBe(done.attempts[1].workerId);
-  });
+  }, 70_000);
 
   it('closes subscriptions with 1001 (going away) and stops accepting requests', async () => {
     const api = await spawn({ ROLES: 'api' });

@@ -10,7 +10,8 @@ CHART=deploy/helm/kairos
 go=$(command -v go || echo /usr/local/go/bin/go)
 [ -x "$go" ] || { echo "check-deploy: no Go toolchain to build helm" >&2; exit 1; }
 helm=$PWD/.cache/bin/helm
-if [ "$("$helm" version --template '{{.Version}}' 2>/dev/null)" != "$HELM_VERSION" ]; then
+# The module version go install recorded in the binary (helm's own `version` says only v4.3).
+if [ "$("$go" version -m "$helm" 2>/dev/null | awk '$1 == "mod" { print $3 }')" != "$HELM_VERSION" ]; then
   echo "check-deploy: building helm $HELM_VERSION from its Go module (first time only, a few minutes)" >&2
   GOBIN=$PWD/.cache/bin "$go" install "helm.sh/helm/v4/cmd/helm@$HELM_VERSION"
 fi

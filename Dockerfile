@@ -1,6 +1,7 @@
 # Kairos image: one image for every role, chosen at run time with ROLES (api, scheduler, worker).
 # Stage 1 builds dist/ (server and dashboard) with the dev dependencies; stage 2 installs the
-# production dependencies only; the final stage copies both and runs as the unprivileged `node` user.
+# production dependencies only; the final stage copies both (owned by root, so read-only to the
+# process) and runs as the unprivileged `node` user.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -18,9 +19,9 @@ RUN npm ci --omit=dev --no-audit --no-fund --loglevel=error && npm cache clean -
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production PORT=4000 METRICS_PORT=9464
 WORKDIR /app
-COPY --from=deps --chown=root:root /app/node_modules ./node_modules
-COPY --from=build --chown=root:root /app/dist ./dist
-COPY --chown=root:root package.json ./
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
 USER node
 EXPOSE 4000 9464
 # The api role answers /healthz on PORT; a process without it serves only /metrics on METRICS_PORT.

@@ -22,5 +22,6 @@ if [ $# -eq 0 ]; then bash scripts/quickstart-check.sh; fi
 if [ $# -eq 0 ]; then bash scripts/sdk.sh test; fi
 # The dashboard in headless Chromium (installs Debian's chromium when missing; about 30 s).
 if [ $# -eq 0 ]; then bash scripts/test-ui.sh; fi
+# The Helm chart: lint, render with default and production values, decode every object strictly (builds helm once into .cache/).
 if [ $# -eq 0 ]; then bash scripts/check-deploy.sh; fi
 if [ $# -eq 0 ]; then bash scripts/chaos.sh --short; fi

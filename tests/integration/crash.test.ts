@@ -4,8 +4,8 @@ import type { Client } from 'graphql-ws';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
 import { gqlOk } from '../support/graphqlClient.js';
 import { EventCollector, wsClient } from '../support/subscriptions.js';
-import { mongoUrlFor, startProcess } from '../support/processes.js';
-import { MONGO_URL, REDIS_URL, TEST_JWT_SECRET } from '../support/env.js';
+import { deploymentEnv, startProcess } from '../support/processes.js';
+import { MONGO_URL, REDIS_URL } from '../support/env.js';
 import { MongoClient } from 'mongodb';
 import { fromGlobalId } from '../../src/ids/globalId.js';
 import { ExecutionQueues } from '../../src/queue/executionQueues.js';
@@ -32,14 +32,7 @@ describe('a worker that dies mid-attempt', () => {
     const env = { QUEUE_LOCK_MS: '1500' };
     const api = await startTestKairos('crash', { roles: ['api', 'scheduler'], env });
     started.push(api);
-    const worker = await startProcess({
-      MONGO_URL: mongoUrlFor(MONGO_URL, api.dbName),
-      REDIS_URL,
-      REDIS_PREFIX: api.prefix,
-      JWT_SECRET: TEST_JWT_SECRET,
-      ROLES: 'worker',
-      ...env,
-    });
+    const worker = await startProcess(deploymentEnv(api, { ROLES: 'worker', ...env }));
     child = worker.child;
     const token = tokenFor(uniqueName('crash'), 'member');
     client = wsClient(api.url, token);

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { dropTestState, tokenFor, uniqueName } from '../support/harness.js';
 import { gqlOk } from '../support/graphqlClient.js';
-import { mongoUrlFor, startProcess } from '../support/processes.js';
+import { deploymentEnv, startProcess } from '../support/processes.js';
 import { EXECUTION_FIELDS, waitUntil } from '../support/waitFor.js';
-import { MONGO_URL, REDIS_URL, TEST_JWT_SECRET } from '../support/env.js';
+import { REDIS_URL } from '../support/env.js';
 
 const CREATE = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`;
 const EXECUTIONS = `query($jobId: ID) { executions(first: 100, filter: { jobId: $jobId }) { edges { node { ${EXECUTION_FIELDS} } } } }`;
@@ -21,14 +21,7 @@ describe('scheduler leader failover across processes', () => {
   const token = tokenFor(uniqueName('failover'), 'member');
   const redis = new Redis(REDIS_URL);
   const children: ChildProcess[] = [];
-  const env = {
-    MONGO_URL: mongoUrlFor(MONGO_URL, name),
-    REDIS_URL,
-    REDIS_PREFIX: name,
-    JWT_SECRET: TEST_JWT_SECRET,
-    PORT: '0',
-    LEASE_TTL_MS: String(LEASE_TTL_MS),
-  };
+  const env = deploymentEnv({ dbName: name, prefix: name }, { LEASE_TTL_MS: String(LEASE_TTL_MS) });
   let url = '';
   const jobIds: string[] = [];
 

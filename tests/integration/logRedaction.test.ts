@@ -7,10 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { newApiKeySecret } from '../../src/apiKeys/apiKeySecret.js';
 import { signDevToken } from '../../src/auth/verifyToken.js';
 import { dropTestState, tokenFor, uniqueName } from '../support/harness.js';
-import { MONGO_URL, REDIS_URL, TEST_JWT_SECRET } from '../support/env.js';
 import { gqlOk } from '../support/graphqlClient.js';
 import { startReceiver } from '../support/httpReceiver.js';
-import { mongoUrlFor, startProcess } from '../support/processes.js';
+import { deploymentEnv, startProcess } from '../support/processes.js';
 import { waitUntil } from '../support/waitFor.js';
 
 /** A lower-case API key: a host name in a DNS error comes back lower-cased, and the test looks for the exact string. */
@@ -39,17 +38,9 @@ describe('secrets never reach the log', () => {
     // A handler that fails with the token its payload carries in the message, as a careless upstream client would.
     const handlers = path.join(dir, 'handlers.mjs');
     writeFileSync(handlers, 'export const handlers = { leaky: async ({ payload }) => { throw new Error(`upstream refused Bearer ${payload.token} for this call`); } };\n');
-    const started = await startProcess({
-      MONGO_URL: mongoUrlFor(MONGO_URL, name),
-      REDIS_URL,
-      REDIS_PREFIX: name,
-      JWT_SECRET: TEST_JWT_SECRET,
-      ROLES: 'api,scheduler,worker',
-      PORT: '0',
-      ALLOW_PRIVATE_TARGETS: 'true',
-      HANDLERS_MODULE: handlers,
-      LOG_LEVEL: 'info',
-    });
+    const started = await startProcess(
+      deploymentEnv({ dbName: name, prefix: name }, { ROLES: 'api,scheduler,worker', ALLOW_PRIVATE_TARGETS: 'true', HANDLERS_MODULE: handlers, LOG_LEVEL: 'info' }),
+    );
     ({ child, stderr, url } = started);
   });
   afterAll(async () => {

@@ -5,11 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Client } from 'graphql-ws';
 import { dropTestState, tokenFor, uniqueName } from '../support/harness.js';
 import { gql, gqlOk } from '../support/graphqlClient.js';
-import { mongoUrlFor, startProcess } from '../support/processes.js';
+import { deploymentEnv, startProcess } from '../support/processes.js';
 import { EventCollector, wsClient } from '../support/subscriptions.js';
 import { EXECUTION_FIELDS, waitUntil } from '../support/waitFor.js';
 import { familyOf, metricNamesIn, scrape, total, type Scrape } from '../support/metricsText.js';
-import { MONGO_URL, REDIS_URL, TEST_JWT_SECRET } from '../support/env.js';
 
 const CREATE = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`;
 const EXECUTIONS = `query($jobId: ID) { executions(first: 100, filter: { jobId: $jobId }) { edges { node { ${EXECUTION_FIELDS} } } } }`;
@@ -25,15 +24,7 @@ type Role = 'api' | 'scheduler' | 'worker';
 describe('metrics of every role, scraped while jobs run', () => {
   const name = uniqueName('metrics');
   const token = tokenFor(uniqueName('metrics'), 'member');
-  const env = {
-    MONGO_URL: mongoUrlFor(MONGO_URL, name),
-    REDIS_URL,
-    REDIS_PREFIX: name,
-    JWT_SECRET: TEST_JWT_SECRET,
-    PORT: '0',
-    ALLOW_PRIVATE_TARGETS: 'true',
-    DEFAULT_MAX_JOBS: '3',
-  };
+  const env = deploymentEnv({ dbName: name, prefix: name }, { ALLOW_PRIVATE_TARGETS: 'true', DEFAULT_MAX_JOBS: '3' });
   const children: ChildProcess[] = [];
   const urls = {} as Record<Role, string>;
   let api = '';

@@ -5,9 +5,8 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
 import { gqlOk } from '../support/graphqlClient.js';
-import { mongoUrlFor, startProcess } from '../support/processes.js';
+import { deploymentEnv, startProcess } from '../support/processes.js';
 import { waitForExecution } from '../support/waitFor.js';
-import { MONGO_URL, REDIS_URL, TEST_JWT_SECRET } from '../support/env.js';
 
 const CREATE = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`;
 const TRIGGER = `mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }`;
@@ -19,15 +18,7 @@ describe('graceful shutdown on SIGTERM', () => {
   let k: TestKairos;
   const token = tokenFor(uniqueName('shutdown'), 'member');
   const children: ChildProcess[] = [];
-  const processEnv = (extra: Record<string, string>) => ({
-    MONGO_URL: mongoUrlFor(MONGO_URL, k.dbName),
-    REDIS_URL,
-    REDIS_PREFIX: k.prefix,
-    JWT_SECRET: TEST_JWT_SECRET,
-    PORT: '0',
-    QUEUE_LOCK_MS: String(QUEUE_LOCK_MS),
-    ...extra,
-  });
+  const processEnv = (extra: Record<string, string>) => deploymentEnv(k, { QUEUE_LOCK_MS: String(QUEUE_LOCK_MS), ...extra });
   const spawn = async (extra: Record<string, string>) => {
     const started = await startProcess(processEnv(extra));
     children.push(started.child);

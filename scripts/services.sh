@@ -91,6 +91,7 @@ if [ "$HANDLER" = postgresql ]; then
   if [ -z "$(psql "$PG_SERVER/postgres" -tAc "select 1 from pg_database where datname = '$PG_DB'")" ]; then
     psql "$PG_SERVER/postgres" -qc "create database \"$PG_DB\"" >/dev/null
   fi
+  psql -q "$PG_SERVER/$PG_DB" -v ON_ERROR_STOP=1 -f scripts/ferretdb-pg-indexes.sql >/dev/null
   BACKEND=(--handler=postgresql "--postgresql-url=$PG_URL")
 else
   mkdir -p .data/ferretdb

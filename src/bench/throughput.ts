@@ -20,6 +20,7 @@ import { DueIndex } from '../scheduler/dueIndex.js';
 import { spawnKairos, type KairosProcess } from '../chaos/kairosProcess.js';
 import { freePort } from '../chaos/localServers.js';
 import type { CommandCounts } from './commandCounter.js';
+import { coresUsed, cpuByProcess } from './cpuByProcess.js';
 
 /**
  * `npm run bench [-- --quick]`: raw BullMQ, plain Agenda 6 and Kairos side by side against the
@@ -28,8 +29,12 @@ import type { CommandCounts } from './commandCounter.js';
  * Kairos runs as real processes (`node dist/main.js`) with a command counter preloaded, so its
  * MongoDB commands, documents written and Redis round trips per execution are counted inside it.
  */
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, 'cpu-prof': { type: 'string' } } });
 const quick = values.quick;
+/** `--only bullmq,agenda,kairos,idle`: run just these cases (for profiling one of them). */
+const only = values.only ? new Set(values.only.split(',')) : null;
+/** `--cpu-prof DIR`: each Kairos process writes a V8 CPU profile there when it stops (node --cpu-prof). */
+const cpuProfDir = values['cpu-prof'] ? path.resolve(values['cpu-prof']) : null;
 const sizes = quick
   ? { bullmq: 2000, agenda: 100, kairos: [{ n: 500, split: false }, { n: 500, split: true }], idle: 20 }
   : {
@@ -61,6 +66,8 @@ interface Row {
   lagMs?: { p50: number; p90: number; p99: number; max: number };
   perExecution?: { mongoCommands: number; mongoWrites: number; mongoDocsChanged: number; redisRoundTrips: number; redisCommands: number };
   settings: string;
+  /** Cores each process used over the measured window (Kairos cases). */
+  cores?: Record<string, number>;
 }
 const rows: Row[] = [];
 
@@ -161,6 +168,8 @@ interface KairosCluster {
   db: Db;
   /** Its Redis key prefix. */
   prefix: string;
+  /** Its processes' pids, named for the CPU reading. */
+  pids: Map<number, string>;
   url: string | null;
   counts(): CommandCounts;
   stop(): Promise<void>;
@@ -188,7 +197,7 @@ async function startCluster(label: string, split: boolean): Promise<KairosCluste
     const file = path.resolve(countsDir, `${label}-${i}.json`);
     files.push(file);
     const counter = `${pathToFileURL(path.resolve('dist/bench/commandCounter.js')).href}?out=${encodeURIComponent(file)}`;
-    processes.push(await spawnKairos({ ...env, ROLES: r, PORT: String(await freePort()) }, { nodeArgs: ['--import', counter] }));
+    processes.push(await spawnKairos({ ...env, ROLES: r, PORT: String(await freePort()) }, { nodeArgs: ['--import', counter, ...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : [])] }));
   }
   const db = mongo.db(name);
   const stop = async () => {
@@ -207,6 +216,7 @@ async function startCluster(label: string, split: boolean): Promise<KairosCluste
   return {
     db,
     prefix: name,
+    pids: new Map(processes.map((p, i) => [p.child.pid!, `kairos ${roles[i]}`])),
     url: processes.find((p) => p.url)?.url ?? null,
     counts: () => {
       const sum: CommandCounts = { mongoCommands: 0, mongoWrites: 0, mongoDocsChanged: 0, redisRoundTrips: 0, redisCommands: 0 };
@@ -250,11 +260,13 @@ async function benchKairos(n: number, split: boolean): Promise<void> {
   }
   await new Promise((r) => setTimeout(r, due.getTime() - Date.now()));
   const before = cluster.counts();
+  const cpuBefore = cpuByProcess(cluster.pids);
   const executions = new ExecutionStore(cluster.db, tenant);
   const window: [Date, Date] = [new Date(due.getTime() - 1), new Date(due.getTime() + 2000)];
   const succeeded = async () => (await executions.countByStatus(...window, null)).find((c) => c.status === 'SUCCEEDED')?.count ?? 0;
   await untilTrue(async () => (await succeeded()) >= n, 60_000 + n * 100, 1000);
   const after = cluster.counts();
+  const cores = coresUsed(cpuBefore, cpuByProcess(cluster.pids), (Date.now() - due.getTime()) / 1000);
   const timings = await executions.timings(...window, n);
   const started = timings.filter((t) => t.startedAt);
   const lastFinish = Math.max(...timings.map((t) => t.finishedAt?.getTime() ?? 0));
@@ -268,6 +280,7 @@ async function benchKairos(n: number, split: boolean): Promise<void> {
     lagMs: lagFigures(started.map((t) => t.startedAt!.getTime() - t.scheduledFor.getTime())),
     perExecution: { mongoCommands: per('mongoCommands'), mongoWrites: per('mongoWrites'), mongoDocsChanged: per('mongoDocsChanged'), redisRoundTrips: per('redisRoundTrips'), redisCommands: per('redisCommands') },
     settings: `one worker process, concurrency ${CONCURRENCY}; ${done}/${n} SUCCEEDED`,
+    cores,
   });
   await cluster.stop();
 }
@@ -336,13 +349,17 @@ try {
     await fn();
     process.stderr.write(`${label}: ${((Date.now() - at) / 1000).toFixed(0)} s\n`);
   };
-  await step(`BullMQ ${sizes.bullmq}`, () => benchBullmq(sizes.bullmq));
-  await step(`Agenda ${sizes.agenda}`, () => benchAgenda(sizes.agenda));
-  for (const k of sizes.kairos) await step(`Kairos ${k.n}${k.split ? ' split' : ''}`, () => benchKairos(k.n, k.split));
-  await step(`idle ${sizes.idle}`, () => benchIdle(sizes.idle));
+  const wanted = (name: string) => !only || only.has(name);
+  if (wanted('bullmq')) await step(`BullMQ ${sizes.bullmq}`, () => benchBullmq(sizes.bullmq));
+  if (wanted('agenda')) await step(`Agenda ${sizes.agenda}`, () => benchAgenda(sizes.agenda));
+  if (wanted('kairos')) for (const k of sizes.kairos) await step(`Kairos ${k.n}${k.split ? ' split' : ''}`, () => benchKairos(k.n, k.split));
+  if (wanted('idle')) await step(`idle ${sizes.idle}`, () => benchIdle(sizes.idle));
   process.stdout.write(`${table()}\n`);
-  const bull = rows.find((r) => r.case.startsWith('BullMQ'))!.perSecond;
-  const agenda = rows.find((r) => r.case.startsWith('Agenda'))!.perSecond;
+  for (const r of rows.filter((x) => x.cores)) {
+    process.stdout.write(`${r.case} (n=${r.n}), cores used while it ran: ${Object.entries(r.cores!).map(([name, c]) => `${name} ${c}`).join(', ')}\n`);
+  }
+  const bull = rows.find((r) => r.case.startsWith('BullMQ'))?.perSecond ?? NaN;
+  const agenda = rows.find((r) => r.case.startsWith('Agenda'))?.perSecond ?? NaN;
   for (const r of rows.filter((x) => x.case.startsWith('Kairos') && !Number.isNaN(x.perSecond))) {
     process.stdout.write(`${r.case} (n=${r.n}): ${(r.perSecond / bull).toFixed(3)}x BullMQ, ${(r.perSecond / agenda).toFixed(1)}x Agenda\n`);
   }

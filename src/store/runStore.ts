@@ -185,10 +185,12 @@ export class RunStore {
       if (group) group.ids.push(r.id);
       else groups.set(key, { attempt: r.attempt, ids: [r.id], set });
     }
-    const ops: AnyBulkWriteOperation<ExecutionDoc>[] = [...groups.values()].map((g) =>
-      g.ids.length === 1
-        ? { updateOne: { filter: { _id: g.ids[0], attempt: g.attempt, status: 'RUNNING' }, update: { $set: g.set } } }
-        : { updateMany: { filter: { _id: { $in: g.ids }, attempt: g.attempt, status: 'RUNNING' }, update: { $set: g.set } } },
+    // On FerretDB an `_id: {$in}` filter reads the whole collection (only `_id` equality has an
+    // index there), so each end goes by `_id`; MongoDB takes one updateMany per group from its index.
+    const ops = [...groups.values()].flatMap((g): AnyBulkWriteOperation<ExecutionDoc>[] =>
+      g.ids.length === 1 || this.oneByOne
+        ? g.ids.map((_id) => ({ updateOne: { filter: { _id, attempt: g.attempt, status: 'RUNNING' as const }, update: { $set: g.set } } }))
+        : [{ updateMany: { filter: { _id: { $in: g.ids }, attempt: g.attempt, status: 'RUNNING' as const }, update: { $set: g.set } } }],
     );
     let all = false;
     try {
@@ -220,21 +222,23 @@ export class RunStore {
   }
 
   /**
-   * One updateMany per tenant for the jobs started since the last batch, with the batch's latest
-   * start (within a batch, a few milliseconds apart). Put back for the next batch if it fails.
+   * The jobs started since the last batch: on MongoDB one updateMany per tenant with the batch's
+   * latest start (within a batch, a few milliseconds apart), on FerretDB one statement per job. Put
+   * back for the next batch if it fails.
    */
   private async writeJobRuns(): Promise<void> {
     const runs = this.jobRuns;
     if (runs.size === 0) return;
     this.jobRuns = new Map();
     try {
-      await Promise.all(
-        [...runs].map(([tenantId, jobs]) => {
-          const list = [...jobs.values()];
-          const at = new Date(Math.max(...list.map((j) => j.at.getTime())));
-          return this.c.jobs.updateMany({ tenantId, _id: { $in: list.map((j) => j.jobId) } }, { $max: { lastRunAt: at } });
-        }),
-      );
+      // By `_id` on FerretDB (see writeEnds); one updateMany per tenant on MongoDB.
+      const ops = [...runs].flatMap(([tenantId, jobs]): AnyBulkWriteOperation<JobDoc>[] => {
+        const list = [...jobs.values()];
+        if (this.oneByOne) return list.map((j) => ({ updateOne: { filter: { _id: j.jobId, tenantId }, update: { $max: { lastRunAt: j.at } } } }));
+        const at = new Date(Math.max(...list.map((j) => j.at.getTime())));
+        return [{ updateMany: { filter: { tenantId, _id: { $in: list.map((j) => j.jobId) } }, update: { $max: { lastRunAt: at } } } }];
+      });
+      await bulkUpdate(this.c.jobs, ops, this.oneByOne);
     } catch (error) {
       for (const [tenantId, jobs] of runs) for (const j of jobs.values()) this.noteJobRun(tenantId, j.jobId, j.at);
       throw error;

@@ -12,6 +12,10 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 read -r -a PORTS <<< "${REDIS_CLUSTER_PORTS:-7001 7002 7003}"
 
+if ! command -v redis-server >/dev/null || ! command -v redis-cli >/dev/null; then
+  echo "redis cluster: installing redis-server with apt-get"
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server) >/dev/null
+fi
 answers() { redis-cli -h 127.0.0.1 -p "$1" ping >/dev/null 2>&1; }
 started=()
 for port in "${PORTS[@]}"; do

@@ -17,6 +17,8 @@ import { fromGlobalId } from '../../src/ids/globalId.js';
 const CREATE = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`;
 const EXECUTIONS = `query($jobId: ID) { executions(first: 100, filter: { jobId: $jobId }) { edges { node { ${EXECUTION_FIELDS} } } } }`;
 const SUBSCRIBE = `subscription { executionUpdated { status execution { id jobId } } }`;
+const TRIGGER = `mutation($id: ID!, $payload: JSON) { triggerJob(id: $id, payload: $payload) { execution { id } } }`;
+const CANCEL = `mutation($id: ID!) { cancelExecution(id: $id) { execution { id status } } }`;
 const LEASE_TTL_MS = 3000;
 
 type Event = { executionUpdated: { status: string; execution: { id: string; jobId: string } } };
@@ -125,6 +127,19 @@ describe('on a Redis Cluster', () => {
     }
   }, 60_000);
 
+  it('cancels a running attempt through the cluster\'s pub/sub', async () => {
+    const t = tenants[1]!;
+    const { createJob } = await gqlOk(url, t.token, CREATE, { input: { name: 'sleeper', schedule: { intervalSeconds: 31_536_000 }, target: { handler: 'sleep' } } });
+    const { triggerJob } = await gqlOk(url, t.token, TRIGGER, { id: createJob.job.id, payload: { ms: 60_000 } });
+    const id = triggerJob.execution.id;
+    const reached = (status: string) => t.events.waitFor((items) => items.some((e) => e.executionUpdated.execution.id === id && e.executionUpdated.status === status), 15_000);
+    await reached('RUNNING');
+    await gqlOk(url, t.token, CANCEL, { id });
+    await reached('CANCELLED');
+    const { node } = await gqlOk(url, t.token, `query($id: ID!) { node(id: $id) { ... on Execution { status attempts { outcome } } } }`, { id });
+    expect(node).toMatchObject({ status: 'CANCELLED', attempts: [{ outcome: 'CANCELLED' }] });
+  }, 30_000);
+
   it('hands the lease to the standby when the leader is SIGKILLed, and every occurrence runs once', async () => {
     const leader = await waitUntil('a leader', leaderPid, 10_000);
     const killedAt = Date.now();
@@ -149,8 +164,11 @@ describe('on a Redis Cluster', () => {
     await spawnRole('scheduler');
   }, 60_000);
 
-  it('heals a master restarted empty: the executions whose queue entries it held still run', async () => {
-    const t = tenants[0]!;
+  it('heals a master restarted empty: the executions whose queue entries it held still run, re-enqueued by reconcile', async () => {
+    // A master that holds a tenant's queue but not the lease: the leader stays, so only reconcile can heal it.
+    const leasePort = await masterPortOf(cluster, leaseKey(name));
+    const t = tenants.find((x) => x.port !== leasePort)!;
+    const leader = await waitUntil('a leader', leaderPid, 10_000);
     const queue = shards.queueOf('IO_BOUND', t.id);
     // A one-off due in 6 s: materialised at once, its delayed entry waiting on the master that will lose it.
     const runAt = new Date(Date.now() + 6000);
@@ -173,7 +191,13 @@ describe('on a Redis Cluster', () => {
       return e?.status === 'SUCCEEDED' ? e : undefined;
     }, 30_000, 250);
     expect(node).toMatchObject({ status: 'SUCCEEDED', scheduledFor: runAt.toISOString(), attempt: 1 });
-    // Every tenant's every-second job runs on after the restart, whichever master its queue is on.
-    for (const other of tenants) await runsAfter(other, restartedAt + 2000, 30_000);
+    expect(await leaderPid()).toBe(leader);
+    // Every tenant's every-second job runs on after the restart, whichever master its queue is on,
+    // and its events still reach the subscriber (ioredis resubscribes if its node was the one restarted).
+    for (const other of tenants) {
+      const runs = await runsAfter(other, restartedAt + 2000, 30_000);
+      const later = new Set(runs.filter((e: any) => Date.parse(e.scheduledFor) > restartedAt + 2000).map((e: any) => e.id));
+      await other.events.waitFor((items) => items.some((e) => later.has(e.executionUpdated.execution.id) && e.executionUpdated.status === 'SUCCEEDED'), 15_000);
+    }
   }, 90_000);
 });

@@ -106,17 +106,17 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
     await ensureIndexes(db);
     const target: RedisTarget = { url: config.redisUrl, cluster: config.redisCluster };
     /** A client of this process, closed with it (registered before connecting: ioredis keeps retrying after a failed connect until told to stop). */
-    const openRedis = async (source: 'main' | 'queue', options: Parameters<typeof createRedisClient>[1]): Promise<RedisClient> => {
+    const openRedis = async (options: Parameters<typeof createRedisClient>[1], onError: (error: Error) => void): Promise<RedisClient> => {
       const client = createRedisClient(target, options);
-      client.on('error', (error: Error) => {
-        metrics.redisError(source);
-        logger.warn(source === 'main' ? 'redis connection error' : 'queue error', { error: errorMessage(error) });
-      });
+      client.on('error', onError);
       closers.push(async () => (client.status === 'ready' ? client.quit() : client.disconnect()));
       await client.connect();
       return client;
     };
-    const redis = await openRedis('main', { maxRetriesPerRequest: 3 });
+    const redis = await openRedis({ maxRetriesPerRequest: 3 }, (error) => {
+      metrics.redisError('main');
+      logger.warn('redis connection error', { error: errorMessage(error) });
+    });
     const shards = new QueueShards(config.queueShards);
     // BullMQ opens its own connections from options (one Redis), or shares and duplicates a client
     // (a cluster: BullMQ cannot make a Cluster client from options). Blocking consumers need
@@ -124,7 +124,8 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
     let producerConnection: ConnectionOptions = { url: config.redisUrl, maxRetriesPerRequest: null };
     let consumerConnection: ConnectionOptions = producerConnection;
     if (config.redisCluster) {
-      producerConnection = await openRedis('queue', { maxRetriesPerRequest: null, enableOfflineQueue: false });
+      // Its errors reach every queue sharing it, which reports them (below); ioredis wants a listener of its own too.
+      producerConnection = await openRedis({ maxRetriesPerRequest: null, enableOfflineQueue: false }, () => undefined);
       // Only a template: every consumer duplicates it (lazily connected, so this one never connects).
       consumerConnection = createRedisClient(target, { maxRetriesPerRequest: null });
     }

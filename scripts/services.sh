@@ -5,6 +5,8 @@
 #   built from its Go module (tools/ferretdb) into .cache/ (git-ignored), storing in the local PostgreSQL
 #   (FERRETDB_POSTGRESQL_URL, database created if missing) or, without one, in SQLite under .data/.
 #   FERRETDB_HANDLER=sqlite|postgresql forces a backend.
+#   A three-master Redis Cluster on 127.0.0.1:7001-7003 for the Redis Cluster tests (scripts/redis-cluster.sh;
+#   KAIROS_REDIS_CLUSTER=0 skips it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -50,6 +52,9 @@ read -r rhost _ < <(hostport "$REDIS_URL" 6379)
 if [ -n "${KAIROS_REDIS_HZ:-}" ] && is_local "$rhost" && node scripts/service.mjs redis-hz "$REDIS_URL" "$KAIROS_REDIS_HZ"; then
   echo "redis: hz is at least $KAIROS_REDIS_HZ"
 fi
+
+# --- Redis Cluster (the tests of tests/integration/redisCluster.test.ts) ---
+if [ "${KAIROS_REDIS_CLUSTER:-1}" != 0 ]; then bash scripts/redis-cluster.sh; fi
 
 FERRET=.cache/ferretdb/ferretdb
 

@@ -1,6 +1,7 @@
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import os from 'node:os';
 import { publicKeyAlgorithm } from './auth/publicKeyAlgorithm.js';
+import type { RedisClusterTarget } from './redis/redisClient.js';
 
 export type Role = 'api' | 'scheduler' | 'worker';
 const ALL_ROLES: readonly Role[] = ['api', 'scheduler', 'worker'];
@@ -8,7 +9,20 @@ const ALL_ROLES: readonly Role[] = ['api', 'scheduler', 'worker'];
 /** Everything Kairos reads from the environment, validated once at start (the README lists every setting). */
 export interface KairosConfig {
   mongoUrl: string;
+  /** REDIS_URL: the one Redis server, when no cluster is set. Default redis://127.0.0.1:6379. */
   redisUrl: string;
+  /**
+   * REDIS_CLUSTER_NODES: a Redis Cluster instead of REDIS_URL, given by seed nodes (comma-separated
+   * `host:port` or `redis[s]://[user:password@]host:port`; ioredis discovers the rest). The user,
+   * password and TLS of the first node apply to every node. Default: none. README "Redis Cluster".
+   */
+  redisCluster: RedisClusterTarget | null;
+  /**
+   * QUEUE_SHARDS: how many queues each workload's executions spread over, by tenant, each with its
+   * own hash tag (so on a cluster each lands on one master, and masters share the queues). Default
+   * 1 with one Redis (one queue per workload), 6 on a cluster (two per master of three).
+   */
+  queueShards: number;
   port: number;
   roles: Role[];
   /**
@@ -75,6 +89,7 @@ export interface KairosConfig {
   tracing: { otlpEndpoint: string | null; serviceName: string };
 }
 
+
 /**
  * Defaults of the settings whose value other modules take as a required option: kept here alone,
  * so a module never restates one as a fallback (tests that build those modules pass these).
@@ -87,6 +102,8 @@ export const CONFIG_DEFAULTS = {
   reconcileGraceMs: 60_000,
   purgeEveryMs: 300_000,
   workerDrainMs: 10_000,
+  queueShardsSingle: 1,
+  queueShardsCluster: 6,
 } as const;
 
 /** Raised for invalid configuration; the message names the variable. */
@@ -132,6 +149,31 @@ function url(env: Env, name: string, fallback: string, schemes: string[]): strin
   return raw;
 }
 
+/** REDIS_CLUSTER_NODES: a comma-separated list of `host:port` or redis(s) URLs. */
+function clusterNodes(raw: string): RedisClusterTarget {
+  const nodes: { host: string; port: number }[] = [];
+  let first: URL | undefined;
+  for (const item of raw.split(',').map((n) => n.trim()).filter(Boolean)) {
+    let parsed: URL;
+    try {
+      parsed = new URL(/^[a-z]+:\/\//i.test(item) ? item : `redis://${item}`);
+    } catch {
+      throw new ConfigError(`REDIS_CLUSTER_NODES has an entry that is not host:port or a redis URL: "${item.replace(/\/\/[^@]*@/, '//***@')}"`);
+    }
+    if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new ConfigError('REDIS_CLUSTER_NODES entries must be host:port or start with redis:// or rediss://');
+    if (!parsed.hostname) throw new ConfigError('REDIS_CLUSTER_NODES has an entry without a host');
+    first ??= parsed;
+    nodes.push({ host: parsed.hostname.replace(/^\[|\]$/g, ''), port: parsed.port ? Number(parsed.port) : 6379 });
+  }
+  if (!first) throw new ConfigError('REDIS_CLUSTER_NODES must name at least one node');
+  return {
+    nodes,
+    ...(first.username ? { username: decodeURIComponent(first.username) } : {}),
+    ...(first.password ? { password: decodeURIComponent(first.password) } : {}),
+    tls: first.protocol === 'rediss:',
+  };
+}
+
 /**
  * Reads and validates the environment (with `overrides` on top, for tools that run Kairos with
  * settings of their own). The only place in Kairos that looks at `process.env`.
@@ -160,10 +202,14 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     throw new ConfigError(`KAIROS_MODE must be development or production, got "${mode}"`);
   }
   const prefix = env.REDIS_PREFIX || 'kairos';
+  // No braces either: a `{` in the prefix would become every key's hash tag on a cluster.
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(prefix)) throw new ConfigError('REDIS_PREFIX may contain only letters, digits, _ and -');
+  const redisCluster = env.REDIS_CLUSTER_NODES ? clusterNodes(env.REDIS_CLUSTER_NODES) : null;
   return {
     mongoUrl: url(env, 'MONGO_URL', 'mongodb://127.0.0.1:27017/kairos', ['mongodb:', 'mongodb+srv:']),
     redisUrl: url(env, 'REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+    redisCluster,
+    queueShards: int(env, 'QUEUE_SHARDS', redisCluster ? CONFIG_DEFAULTS.queueShardsCluster : CONFIG_DEFAULTS.queueShardsSingle, 1, 256),
     port: int(env, 'PORT', 4000, 0, 65535),
     roles: [...new Set(roles as Role[])],
     jwt: { secret, publicKey, issuer: env.JWT_ISSUER || undefined, audience: env.JWT_AUDIENCE || undefined, maxTtlSeconds: int(env, 'JWT_MAX_TTL_SECONDS', CONFIG_DEFAULTS.jwtMaxTtlSeconds, 60, 10 * 365 * 24 * 3600) },

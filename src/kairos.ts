@@ -1,6 +1,5 @@
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import type { KairosConfig } from './config.js';
 import { systemClock, type Clock } from './clock.js';
 import { createLogger, errorMessage, type Logger } from './logger.js';
@@ -11,7 +10,9 @@ import { SchedulerStore } from './store/schedulerStore.js';
 import { RunStore } from './store/runStore.js';
 import { RetentionStore } from './store/retentionStore.js';
 import { ExecutionEventBus } from './events/executionEventBus.js';
-import { ExecutionQueues } from './queue/executionQueues.js';
+import { ExecutionQueues, QueueShards } from './queue/executionQueues.js';
+import { createRedisClient, type RedisClient, type RedisTarget } from './redis/redisClient.js';
+import type { ConnectionOptions } from 'bullmq';
 import type { MaterialiseDeps } from './scheduler/materialise.js';
 import { SchedulerRole, type SchedulerRoleOptions } from './scheduler/schedulerRole.js';
 import { DueIndex } from './scheduler/dueIndex.js';
@@ -103,22 +104,37 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
   };
   try {
     await ensureIndexes(db);
-    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: true });
-    redis.on('error', (error) => {
+    const target: RedisTarget = { url: config.redisUrl, cluster: config.redisCluster };
+    /** A client of this process, closed with it (registered before connecting: ioredis keeps retrying after a failed connect until told to stop). */
+    const openRedis = async (options: Parameters<typeof createRedisClient>[1], onError: (error: Error) => void): Promise<RedisClient> => {
+      const client = createRedisClient(target, options);
+      client.on('error', onError);
+      closers.push(async () => (client.status === 'ready' ? client.quit() : client.disconnect()));
+      await client.connect();
+      return client;
+    };
+    const redis = await openRedis({ maxRetriesPerRequest: 3 }, (error) => {
       metrics.redisError('main');
       logger.warn('redis connection error', { error: errorMessage(error) });
     });
-    // Registered before connecting: ioredis keeps retrying after a failed connect until told to stop.
-    closers.push(async () => (redis.status === 'ready' ? redis.quit() : redis.disconnect()));
-    await redis.connect();
-    // BullMQ opens its own connections from this; blocking ones need maxRetriesPerRequest: null.
-    const bullConnection = { url: config.redisUrl, maxRetriesPerRequest: null };
+    const shards = new QueueShards(config.queueShards);
+    // BullMQ opens its own connections from options (one Redis), or shares and duplicates a client
+    // (a cluster: BullMQ cannot make a Cluster client from options). Blocking consumers need
+    // maxRetriesPerRequest: null; producers fail at once while Redis is unreachable (no offline queue).
+    let producerConnection: ConnectionOptions = { url: config.redisUrl, maxRetriesPerRequest: null };
+    let consumerConnection: ConnectionOptions = producerConnection;
+    if (config.redisCluster) {
+      // Its errors reach every queue sharing it, which reports them (below); ioredis wants a listener of its own too.
+      producerConnection = await openRedis({ maxRetriesPerRequest: null, enableOfflineQueue: false }, () => undefined);
+      // Only a template: every consumer duplicates it (lazily connected, so this one never connects).
+      consumerConnection = createRedisClient(target, { maxRetriesPerRequest: null });
+    }
     const events = new ExecutionEventBus(redis, config.redisPrefix);
     closers.push(() => events.close());
-    const queues = new ExecutionQueues(bullConnection, config.redisPrefix, (error) => {
+    const queues = new ExecutionQueues(producerConnection, config.redisPrefix, (error) => {
       metrics.redisError('queue');
       logger.warn('queue error', { error: errorMessage(error) });
-    });
+    }, shards);
     // Queue depth is read at scrape time by the processes that feed or drain the queues.
     if (config.roles.includes('worker') || config.roles.includes('scheduler')) metrics.observeQueues(() => queues.depths());
     closers.push(() => queues.close());
@@ -143,11 +159,12 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       // Closed after the worker has drained: kills a child that ignored its abort.
       closers.push(() => cpu.close());
       const worker = new WorkerRole(
-        bullConnection,
+        consumerConnection,
         { runStore: new RunStore(db, clock, { updatesOneByOne: ferretDb }), tenants, queues, events, handlers, cpu, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, tenantSlots, queueLockMs: config.queueLockMs, http: { dispatcher, allowPrivate: config.allowPrivateTargets }, metrics, tracer: tracing.tracer },
         logger,
         {
           redisPrefix: config.redisPrefix,
+          shards,
           ioConcurrency: config.workerIoConcurrency,
           cpuConcurrency: config.workerCpuConcurrency,
           tenantSharePercent: config.workerTenantSharePercent,

@@ -11,7 +11,7 @@ import { SchedulerStore } from '../store/schedulerStore.js';
 import { DueIndex } from '../scheduler/dueIndex.js';
 import { sweepDueJobs } from '../scheduler/sweepDueJobs.js';
 import type { MaterialiseDeps } from '../scheduler/materialise.js';
-import { ExecutionQueues } from '../queue/executionQueues.js';
+import { ExecutionQueues, QueueShards } from '../queue/executionQueues.js';
 import { ExecutionEventBus } from '../events/executionEventBus.js';
 import { DEFAULT_RETRY_POLICY } from '../domain/backoff.js';
 import type { JobDoc } from '../domain/job.js';
@@ -67,7 +67,7 @@ try {
   for (const size of sizes) {
     const name = `bench_scale_${randomBytes(4).toString('hex')}`;
     const db = mongo.db(name);
-    const queues = new ExecutionQueues({ url: config.redisUrl, maxRetriesPerRequest: null }, name, () => undefined);
+    const queues = new ExecutionQueues({ url: config.redisUrl, maxRetriesPerRequest: null }, name, () => undefined, new QueueShards(config.queueShards));
     const events = new ExecutionEventBus(redis, name);
     try {
       await ensureIndexes(db);

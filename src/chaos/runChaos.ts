@@ -11,6 +11,7 @@ import { checkRun } from './checkRun.js';
 import { FlakyReceiver } from './flakyReceiver.js';
 import { spawnKairos, type KairosProcess } from './kairosProcess.js';
 import { startLocalMongo, startLocalRedis } from './localServers.js';
+import { leaseKey } from '../scheduler/leaderLease.js';
 
 /**
  * `npm run chaos [-- --short] [--duration S] [--jobs N] [--postgres-url URL]`: runs Kairos as
@@ -138,7 +139,7 @@ async function exercise(): Promise<ReturnType<typeof checkRun>> {
   say(`created ${inputs.length} jobs; chaos for ${durationMs / 1000} s`);
 
   async function killLeader(): Promise<void> {
-    const leader = pidOf(await probe.get(`${PREFIX}:leader`));
+    const leader = pidOf(await probe.get(leaseKey(PREFIX)));
     if (!leader) {
       say('no leader to kill right now');
       return;
@@ -147,7 +148,7 @@ async function exercise(): Promise<ReturnType<typeof checkRun>> {
     const at = Date.now();
     await spawn('scheduler');
     for (;;) {
-      const now = pidOf(await probe.get(`${PREFIX}:leader`).catch(() => null));
+      const now = pidOf(await probe.get(leaseKey(PREFIX)).catch(() => null));
       if (now && now !== leader) break;
       if (Date.now() - at > LEADER_WAIT_MS) {
         violations.push(`failover: no new leader ${LEADER_WAIT_MS / 1000} s after the leader was killed`);

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redisClient.js';
 
 /** How long a cancel request waits for the attempt it targets to start. */
 const REQUEST_TTL_MS = 10 * 60_000;
@@ -16,10 +16,10 @@ export class ShutdownError extends Error {}
  */
 export class CancelSignals {
   private readonly running = new Map<string, AbortController>();
-  private subscriber: Redis | null = null;
+  private subscriber: RedisClient | null = null;
   private readonly channel: string;
 
-  constructor(private readonly redis: Redis, prefix: string) {
+  constructor(private readonly redis: RedisClient, prefix: string) {
     this.channel = `${prefix}:cancel`;
   }
 

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redisClient.js';
 import type { ExecutionStatus } from '../domain/execution.js';
 
 /** A status change of one execution, as published on Redis and relayed to subscribers. */
@@ -22,11 +22,11 @@ type Listener = (event: ExecutionEventMessage) => void;
  * an event costs its own tenant's listeners, not every open subscription of the process.
  */
 export class ExecutionEventBus {
-  private subscriber: Redis | null = null;
+  private subscriber: RedisClient | null = null;
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly channel: string;
 
-  constructor(private readonly redis: Redis, prefix: string) {
+  constructor(private readonly redis: RedisClient, prefix: string) {
     this.channel = `${prefix}:execution-events`;
   }
 

@@ -2,43 +2,56 @@ import { Queue, type ConnectionOptions } from 'bullmq';
 import type { ExecutionStatus } from '../domain/execution.js';
 import type { Workload } from '../domain/job.js';
 import { waitingEntryId, type ExecutionMessage, type QueueEntry } from './queueEntry.js';
+import { QUEUE_NAMES, WORKLOADS, type QueueShards } from './queueShards.js';
 
 export type { ExecutionMessage, QueueEntry } from './queueEntry.js';
-
-/** Queue names per workload: IO_BOUND and CPU_BOUND executions are consumed by different pools. */
-export const QUEUE_NAMES: Record<Workload, string> = { IO_BOUND: 'executions-io', CPU_BOUND: 'executions-cpu' };
+export { QUEUE_NAMES, QueueShards } from './queueShards.js';
 
 /**
- * Producer side of the execution queues. Entries are built by `queueEntry` (src/queue/queueEntry.ts);
- * their id deduplicates, so enqueueing the same execution twice is a no-op while the first entry exists.
- * Owns its BullMQ Queue objects (each with its own Redis connection) and closes them in `close()`.
+ * Producer side of the execution queues: one BullMQ queue per workload and shard (`QueueShards`),
+ * an entry going to its tenant's shard. Entries are built by `queueEntry` (src/queue/queueEntry.ts);
+ * their id deduplicates within a queue, and one execution always maps to one queue (its tenant's),
+ * so enqueueing the same execution twice is a no-op while the first entry exists.
+ * `connection` is either options (each Queue opens its own connection, closed in `close()`) or a
+ * client shared by every queue (a Redis Cluster client), which stays the caller's to close.
  */
 export class ExecutionQueues {
-  private readonly queues: Record<Workload, Queue<ExecutionMessage>>;
+  private readonly queues = new Map<string, Queue<ExecutionMessage>>();
 
-  constructor(connection: ConnectionOptions, prefix: string, onError: (error: Error) => void) {
-    const make = (name: string) => {
-      // Without an offline queue an add fails at once while Redis is unreachable, instead of hanging
-      // the mutation until it returns; the execution is in MongoDB already and reconcile enqueues it.
-      const queue = new Queue<ExecutionMessage>(name, { connection: { ...connection, enableOfflineQueue: false }, prefix });
-      // BullMQ emits 'error' when Redis goes away; an unhandled 'error' event would crash the process.
-      queue.on('error', onError);
-      return queue;
-    };
-    this.queues = { IO_BOUND: make(QUEUE_NAMES.IO_BOUND), CPU_BOUND: make(QUEUE_NAMES.CPU_BOUND) };
+  constructor(connection: ConnectionOptions, prefix: string, onError: (error: Error) => void, readonly shards: QueueShards) {
+    const shared = 'duplicate' in connection;
+    for (const workload of WORKLOADS) {
+      for (const name of shards.names(workload)) {
+        // Without an offline queue an add fails at once while Redis is unreachable, instead of hanging
+        // the mutation until it returns; the execution is in MongoDB already and reconcile enqueues it.
+        // (A shared client is made with enableOfflineQueue false by its owner.)
+        const queue = new Queue<ExecutionMessage>(name, { connection: shared ? connection : { ...connection, enableOfflineQueue: false }, prefix });
+        // BullMQ emits 'error' when Redis goes away; an unhandled 'error' event would crash the process.
+        queue.on('error', onError);
+        this.queues.set(name, queue);
+      }
+    }
+  }
+
+  private queue(workload: Workload, tenantId: string): Queue<ExecutionMessage> {
+    return this.queues.get(this.shards.queueOf(workload, tenantId))!;
   }
 
   /**
-   * Adds entries delayed until their `dueAt`. The delay is computed against the real clock just
-   * before the add, because BullMQ counts it from the moment it receives the entry: computing it
-   * from an earlier `now` would make every entry late by the time spent before the add.
+   * Adds entries delayed until their `dueAt`, one addBulk per queue (a bulk add is one script on one
+   * shard's slot). The delay is computed against the real clock just before each add, because BullMQ
+   * counts it from the moment it receives the entry: computing it from an earlier `now` would make
+   * every entry late by the time spent before the add.
    */
   async enqueue(entries: QueueEntry[]): Promise<void> {
-    for (const workload of ['IO_BOUND', 'CPU_BOUND'] as const) {
-      const batch = entries.filter((e) => e.workload === workload);
-      if (batch.length === 0) continue;
+    const byQueue = new Map<Queue<ExecutionMessage>, QueueEntry[]>();
+    for (const entry of entries) {
+      const queue = this.queue(entry.workload, entry.message.tenantId);
+      byQueue.set(queue, [...(byQueue.get(queue) ?? []), entry]);
+    }
+    for (const [queue, batch] of byQueue) {
       const now = Date.now();
-      await this.queues[workload].addBulk(
+      await queue.addBulk(
         batch.map((e) => ({
           name: 'run',
           data: e.message,
@@ -49,21 +62,30 @@ export class ExecutionQueues {
   }
 
   /** Removes the waiting entry of an execution not yet started (cancellation); a running or missing one is left alone. */
-  async remove(executionId: string, workload: Workload, status: ExecutionStatus, attempt: number): Promise<void> {
-    await this.queues[workload].remove(waitingEntryId(executionId, status, attempt));
+  async remove(execution: { executionId: string; tenantId: string; workload: Workload }, status: ExecutionStatus, attempt: number): Promise<void> {
+    await this.queue(execution.workload, execution.tenantId).remove(waitingEntryId(execution.executionId, status, attempt));
   }
 
-  /** Entries per queue name that wait (due now), are delayed (due later) or are being run; for the queue-depth metric. */
+  /**
+   * Entries per workload queue name (`executions-io`, `executions-cpu`, summed over its shards) that
+   * wait (due now), are delayed (due later) or are being run; for the queue-depth metric.
+   */
   async depths(): Promise<Record<string, { waiting: number; delayed: number; active: number }>> {
     const depths: Record<string, { waiting: number; delayed: number; active: number }> = {};
-    for (const workload of ['IO_BOUND', 'CPU_BOUND'] as const) {
-      const counts = await this.queues[workload].getJobCounts('waiting', 'delayed', 'active');
-      depths[QUEUE_NAMES[workload]] = { waiting: counts.waiting ?? 0, delayed: counts.delayed ?? 0, active: counts.active ?? 0 };
+    for (const workload of WORKLOADS) {
+      const total = { waiting: 0, delayed: 0, active: 0 };
+      const counts = await Promise.all(this.shards.names(workload).map((name) => this.queues.get(name)!.getJobCounts('waiting', 'delayed', 'active')));
+      for (const c of counts) {
+        total.waiting += c.waiting ?? 0;
+        total.delayed += c.delayed ?? 0;
+        total.active += c.active ?? 0;
+      }
+      depths[QUEUE_NAMES[workload]] = total;
     }
     return depths;
   }
 
   async close(): Promise<void> {
-    await Promise.all(Object.values(this.queues).map((q) => q.close()));
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
   }
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redisClient.js';
 import type { Clock } from '../clock.js';
 import type { TenantQuotas } from './tenantQuotas.js';
 
@@ -15,7 +15,7 @@ export type SlotResult = 'new' | 'held' | 'full';
  */
 export class ConcurrencyLimiter {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly clock: Clock,
     private readonly quotas: TenantQuotas,

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redisClient.js';
 
 const RESERVE = readFileSync(new URL('./lua/reserveJob.lua', import.meta.url), 'utf8');
 const RELEASE = readFileSync(new URL('./lua/releaseJob.lua', import.meta.url), 'utf8');
@@ -31,7 +31,7 @@ export class JobCounter {
   private readonly ttlMs: number;
   private readonly recheckMs: number;
 
-  constructor(private readonly redis: Redis, private readonly prefix: string, options: JobCounterOptions = {}) {
+  constructor(private readonly redis: RedisClient, private readonly prefix: string, options: JobCounterOptions = {}) {
     this.ttlMs = options.ttlMs ?? 86_400_000;
     this.recheckMs = options.recheckMs ?? 60_000;
   }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redisClient.js';
 import type { Clock } from '../clock.js';
 import { RateLimitedError } from '../errors/index.js';
 import { errorMessage, type Logger } from '../logger.js';
@@ -13,7 +13,7 @@ const MINUTE_MS = 60_000;
  * one token every minute / perMinute). Uses the caller's Redis connection.
  */
 export class RateLimiter {
-  constructor(private readonly redis: Redis, private readonly prefix: string, private readonly clock: Clock, private readonly logger: Logger) {}
+  constructor(private readonly redis: RedisClient, private readonly prefix: string, private readonly clock: Clock, private readonly logger: Logger) {}
 
   private key(bucket: string, tenantId: string): string {
     return `${this.prefix}:rate:${bucket}:${tenantId}`;

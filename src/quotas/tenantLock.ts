@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redisClient.js';
 import { errorMessage, type Logger } from '../logger.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -25,7 +25,7 @@ export class TenantLock {
   private readonly waitMs: number;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly name: string,
     private readonly logger: Logger,

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redisClient.js';
 import type { ObjectId } from 'mongodb';
 
 const DUE_BATCH = readFileSync(new URL('./lua/dueBatch.lua', import.meta.url), 'utf8');
@@ -42,13 +42,15 @@ export class DueIndex {
 
   /** @param onWriteError An API-side write that failed (logged; the leader's periodic rebuild adds what it missed). */
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     prefix: string,
     private readonly onWriteError: (error: unknown) => void = () => undefined,
   ) {
-    this.key = `${prefix}:due`;
-    this.stampsKey = `${prefix}:due:stamps`;
-    this.builtKey = `${prefix}:due:built`;
+    // One hash tag for the three: the scripts touch them together, and the marker must vanish with
+    // the index when the master holding them loses its data (one slot on a Redis Cluster).
+    this.key = `${prefix}:{due}`;
+    this.stampsKey = `${prefix}:{due}:stamps`;
+    this.builtKey = `${prefix}:{due}:built`;
   }
 
   /** Before a MongoDB write that gives the job this cursor: the entry moves earlier if need be. */

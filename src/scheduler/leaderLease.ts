@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redisClient.js';
 
 const script = (name: string) => readFileSync(new URL(`./lua/${name}.lua`, import.meta.url), 'utf8');
 const ACQUIRE = script('acquireLease');
@@ -26,6 +26,11 @@ export interface LeaderLeaseOptions {
  * compare-and-sets in MongoDB keep two leaders from doubling or losing an occurrence.
  * Uses the caller's Redis connection (the caller owns and closes it).
  */
+/** The lease's key: its value is the holder's candidate id (`host-pid-random`). */
+export function leaseKey(prefix: string): string {
+  return `${prefix}:{leader}`;
+}
+
 export class LeaderLease {
   private timer: NodeJS.Timeout | null = null;
   private token = 0;
@@ -35,11 +40,12 @@ export class LeaderLease {
   private readonly key: string;
   private readonly fenceKey: string;
 
-  constructor(private readonly redis: Redis, private readonly options: LeaderLeaseOptions) {
+  constructor(private readonly redis: RedisClient, private readonly options: LeaderLeaseOptions) {
     this.ttlMs = options.ttlMs;
     this.renewEveryMs = options.renewEveryMs ?? Math.floor(this.ttlMs / 3);
-    this.key = `${options.prefix}:leader`;
-    this.fenceKey = `${options.prefix}:leader:fence`;
+    // One hash tag for both: the acquire script touches them together (one slot on a Redis Cluster).
+    this.key = leaseKey(options.prefix);
+    this.fenceKey = `${options.prefix}:{leader}:fence`;
   }
 
   get isLeader(): boolean {

@@ -203,7 +203,7 @@ async function dropIfJobChanged(deps: MaterialiseDeps, jobs: JobDoc[], waiting: 
   if (stale.length === 0) return states;
   const cancelled = new Set((await deps.store.cancelWaiting(stale.map((e) => e._id), STALE_REASON, now)).map((id) => id.toHexString()));
   const mine = stale.filter((e) => cancelled.has(e._id.toHexString()));
-  await Promise.all(mine.map((e) => deps.queues.remove(e._id.toHexString(), e.workload, 'QUEUED', e.attempt)));
+  await Promise.all(mine.map((e) => deps.queues.remove({ executionId: e._id.toHexString(), tenantId: e.tenantId, workload: e.workload }, 'QUEUED', e.attempt)));
   await publishStatusEvents(deps.events, deps.logger, mine.map((e) => statusEvent(e, 'QUEUED', 'CANCELLED', now)));
   return states;
 }

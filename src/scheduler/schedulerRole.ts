@@ -1,7 +1,7 @@
 import { Agenda } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import type { Db } from 'mongodb';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redisClient.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { errorMessage } from '../logger.js';
@@ -73,7 +73,7 @@ export class SchedulerRole {
 
   constructor(
     private readonly db: Db,
-    redis: Redis,
+    redis: RedisClient,
     private readonly deps: MaterialiseDeps,
     private readonly purge: PurgeDeps,
     private readonly clock: Clock,

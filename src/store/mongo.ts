@@ -37,7 +37,14 @@ export async function connectMongo(url: string, dbName?: string): Promise<{ clie
 async function newClient(url: string, maxPoolSize?: number): Promise<MongoClient> {
   // Every Kairos query is short: a socket silent for 15 s means a hung server (paused, partitioned),
   // and failing the operation lets the API answer and a worker keep its result to write again.
+  // Set in code, whatever the URL says: MongoDB is the record and Redis is rebuilt from it, so a write
+  // Kairos acknowledged (a created job, a materialised occurrence, an attempt's end) must survive a
+  // replica-set failover: majority writes are never rolled back. Reads go to the primary, which has
+  // every acknowledged write: the scheduler's compare-and-sets, reconcile and the API's
+  // read-after-write (create, then list) would go wrong on a lagging secondary. README "MongoDB".
   const client = new MongoClient(url, {
+    writeConcern: { w: 'majority' },
+    readPreference: 'primary',
     serverSelectionTimeoutMS: 5000,
     connectTimeoutMS: 5000,
     socketTimeoutMS: 15_000,

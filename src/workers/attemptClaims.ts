@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redisClient.js';
 
 /**
  * Claims only have to outlast the compare-and-set they guard (a MongoDB operation fails after the
@@ -17,7 +17,7 @@ const TAKEOVER_CLAIM_TTL_MS = 30_000;
  * caller's Redis connection.
  */
 export class AttemptClaims {
-  constructor(private readonly redis: Redis, private readonly prefix: string) {}
+  constructor(private readonly redis: RedisClient, private readonly prefix: string) {}
 
   private key(executionId: string, attempt: number): string {
     return `${this.prefix}:claim:${executionId}:${attempt}`;

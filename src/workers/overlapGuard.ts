@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redisClient.js';
 import type { OverlapPolicy } from '../domain/job.js';
 import { toGlobalId } from '../ids/globalId.js';
 
@@ -19,10 +19,11 @@ export type OverlapDecision =
  * Uses the caller's Redis connection.
  */
 export class OverlapGuard {
-  constructor(private readonly redis: Redis, private readonly prefix: string) {}
+  constructor(private readonly redis: RedisClient, private readonly prefix: string) {}
 
   private keys(jobId: string): [string, string] {
-    return [`${this.prefix}:job:${jobId}:running`, `${this.prefix}:job:${jobId}:buffer`];
+    // The job id is the hash tag: releaseRun.lua touches both keys (one slot on a Redis Cluster).
+    return [`${this.prefix}:job:{${jobId}}:running`, `${this.prefix}:job:{${jobId}}:buffer`];
   }
 
   /** Takes the slot for `executionId` or says what the policy wants instead. ALLOW never touches Redis. */

@@ -1,15 +1,18 @@
-import { Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { DelayedError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { Workload } from '../domain/job.js';
 import { errorMessage, type Logger } from '../logger.js';
-import { QUEUE_NAMES, type ExecutionMessage } from '../queue/executionQueues.js';
+import type { ExecutionMessage, QueueShards } from '../queue/executionQueues.js';
 import { runExecution, type RunDeps } from './runExecution.js';
 import { isMongoUnavailable } from '../store/mongo.js';
 import { shareOf, TenantShare } from './tenantShare.js';
+import { PoolGate } from './poolGate.js';
 
 const MONGO_DOWN_PAUSE_MS = 2000;
 
 export interface WorkerRoleOptions {
   redisPrefix: string;
+  /** The queue shards of each workload (config QUEUE_SHARDS): this process consumes every one. */
+  shards: QueueShards;
   /** IO_BOUND executions at once per process. */
   ioConcurrency: number;
   /** CPU_BOUND executions at once per process (default: one per core). */
@@ -23,11 +26,14 @@ export interface WorkerRoleOptions {
 }
 
 /**
- * The worker role: one BullMQ consumer per workload queue. Each consumer opens its own Redis
- * connections from `connection` and closes them in `stop()`.
+ * The worker role: one BullMQ consumer per workload queue shard, the shards of a workload sharing
+ * its pool (`PoolGate`). Each consumer opens its own Redis connections from `connection` (options,
+ * or a client it duplicates: a Redis Cluster client) and closes them in `stop()`.
  */
 export class WorkerRole {
   private readonly workers: Worker<ExecutionMessage>[];
+
+  private readonly gates: PoolGate[];
 
   private readonly drainTimeoutMs: number;
 
@@ -41,8 +47,14 @@ export class WorkerRole {
       CPU_BOUND: shareOf(options.cpuConcurrency, options.tenantSharePercent),
     });
     const deps: RunDeps = (this.deps = { ...runDeps, tenantShare });
-    const consume = (workload: Workload, concurrency: number) => {
-      const run = async (entry: Job<ExecutionMessage>) => {
+    const consume = (workload: Workload, queueName: string, concurrency: number, gate: PoolGate) => {
+      const run = async (entry: Job<ExecutionMessage>, token?: string) => {
+        const release = await gate.acquire();
+        if (!release) {
+          // Stopping: the entry never started here; it goes back to the queue as due now.
+          await entry.moveToDelayed(Date.now(), token);
+          throw new DelayedError();
+        }
         try {
           await runExecution(deps, entry.data, { takeover: entry.stalledCounter > 0 || entry.data.takeover === true });
         } catch (error) {
@@ -53,9 +65,11 @@ export class WorkerRole {
           logger.warn('MongoDB unreachable: pausing the queue', { workload, pauseMs: MONGO_DOWN_PAUSE_MS });
           await worker.rateLimit(MONGO_DOWN_PAUSE_MS);
           throw Worker.RateLimitError();
+        } finally {
+          release();
         }
       };
-      const worker: Worker<ExecutionMessage> = new Worker<ExecutionMessage>(QUEUE_NAMES[workload], run, {
+      const worker: Worker<ExecutionMessage> = new Worker<ExecutionMessage>(queueName, run, {
         connection,
         prefix: options.redisPrefix,
         concurrency,
@@ -78,7 +92,13 @@ export class WorkerRole {
       );
       return worker;
     };
-    this.workers = [consume('IO_BOUND', options.ioConcurrency), consume('CPU_BOUND', options.cpuConcurrency)];
+    const pools: [Workload, number][] = [['IO_BOUND', options.ioConcurrency], ['CPU_BOUND', options.cpuConcurrency]];
+    this.gates = [];
+    this.workers = pools.flatMap(([workload, size]) => {
+      const gate = new PoolGate(size);
+      this.gates.push(gate);
+      return options.shards.names(workload).map((name) => consume(workload, name, size, gate));
+    });
   }
 
   start(): void {
@@ -90,6 +110,7 @@ export class WorkerRole {
   /** Stops taking work, lets running attempts finish within the drain timeout, then aborts the rest. */
   async stop(): Promise<void> {
     const closed = Promise.all(this.workers.map((w) => w.close()));
+    for (const gate of this.gates) gate.close();
     let timer: NodeJS.Timeout | undefined;
     const drained = await Promise.race([closed.then(() => true), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.drainTimeoutMs)))]);
     clearTimeout(timer);

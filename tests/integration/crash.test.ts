@@ -8,7 +8,7 @@ import { deploymentEnv, startProcess } from '../support/processes.js';
 import { MONGO_URL, REDIS_URL } from '../support/env.js';
 import { MongoClient } from 'mongodb';
 import { fromGlobalId } from '../../src/ids/globalId.js';
-import { ExecutionQueues } from '../../src/queue/executionQueues.js';
+import { ExecutionQueues, QueueShards } from '../../src/queue/executionQueues.js';
 import { SchedulerStore } from '../../src/store/schedulerStore.js';
 import { reconcile } from '../../src/scheduler/reconcile.js';
 
@@ -77,7 +77,7 @@ describe('a worker that dies mid-attempt', () => {
       const mongo = await new MongoClient(MONGO_URL).connect();
       try {
         await mongo.db(k.dbName).collection('executions').updateOne({ _id: hex }, { $set: { deadlineAt: new Date(Date.now() - 60_000) } });
-        const queues = new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, k.prefix, () => undefined);
+        const queues = new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, k.prefix, () => undefined, new QueueShards(1));
         const result = await reconcile({ store: new SchedulerStore(mongo.db(k.dbName)), queues }, new Date(), { graceMs: 0 });
         await queues.close();
         expect(result.requeued).toBe(1);

@@ -7,6 +7,7 @@ import { gqlOk } from '../support/graphqlClient.js';
 import { deploymentEnv, startProcess } from '../support/processes.js';
 import { EXECUTION_FIELDS, waitUntil } from '../support/waitFor.js';
 import { REDIS_URL } from '../support/env.js';
+import { leaseKey } from '../../src/scheduler/leaderLease.js';
 
 const CREATE = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`;
 const EXECUTIONS = `query($jobId: ID) { executions(first: 100, filter: { jobId: $jobId }) { edges { node { ${EXECUTION_FIELDS} } } } }`;
@@ -32,7 +33,7 @@ describe('scheduler leader failover across processes', () => {
   };
   /** The pid of the process holding the lease (its candidate id is host-pid-random). */
   const leaderPid = async () => {
-    const holder = await redis.get(`${name}:leader`);
+    const holder = await redis.get(leaseKey(name));
     return holder ? Number(holder.split('-').at(-2)) : undefined;
   };
   const schedulerByPid = (pid: number) => children.find((c) => c.pid === pid)!;

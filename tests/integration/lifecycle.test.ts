@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 /** These changes leave the schedule alone, so the due index is never written: any call fails the test. */
 const untouchedIndex = new Proxy({}, { get: () => () => Promise.reject(new Error('the due index was written')) }) as unknown as DueIndex;
 import { JobStore } from '../../src/store/jobStore.js';
-import { QUEUE_NAMES } from '../../src/queue/executionQueues.js';
+import { QueueShards } from '../../src/queue/executionQueues.js';
 import { waitingEntryId } from '../../src/queue/queueEntry.js';
 import { MONGO_URL, REDIS_URL } from '../support/env.js';
 import { gql, gqlOk, type GraphQLResponse } from '../support/graphqlClient.js';
@@ -75,7 +75,7 @@ describe('job lifecycle: updateJob, pauseJob, resumeJob, deleteJob, triggerJob',
 
   beforeAll(async () => {
     k = await startTestKairos('lifecycle');
-    queue = new Queue(QUEUE_NAMES.IO_BOUND, { connection: { url: REDIS_URL, maxRetriesPerRequest: null }, prefix: k.prefix });
+    queue = new Queue(new QueueShards(1).name('IO_BOUND', 0), { connection: { url: REDIS_URL, maxRetriesPerRequest: null }, prefix: k.prefix });
     mongo = new MongoClient(MONGO_URL);
     ferretdb = 'ferretdbVersion' in (await mongo.db(k.dbName).admin().command({ buildInfo: 1 }));
     client = wsClient(k.url, tokenA);

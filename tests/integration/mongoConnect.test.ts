@@ -30,9 +30,15 @@ describe('connectMongo', () => {
     } finally {
       await detected.client.close();
     }
-    const own = await connectMongo(`${mongoUrlFor(bareUrl, 'kairos_connect_probe')}${bareUrl.includes('?') ? '&' : '?'}maxPoolSize=7`);
+    const own = await connectMongo(`${mongoUrlFor(bareUrl, 'kairos_connect_probe')}${bareUrl.includes('?') ? '&' : '?'}maxPoolSize=7&w=1&readPreference=secondaryPreferred`);
     try {
       expect(own.client.options.maxPoolSize).toBe(7);
+      // Majority writes and primary reads whatever the URL asks (README "MongoDB"), and the server takes them.
+      expect(own.db.writeConcern).toMatchObject({ w: 'majority' });
+      expect(own.db.readPreference.mode).toBe('primary');
+      await own.db.collection('probe').insertOne({ at: new Date() });
+      expect(await own.db.collection('probe').countDocuments()).toBe(1);
+      await own.db.dropDatabase();
     } finally {
       await own.client.close();
     }

@@ -10,6 +10,7 @@ import { gqlOk } from '../support/graphqlClient.js';
 import { EventCollector, wsClient } from '../support/subscriptions.js';
 import { REDIS_URL } from '../support/env.js';
 import { jobDoc, materialiseFixture } from '../support/fixtures.js';
+import { QueueShards } from '../../src/queue/executionQueues.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Resolves when `check()` holds, polling Redis-side state that has no event to wait on. */
@@ -97,9 +98,10 @@ describe('materialise', () => {
     const stored = await db.collection<JobDoc>('jobs').findOne({ _id: doc._id });
     expect(stored?.scheduleCursor?.toISOString()).toBe('2030-01-01T00:00:40.000Z');
     // Each execution is in the queue once, delayed until its time (queue entry id = execution id).
-    const io = await redis.keys(`${name}:executions-io:*`);
+    const ioQueue = `${name}:${new QueueShards(1).name('IO_BOUND', 0)}`;
+    const io = await redis.keys(`${ioQueue}:*`);
     const entries = io.filter((key) => /:[0-9a-f]{24}$/.test(key));
-    expect(entries.sort()).toEqual(executions.map((e) => `${name}:executions-io:${e._id.toHexString()}`).sort());
+    expect(entries.sort()).toEqual(executions.map((e) => `${ioQueue}:${e._id.toHexString()}`).sort());
 
     // A later pass from the stale view changes nothing: the occurrences exist and the CAS on the cursor fails.
     await materialise(deps, [doc], now, horizon, 1);
@@ -127,7 +129,7 @@ describe('materialise racing a job change', () => {
     expect(executions).toHaveLength(2);
     for (const e of executions) {
       expect(e).toMatchObject({ status: 'CANCELLED', reason: 'the job was paused or deleted while this occurrence was being materialised' });
-      expect(await fixture.redis.exists(`${fixture.db.databaseName}:executions-io:${e._id.toHexString()}`)).toBe(0);
+      expect(await fixture.redis.exists(`${fixture.db.databaseName}:${new QueueShards(1).name('IO_BOUND', 0)}:${e._id.toHexString()}`)).toBe(0);
     }
     expect((await fixture.db.collection<JobDoc>('jobs').findOne({ _id: stale._id }))).toMatchObject({ status: 'PAUSED', scheduleCursor: null });
   });

@@ -6,7 +6,7 @@ import { gqlOk } from '../support/graphqlClient.js';
 import { EventCollector, wsClient } from '../support/subscriptions.js';
 import { startReceiver } from '../support/httpReceiver.js';
 import { MONGO_URL, REDIS_URL } from '../support/env.js';
-import { ExecutionQueues } from '../../src/queue/executionQueues.js';
+import { ExecutionQueues, QueueShards } from '../../src/queue/executionQueues.js';
 import { bufferedEntry } from '../../src/queue/queueEntry.js';
 import { fromGlobalId } from '../../src/ids/globalId.js';
 import type { Client } from 'graphql-ws';
@@ -132,7 +132,7 @@ describe('workers run targets and record every attempt', () => {
     const execution = queued.executions.edges[0].node;
     expect(execution.status).toBe('QUEUED');
     // Two extra deliveries of the same execution, due now, beside the one due at its time.
-    const queues = new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, k.prefix, () => undefined);
+    const queues = new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, k.prefix, () => undefined, new QueueShards(1));
     const hex = fromGlobalId(execution.id, 'Execution')!.id.toHexString();
     // One with only the id (the worker reads the execution), one with the entry's picture of it.
     const run = { jobId: fromGlobalId(jobId, 'Job')!.id.toHexString(), workload: 'IO_BOUND' as const, status: 'QUEUED' as const, attempt: 0, maxAttempts: 3, scheduledFor: runAt, payloadJson: null };

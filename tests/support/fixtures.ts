@@ -6,7 +6,7 @@ import type { MaterialiseDeps } from '../../src/scheduler/materialise.js';
 import { DueIndex } from '../../src/scheduler/dueIndex.js';
 import { SchedulerStore } from '../../src/store/schedulerStore.js';
 import { ensureIndexes } from '../../src/store/indexes.js';
-import { ExecutionQueues } from '../../src/queue/executionQueues.js';
+import { ExecutionQueues, QueueShards } from '../../src/queue/executionQueues.js';
 import { ExecutionEventBus } from '../../src/events/executionEventBus.js';
 import { createLogger } from '../../src/logger.js';
 import { dropTestState } from './harness.js';
@@ -48,7 +48,7 @@ export async function materialiseFixture(name: string): Promise<{ db: Db; redis:
   const deps: MaterialiseDeps = {
     store: new SchedulerStore(db),
     dueIndex: new DueIndex(redis, name),
-    queues: new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, name, () => undefined),
+    queues: new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, name, () => undefined, new QueueShards(1)),
     events: new ExecutionEventBus(redis, name),
     logger: createLogger({}, 'silent'),
     random: () => 0,

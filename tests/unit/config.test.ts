@@ -22,6 +22,11 @@ describe('loadConfig defaults', () => {
   it('connects to the local MongoDB and Redis', () => {
     expect(config.mongoUrl).toBe('mongodb://127.0.0.1:27017/kairos');
     expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(config.redisCluster).toBeNull();
+  });
+
+  it('keeps one queue per workload on one Redis', () => {
+    expect(config.queueShards).toBe(1);
   });
 
   it('listens on port 4000 and runs every role', () => {
@@ -130,6 +135,8 @@ describe('loadConfig with explicit values', () => {
     expect(config).toEqual({
       mongoUrl: 'mongodb+srv://user:pw@cluster0.example.net/jobs',
       redisUrl: 'rediss://cache.example.net:6380/2',
+      redisCluster: null,
+      queueShards: 1,
       port: 8080,
       roles: ['worker', 'api'],
       jwt: { secret: undefined, publicKey: PEM, issuer: 'https://issuer.example', audience: 'kairos', maxTtlSeconds: 86_400 },
@@ -160,6 +167,19 @@ describe('loadConfig with explicit values', () => {
     expect(loadConfig({ JWT_SECRET: SECRET, ALLOW_PRIVATE_TARGETS: '1' }).allowPrivateTargets).toBe(true);
     expect(loadConfig({ JWT_SECRET: SECRET, ALLOW_PRIVATE_TARGETS: '0' }).allowPrivateTargets).toBe(false);
     expect(loadConfig({ JWT_SECRET: SECRET, ALLOW_PRIVATE_TARGETS: 'false' }).allowPrivateTargets).toBe(false);
+  });
+
+  it('reads REDIS_CLUSTER_NODES as host:port or redis URLs, the first one\'s credentials and TLS for all, and spreads queues over 6 shards', () => {
+    const config = loadConfig({ JWT_SECRET: SECRET, REDIS_CLUSTER_NODES: 'rediss://app:p%40ss@10.0.0.1:7001, 10.0.0.2:7002,redis-3' });
+    expect(config.redisCluster).toEqual({
+      nodes: [{ host: '10.0.0.1', port: 7001 }, { host: '10.0.0.2', port: 7002 }, { host: 'redis-3', port: 6379 }],
+      username: 'app',
+      password: 'p@ss',
+      tls: true,
+    });
+    expect(config.queueShards).toBe(6);
+    expect(loadConfig({ JWT_SECRET: SECRET, REDIS_CLUSTER_NODES: '127.0.0.1:7001', QUEUE_SHARDS: '12' }).queueShards).toBe(12);
+    expect(loadConfig({ JWT_SECRET: SECRET, REDIS_CLUSTER_NODES: '127.0.0.1:7001' }).redisCluster).toEqual({ nodes: [{ host: '127.0.0.1', port: 7001 }], tls: false });
   });
 
   it('accepts the PORT bounds 0 and 65535', () => {
@@ -239,6 +259,16 @@ describe('loadConfig rejects invalid values with a ConfigError naming the variab
       expect(error.message).toContain('JWT_SECRET');
       expect(error.message).toContain('JWT_PUBLIC_KEY');
     }
+  });
+
+  it('refuses a REDIS_CLUSTER_NODES entry of another scheme, an empty list and QUEUE_SHARDS out of 1..256, without echoing a password', () => {
+    expect(configError({ JWT_SECRET: SECRET, REDIS_CLUSTER_NODES: 'http://10.0.0.1:7001' }).message).toMatch(/REDIS_CLUSTER_NODES/);
+    expect(configError({ JWT_SECRET: SECRET, REDIS_CLUSTER_NODES: ' , ' }).message).toMatch(/REDIS_CLUSTER_NODES must name at least one node/);
+    const bad = configError({ JWT_SECRET: SECRET, REDIS_CLUSTER_NODES: 'redis://u:hunter2@10.0.0.1:99999' });
+    expect(bad.message).toMatch(/REDIS_CLUSTER_NODES/);
+    expect(bad.message).not.toContain('hunter2');
+    expect(configError({ JWT_SECRET: SECRET, QUEUE_SHARDS: '0' }).message).toMatch(/QUEUE_SHARDS/);
+    expect(configError({ JWT_SECRET: SECRET, QUEUE_SHARDS: '257' }).message).toMatch(/QUEUE_SHARDS/);
   });
 
   it('refuses JWT_SECRET and JWT_PUBLIC_KEY together (which algorithm would be meant is ambiguous)', () => {

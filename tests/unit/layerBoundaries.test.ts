@@ -71,7 +71,7 @@ const LAYERS: string[][] = [
   ['scheduler', 'workers'],
   ['quotas'],
   ['queue', 'events', 'store'],
-  ['pagination', 'ids', 'metrics', 'tracing'],
+  ['pagination', 'ids', 'metrics', 'tracing', 'redis'],
   ['domain'],
   ['errors', 'clock.ts', 'logger.ts'],
 ];

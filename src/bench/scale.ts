@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { MongoClient } from 'mongodb';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../config.js';
 import { connectMongo } from '../store/mongo.js';
@@ -61,6 +62,11 @@ const watchersOptions: WatchersOptions = {
 };
 
 const tables: ScaleTable[] = [];
+/** Printed as each dimension ends, so a later failure keeps the figures so far. */
+const done = (...made: ScaleTable[]) => {
+  tables.push(...made);
+  for (const table of made) process.stdout.write(formatTable(table));
+};
 const { client: mongo, ferretDb } = await connectMongo(config.mongoUrl);
 const redis = new Redis(config.redisUrl);
 const server = ferretDb ? 'FerretDB 1.24' : 'MongoDB';
@@ -88,30 +94,36 @@ try {
     for (const size of schedulesOptions.sizes) {
       rows.push(await inOwnDatabase(`sched${size}`, (name) => measureSchedules(config, mongo.db(name), redis, name, size, schedulesOptions)));
     }
-    tables.push(...schedulesTables(rows, schedulesOptions));
+    done(...schedulesTables(rows, schedulesOptions));
   }
   if (only.has('history')) {
-    const result = await inOwnDatabase('history', (name) => measureHistory(mongo.db(name), historyOptions));
-    tables.push(historyTable(result, historyOptions));
+    // Its own client, with a socket timeout long enough to time the slowest page (Kairos gives up
+    // after 15 s, and the API would answer INTERNAL_SERVER_ERROR there).
+    const patient = await new MongoClient(config.mongoUrl, { maxPoolSize: 10, socketTimeoutMS: 300_000 }).connect();
+    try {
+      const result = await inOwnDatabase('history', (name) => measureHistory(patient.db(name), historyOptions));
+      done(historyTable(result, historyOptions));
+    } finally {
+      await patient.close();
+    }
   }
   if (only.has('creates')) {
     const result = await inOwnDatabase('creates', (name) => measureCreates(config, mongo.db(name), redis, name, createsOptions));
-    tables.push(createsTable(result, createsOptions));
+    done(createsTable(result, createsOptions));
   }
   if (only.has('watchers')) {
     const rows = [];
     for (const size of watchersOptions.sizes) {
       rows.push(await inOwnDatabase(`watch${size}`, (name) => measureWatchers(config, mongo.db(name), redis, name, size, watchersOptions)));
     }
-    tables.push(watchersTable(rows, watchersOptions));
+    done(watchersTable(rows, watchersOptions));
   }
 } finally {
   await redis.quit();
   await mongo.close();
 }
 
-process.stdout.write(`\nbench:scale${quick ? ' --quick' : ''}: ${server}, ${machine()}\n`);
-for (const table of tables) process.stdout.write(formatTable(table));
+process.stdout.write(`\nbench:scale${quick ? ' --quick' : ''}: ${server}, ${machine()} (the tables above)\n`);
 mkdirSync('.data/bench', { recursive: true });
 const file = `.data/bench/scale-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
 writeFileSync(file, JSON.stringify({ quick, server, machine: machine(), tables }, null, 2));

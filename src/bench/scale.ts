@@ -1,122 +1,130 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { MongoClient, ObjectId } from 'mongodb';
+import { MongoClient } from 'mongodb';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../config.js';
-import { createLogger } from '../logger.js';
-import { ensureIndexes } from '../store/indexes.js';
-import { AuditStore } from '../store/auditStore.js';
-import { SchedulerStore } from '../store/schedulerStore.js';
-import { DueIndex } from '../scheduler/dueIndex.js';
-import { sweepDueJobs } from '../scheduler/sweepDueJobs.js';
-import type { MaterialiseDeps } from '../scheduler/materialise.js';
-import { ExecutionQueues, QueueShards } from '../queue/executionQueues.js';
-import { ExecutionEventBus } from '../events/executionEventBus.js';
-import { DEFAULT_RETRY_POLICY } from '../domain/backoff.js';
-import type { JobDoc } from '../domain/job.js';
+import { connectMongo } from '../store/mongo.js';
+import { formatTable, machine, progress, type ScaleTable } from './scaleSupport.js';
+import { measureSchedules, schedulesTables, type SchedulesOptions } from './scaleSchedules.js';
+import { historyTable, measureHistory, type HistoryOptions } from './scaleHistory.js';
+import { createsTable, measureCreates, type CreatesOptions } from './scaleCreates.js';
+import { measureWatchers, watchersTable, type WatchersOptions } from './scaleWatchers.js';
 
 /**
- * `npm run bench:scale [-- --quick] [-- --sizes 1000,10000,100000] [-- --passes 10]`: the leader's
- * sweep cost as the number of active schedules grows. For each size, a database of its own holds
- * that many one-day interval schedules spread evenly over the next day; the due index is built from
- * it, and the sweep runs once a second for `passes` seconds, materialising what falls due (the
- * executions are queued in Redis but no worker runs them). Prints, per size: the sweep's duration
- * (p50, max), and for comparison one range query `{status: ACTIVE, scheduleCursor <= horizon}` (what
- * the sweep asked before the due index), each with its ratio to the smallest size. Each database
- * and Redis prefix is removed afterwards.
+ * `npm run bench:scale [-- --quick] [-- --only schedules,history,creates,watchers] [-- --sizes 1000,10000]`:
+ * how Kairos behaves as its load grows in each direction, one table per dimension (size, figure,
+ * ratio to the smallest size), against the shared Redis and MongoDB-wire server. Every case uses a
+ * database and Redis prefix of its own, removed afterwards, and is bounded in time.
+ * - Schedules (scaleSchedules.ts): N active one-day schedules spread over a day; the real
+ *   scheduler (leader) and a worker in this process; start lag of the occurrences due in one minute
+ *   and the sweep's cost per pass.
+ * - History (scaleHistory.ts): a tenant's first and a deep `executions` page.
+ * - Creating jobs (scaleCreates.ts): createJob in a tenant holding few jobs and one holding many.
+ * - Watchers (scaleWatchers.ts): one api process with thousands of graphql-ws subscriptions while
+ *   executions run.
+ * Without --quick the whole run takes about 20 minutes; --quick about 4. Writes the tables as JSON under .data/bench/.
  */
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, sizes: { type: 'string' }, passes: { type: 'string', default: '10' } } });
-const sizes = (values.sizes ?? (values.quick ? '1000,10000' : '1000,10000,100000')).split(',').map(Number);
-const passes = Number(values.passes);
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    sizes: { type: 'string' },
+    'history-collection': { type: 'string' },
+    subscriptions: { type: 'string' },
+  },
+});
+const quick = values.quick!;
+const only = new Set((values.only ?? 'schedules,history,creates,watchers').split(','));
 const config = loadConfig(undefined, { JWT_SECRET: randomBytes(24).toString('base64url') });
-const logger = createLogger({ bench: 'scale' }, 'warn');
-const DAY = 86_400_000;
-const LOAD_CHUNK = 1000;
 
-function job(cursor: Date, i: number): JobDoc {
-  return {
-    _id: new ObjectId(),
-    tenantId: `t${i % 100}`,
-    name: `s${i}`,
-    nameLower: `s${i}`,
-    description: null,
-    schedule: { kind: 'INTERVAL', intervalSeconds: 86_400, timezone: 'UTC', jitterSeconds: 0 },
-    target: { kind: 'HANDLER', handler: 'noop' },
-    payloadJson: null,
-    workload: 'IO_BOUND',
-    timeoutSeconds: 60,
-    retryPolicy: DEFAULT_RETRY_POLICY,
-    overlapPolicy: 'ALLOW',
-    misfirePolicy: 'RUN_ONCE',
-    status: 'ACTIVE',
-    scheduleCursor: cursor,
-    lastRunAt: null,
-    idempotencyKey: `auto:${i}`,
-    createdAt: cursor,
-    updatedAt: cursor,
-    version: 1,
-  };
+const schedulesOptions: SchedulesOptions = {
+  sizes: (values.sizes ?? (quick ? '1000,10000' : '1000,10000,100000,1000000')).split(',').map(Number),
+  windowMs: quick ? 20_000 : 60_000,
+  probes: 60,
+};
+const historyOptions: HistoryOptions = {
+  collection: Number(values['history-collection'] ?? (quick ? 100_000 : 1_000_000)),
+  tenantSizes: quick ? [1000, 10_000] : [10_000, 100_000],
+  pageSize: 20,
+  deepPage: 50,
+  samples: quick ? 20 : 50,
+  budgetMs: quick ? 5_000 : 20_000,
+};
+const createsOptions: CreatesOptions = { sizes: quick ? [10, 10_000] : [10, 100_000], creates: quick ? 100 : 300, concurrency: 8 };
+const watchersOptions: WatchersOptions = {
+  sizes: (values.subscriptions ?? (quick ? '500,2000' : '1000,10000')).split(',').map(Number),
+  perTenant: 100,
+  subscriptionsPerSocket: 10,
+  measureMs: quick ? 20_000 : 60_000,
+  jobIntervalSeconds: 10,
+};
+
+const tables: ScaleTable[] = [];
+/** Printed as each dimension ends, so a later failure keeps the figures so far. */
+const done = (...made: ScaleTable[]) => {
+  tables.push(...made);
+  for (const table of made) process.stdout.write(formatTable(table));
+};
+const { client: mongo, ferretDb } = await connectMongo(config.mongoUrl);
+const redis = new Redis(config.redisUrl);
+const server = ferretDb ? 'FerretDB 1.24' : 'MongoDB';
+progress(`bench:scale on ${machine()}, ${server}`);
+
+/** A database and Redis prefix of its own for one case, removed afterwards. */
+async function inOwnDatabase<T>(label: string, run: (name: string) => Promise<T>): Promise<T> {
+  const name = `bench_scale_${label}_${randomBytes(3).toString('hex')}`;
+  try {
+    return await run(name);
+  } finally {
+    await mongo.db(name).dropDatabase().catch(() => undefined);
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${name}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+  }
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const mongo = await new MongoClient(config.mongoUrl).connect();
-const redis = new Redis(config.redisUrl);
-const rows: { size: number; load: number; rebuild: number; p50: number; max: number; due: number; range: number }[] = [];
 try {
-  for (const size of sizes) {
-    const name = `bench_scale_${randomBytes(4).toString('hex')}`;
-    const db = mongo.db(name);
-    const queues = new ExecutionQueues({ url: config.redisUrl, maxRetriesPerRequest: null }, name, () => undefined, new QueueShards(config.queueShards));
-    const events = new ExecutionEventBus(redis, name);
-    try {
-      await ensureIndexes(db);
-      const start = Date.now() + config.lookAheadMs;
-      const loadStarted = Date.now();
-      for (let i = 0; i < size; i += LOAD_CHUNK) {
-        const chunk = Array.from({ length: Math.min(LOAD_CHUNK, size - i) }, (_, j) => job(new Date(start + Math.floor(((i + j) * DAY) / size)), i + j));
-        await db.collection<JobDoc>('jobs').insertMany(chunk, { ordered: false });
-      }
-      const load = Date.now() - loadStarted;
-      const store = new SchedulerStore(db);
-      const dueIndex = new DueIndex(redis, name);
-      const rebuildStarted = Date.now();
-      await dueIndex.rebuild(() => store.activeCursors());
-      const rebuild = Date.now() - rebuildStarted;
-      // The sweep's own cost is measured: every occurrence is within its tenant's budget.
-      const budget = { charge: async (_tenantId: string, wanted: number) => ({ allowed: wanted, perMinute: Infinity }) };
-      const deps: MaterialiseDeps = { store, dueIndex, queues, events, logger, random: Math.random, budget };
-      const durations: number[] = [];
-      let due = 0;
-      for (let pass = 0; pass < passes; pass++) {
-        const began = Date.now();
-        const result = await sweepDueJobs(deps, new Date(), 1, { lookAheadMs: config.lookAheadMs, misfireThresholdMs: 10_000 });
-        durations.push(Date.now() - began);
-        due += result.jobs;
-        await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1000 - (Date.now() - began))));
-      }
-      const rangeStarted = Date.now();
-      await new AuditStore(db).firstDueByRange(new Date(Date.now() + config.lookAheadMs), 100);
-      const range = Date.now() - rangeStarted;
-      durations.sort((a, b) => a - b);
-      rows.push({ size, load, rebuild, p50: pct(durations, 50), max: durations[durations.length - 1], due, range });
-      process.stderr.write(`size ${size} done\n`);
-    } finally {
-      await queues.close();
-      await db.dropDatabase();
-      const keys = await redis.keys(`${name}*`);
-      if (keys.length) await redis.del(...keys);
+  if (only.has('schedules')) {
+    const rows = [];
+    for (const size of schedulesOptions.sizes) {
+      rows.push(await inOwnDatabase(`sched${size}`, (name) => measureSchedules(config, mongo.db(name), redis, name, size, schedulesOptions)));
     }
+    done(...schedulesTables(rows, schedulesOptions));
+  }
+  if (only.has('history')) {
+    // Its own client, with a socket timeout long enough to time the slowest page (Kairos gives up
+    // after 15 s, and the API would answer INTERNAL_SERVER_ERROR there).
+    const patient = await new MongoClient(config.mongoUrl, { maxPoolSize: 10, socketTimeoutMS: 300_000 }).connect();
+    try {
+      const result = await inOwnDatabase('history', (name) => measureHistory(patient.db(name), historyOptions));
+      done(historyTable(result, historyOptions));
+    } finally {
+      await patient.close();
+    }
+  }
+  if (only.has('creates')) {
+    const result = await inOwnDatabase('creates', (name) => measureCreates(config, mongo.db(name), redis, name, createsOptions));
+    done(createsTable(result, createsOptions));
+  }
+  if (only.has('watchers')) {
+    const rows = [];
+    for (const size of watchersOptions.sizes) {
+      rows.push(await inOwnDatabase(`watch${size}`, (name) => measureWatchers(config, mongo.db(name), redis, name, size, watchersOptions)));
+    }
+    done(watchersTable(rows, watchersOptions));
   }
 } finally {
   await redis.quit();
   await mongo.close();
 }
 
-const base = rows[0];
-const ratio = (v: number, b: number) => (b > 0 ? (v / b).toFixed(2) : '-');
-process.stdout.write(`\nSchedules: the leader's sweep (one pass a second, ${passes} passes), active one-day schedules spread over a day\n`);
-process.stdout.write('| schedules | sweep p50 ms | ratio | sweep max ms | ratio | jobs materialised | range query ms (old sweep) | ratio | load ms | index rebuild ms |\n|---|---|---|---|---|---|---|---|---|---|\n');
-for (const r of rows) {
-  process.stdout.write(`| ${r.size} | ${r.p50} | ${ratio(r.p50, base.p50)} | ${r.max} | ${ratio(r.max, base.max)} | ${r.due} | ${r.range} | ${ratio(r.range, base.range)} | ${r.load} | ${r.rebuild} |\n`);
-}
+process.stdout.write(`\nbench:scale${quick ? ' --quick' : ''}: ${server}, ${machine()} (the tables above)\n`);
+mkdirSync('.data/bench', { recursive: true });
+const file = `.data/bench/scale-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
+writeFileSync(file, JSON.stringify({ quick, server, machine: machine(), tables }, null, 2));
+process.stdout.write(`\n(tables also in ${file})\n`);

@@ -63,7 +63,8 @@ export class ExecutionStore {
   async list(filter: ExecutionListFilter, page: PageRequest): Promise<ExecutionDoc[]> {
     const f: Filter<ExecutionDoc> = {};
     if (filter.jobId) f.jobId = filter.jobId;
-    if (filter.statuses?.length) f.status = { $in: filter.statuses };
+    // One status as an equality: FerretDB pushes that down to PostgreSQL, an $in it does not.
+    if (filter.statuses?.length) f.status = filter.statuses.length === 1 ? filter.statuses[0] : { $in: filter.statuses };
     if (filter.scheduledAfter || filter.scheduledBefore) {
       f.scheduledFor = {
         ...(filter.scheduledAfter ? { $gte: filter.scheduledAfter } : {}),
@@ -71,8 +72,12 @@ export class ExecutionStore {
       };
     }
     const direction = page.forward ? -1 : 1;
+    // The tenant (and job, status) equalities stay at the top level, the keyset conditions under
+    // $and beside them: FerretDB 1.24 pushes only top-level equalities down to PostgreSQL (where an
+    // index on tenantId serves them), and a filter wholly inside $and would read every execution.
+    const keyset = keysetFilter<ExecutionDoc>('scheduledFor', page);
     return this.c.executions
-      .find({ $and: [this.scoped(f), ...keysetFilter<ExecutionDoc>('scheduledFor', page)] } as Filter<ExecutionDoc>)
+      .find({ ...this.scoped(f), ...(keyset.length > 0 ? { $and: keyset } : {}) } as Filter<ExecutionDoc>)
       .sort({ scheduledFor: direction, _id: direction })
       .limit(page.limit + 1)
       .toArray();

@@ -82,8 +82,11 @@ export class JobStore {
   async list(filter: JobListFilter, page: PageRequest): Promise<JobDoc[]> {
     const base = this.listFilter(filter);
     const direction = page.forward ? -1 : 1;
+    // The tenant equality stays at the top level (FerretDB 1.24 pushes only those down to
+    // PostgreSQL), the keyset conditions under $and beside it, as ExecutionStore.list does.
+    const keyset = keysetFilter<JobDoc>('createdAt', page);
     return this.c.jobs
-      .find({ $and: [base, ...keysetFilter<JobDoc>('createdAt', page)] } as Filter<JobDoc>)
+      .find({ ...base, ...(keyset.length > 0 ? { $and: keyset } : {}) } as Filter<JobDoc>)
       .sort({ createdAt: direction, _id: direction })
       .limit(page.limit + 1)
       .toArray();

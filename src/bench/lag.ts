@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { MongoClient, ObjectId } from 'mongodb';
 import { Redis } from 'ioredis';
+import { dropRedisPrefix } from './dropRedisPrefix.js';
 import { loadConfig } from '../config.js';
 import { startKairos } from '../kairos.js';
 import { createLogger } from '../logger.js';
@@ -114,7 +115,6 @@ try {
   await db.dropDatabase();
   await mongo.close();
   const redis = new Redis(config.redisUrl);
-  const keys = await redis.keys(`${name}*`);
-  if (keys.length) await redis.del(...keys);
+  await dropRedisPrefix(redis, name);
   await redis.quit();
 }

@@ -8,6 +8,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { Redis } from 'ioredis';
+import { dropRedisPrefix } from './dropRedisPrefix.js';
 import { loadConfig } from '../config.js';
 import { signDevToken } from '../auth/verifyToken.js';
 import { ExecutionStore } from '../store/executionStore.js';
@@ -284,8 +285,7 @@ try {
   await db.dropDatabase().catch(() => undefined);
   await mongo.close();
   const redis = new Redis(base.redisUrl);
-  const keys = await redis.keys(`${run}*`);
-  for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
+  await dropRedisPrefix(redis, run);
   await redis.quit();
 }
 

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
+import { dropRedisPrefix } from './dropRedisPrefix.js';
 import { parse, specifiedRules, validate } from 'graphql';
 import { loadConfig } from '../config.js';
 import { systemClock } from '../clock.js';
@@ -79,11 +80,6 @@ try {
     console.log(`validate: ${label.padEnd(30)} ${(Number(process.hrtime.bigint() - t0) / 1e6 / runs).toFixed(3)} ms per document (all rules)`);
   }
 } finally {
-  let cursor = '0';
-  do {
-    const [nextCursor, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    cursor = nextCursor;
-    if (keys.length) await redis.del(...keys);
-  } while (cursor !== '0');
+  await dropRedisPrefix(redis, prefix);
   await redis.quit();
 }

@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { Redis } from 'ioredis';
+import { dropRedisPrefix } from './dropRedisPrefix.js';
 import { loadConfig } from '../config.js';
 import { connectMongo } from '../store/mongo.js';
 import { formatTable, machine, progress, type ScaleTable } from './scaleSupport.js';
@@ -79,12 +80,7 @@ async function inOwnDatabase<T>(label: string, run: (name: string) => Promise<T>
     return await run(name);
   } finally {
     await mongo.db(name).dropDatabase().catch(() => undefined);
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${name}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
+    await dropRedisPrefix(redis, name);
   }
 }
 

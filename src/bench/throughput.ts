@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { MongoClient, ObjectId, type Db } from 'mongodb';
 import { Redis } from 'ioredis';
+import { dropRedisPrefix } from './dropRedisPrefix.js';
 import { Queue, Worker } from 'bullmq';
 import { Agenda } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
@@ -80,11 +81,6 @@ function lagFigures(lags: number[]): Row['lagMs'] {
   return { p50: percentile(s, 50), p90: percentile(s, 90), p99: percentile(s, 99), max: s[s.length - 1] };
 }
 
-async function dropRedisPrefix(prefix: string): Promise<void> {
-  const keys = await redis.keys(`${prefix}*`);
-  for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
-}
-
 function databaseUrl(db: string): string {
   const url = new URL(base.mongoUrl);
   url.pathname = `/${db}`;
@@ -121,7 +117,7 @@ async function benchBullmq(n: number): Promise<void> {
   const seconds = (Date.now() - start) / 1000;
   await worker.close();
   await queue.close();
-  await dropRedisPrefix(prefix);
+  await dropRedisPrefix(redis, prefix);
   rows.push({ case: 'BullMQ raw', n, started: done, perSecond: n / seconds, settings: `concurrency ${CONCURRENCY}, removeOnComplete` });
 }
 
@@ -210,7 +206,7 @@ async function startCluster(label: string, split: boolean): Promise<KairosCluste
       }),
     );
     await db.dropDatabase();
-    await dropRedisPrefix(name);
+    await dropRedisPrefix(redis, name);
   };
   cleanups.push(stop);
   return {

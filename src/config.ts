@@ -64,6 +64,8 @@ export interface KairosConfig {
   purgeEveryMs: number;
   /** How long a stopping worker lets running attempts finish before aborting them. Default 10 s. */
   workerDrainMs: number;
+  /** How long a queue consumer may take nothing while its queue has entries due before it is replaced as wedged. Default 15 s. */
+  workerWedgedMs: number;
   /** `development` enables introspection and detailed logs; anything else is production. */
   mode: 'development' | 'production';
   /** LOG_LEVEL: the lowest level written to stderr (`info` also shows warnings and errors; `silent` none). Default `info`. */
@@ -102,6 +104,7 @@ export const CONFIG_DEFAULTS = {
   reconcileGraceMs: 60_000,
   purgeEveryMs: 300_000,
   workerDrainMs: 10_000,
+  workerWedgedMs: 15_000,
   queueShardsSingle: 1,
   queueShardsCluster: 6,
 } as const;
@@ -232,6 +235,7 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     reconcileGraceMs: int(env, 'RECONCILE_GRACE_MS', CONFIG_DEFAULTS.reconcileGraceMs, 0, 86_400_000),
     purgeEveryMs: int(env, 'PURGE_EVERY_MS', CONFIG_DEFAULTS.purgeEveryMs, 1000, 86_400_000),
     workerDrainMs: int(env, 'WORKER_DRAIN_MS', CONFIG_DEFAULTS.workerDrainMs, 0, 3_600_000),
+    workerWedgedMs: int(env, 'WORKER_WEDGED_MS', CONFIG_DEFAULTS.workerWedgedMs, 1000, 3_600_000),
     mode,
     logLevel: logLevel(env),
     metricsPort: int(env, 'METRICS_PORT', 9464, 0, 65535),

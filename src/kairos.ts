@@ -170,6 +170,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
           tenantSharePercent: config.workerTenantSharePercent,
           lockDurationMs: config.queueLockMs,
           drainTimeoutMs: config.workerDrainMs,
+          wedgedAfterMs: config.workerWedgedMs,
           ...options.worker,
         },
       );

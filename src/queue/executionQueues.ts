@@ -85,6 +85,11 @@ export class ExecutionQueues {
     return depths;
   }
 
+  /** Entries due now in the queue shard `name` (one of `shards.names`), for the consumer watchdog. */
+  async waiting(name: string): Promise<number> {
+    return (await this.queues.get(name)!.getJobCounts('waiting')).waiting ?? 0;
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.queues.values()].map((q) => q.close()));
   }

@@ -2,10 +2,12 @@ import { DelayedError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { Workload } from '../domain/job.js';
 import { errorMessage, type Logger } from '../logger.js';
 import type { ExecutionMessage, QueueShards } from '../queue/executionQueues.js';
+import { WORKLOADS } from '../queue/queueShards.js';
 import { runExecution, type RunDeps } from './runExecution.js';
 import { isMongoUnavailable } from '../store/mongo.js';
 import { shareOf, TenantShare } from './tenantShare.js';
 import { PoolGate } from './poolGate.js';
+import { ConsumerWatchdog } from './consumerWatchdog.js';
 
 const MONGO_DOWN_PAUSE_MS = 2000;
 
@@ -23,6 +25,17 @@ export interface WorkerRoleOptions {
   lockDurationMs: number;
   /** How long stop() lets running attempts finish before aborting them (recorded CRASHED, retried); config WORKER_DRAIN_MS. */
   drainTimeoutMs: number;
+  /** A consumer that took nothing for this long while its queue has entries waiting is replaced (ConsumerWatchdog); config WORKER_WEDGED_MS. */
+  wedgedAfterMs: number;
+}
+
+/** One BullMQ consumer of a queue shard, with what the watchdog needs to know of it. */
+interface Consumer {
+  readonly workload: Workload;
+  readonly name: string;
+  readonly worker: Worker<ExecutionMessage>;
+  inFlight: number;
+  lastTakenAt: number;
 }
 
 /**
@@ -31,11 +44,24 @@ export interface WorkerRoleOptions {
  * or a client it duplicates: a Redis Cluster client) and closes them in `stop()`.
  */
 export class WorkerRole {
-  private readonly workers: Worker<ExecutionMessage>[];
+  private consumers: Consumer[];
 
-  private readonly gates: PoolGate[];
+  /** Consumers replaced by the watchdog, still closing. */
+  private readonly retired: Promise<void>[] = [];
+
+  private readonly gates = new Map<Workload, PoolGate>();
+
+  private readonly pools: Record<Workload, number>;
+
+  private readonly watchdog: ConsumerWatchdog;
+
+  private watchdogTimer: NodeJS.Timeout | null = null;
+
+  private readonly consume: (workload: Workload, name: string) => Consumer;
 
   private readonly drainTimeoutMs: number;
+
+  private readonly wedgedAfterMs: number;
 
   private readonly deps: RunDeps;
 
@@ -47,8 +73,21 @@ export class WorkerRole {
       CPU_BOUND: shareOf(options.cpuConcurrency, options.tenantSharePercent),
     });
     const deps: RunDeps = (this.deps = { ...runDeps, tenantShare });
-    const consume = (workload: Workload, queueName: string, concurrency: number, gate: PoolGate) => {
+    this.pools = { IO_BOUND: options.ioConcurrency, CPU_BOUND: options.cpuConcurrency };
+    this.consume = (workload: Workload, queueName: string) => {
+      const gate = this.gates.get(workload)!;
+      const concurrency = this.pools[workload];
+      const consumer: Omit<Consumer, 'worker'> = { workload, name: queueName, inFlight: 0, lastTakenAt: Date.now() };
       const run = async (entry: Job<ExecutionMessage>, token?: string) => {
+        consumer.inFlight++;
+        consumer.lastTakenAt = Date.now();
+        try {
+          await runEntry(entry, token);
+        } finally {
+          consumer.inFlight--;
+        }
+      };
+      const runEntry = async (entry: Job<ExecutionMessage>, token?: string) => {
         const release = await gate.acquire();
         if (!release) {
           // Stopping: the entry never started here; it goes back to the queue as due now.
@@ -90,27 +129,47 @@ export class WorkerRole {
         // runExecution has recorded a started one as CRASHED and queued its next attempt.
         logger.warn('execution delivery failed', { workload, executionId: entry?.data.executionId, error: errorMessage(error) }),
       );
-      return worker;
+      return Object.assign(consumer, { worker });
     };
-    const pools: [Workload, number][] = [['IO_BOUND', options.ioConcurrency], ['CPU_BOUND', options.cpuConcurrency]];
-    this.gates = [];
-    this.workers = pools.flatMap(([workload, size]) => {
-      const gate = new PoolGate(size);
-      this.gates.push(gate);
-      return options.shards.names(workload).map((name) => consume(workload, name, size, gate));
-    });
+    for (const workload of WORKLOADS) this.gates.set(workload, new PoolGate(this.pools[workload]));
+    this.consumers = WORKLOADS.flatMap((workload) => options.shards.names(workload).map((name) => this.consume(workload, name)));
+    this.watchdog = new ConsumerWatchdog({ waiting: (name) => runDeps.queues.waiting(name) }, { wedgedAfterMs: options.wedgedAfterMs });
+    this.wedgedAfterMs = options.wedgedAfterMs;
   }
 
   start(): void {
-    for (const worker of this.workers) {
-      worker.run().catch((error: unknown) => this.logger.error('queue consumer stopped', { error: errorMessage(error) }));
+    for (const consumer of this.consumers) this.run(consumer);
+    const check = () => {
+      this.replaceWedged().catch((error: unknown) => this.logger.warn('queue consumer check failed', { error: errorMessage(error) }));
+      this.watchdogTimer = setTimeout(check, this.wedgedAfterMs / 3);
+    };
+    this.watchdogTimer = setTimeout(check, this.wedgedAfterMs / 3);
+  }
+
+  private run(consumer: Consumer): void {
+    consumer.worker.run().catch((error: unknown) => this.logger.error('queue consumer stopped', { queue: consumer.name, error: errorMessage(error) }));
+  }
+
+  /** Replaces each wedged consumer by a new one; the old one is force-closed (it runs nothing). */
+  private async replaceWedged(): Promise<void> {
+    const wedged = await this.watchdog.wedged(this.consumers, Date.now());
+    if (this.watchdogTimer === null) return;
+    for (const old of wedged) {
+      this.logger.warn('queue consumer wedged: replacing it', { queue: old.name, idleMs: Date.now() - old.lastTakenAt });
+      this.deps.metrics.redisError('worker');
+      const fresh = this.consume(old.workload, old.name);
+      this.consumers = this.consumers.map((c) => (c === old ? fresh : c));
+      this.run(fresh);
+      this.retired.push(closeWithin(old.worker, this.drainTimeoutMs));
     }
   }
 
   /** Stops taking work, lets running attempts finish within the drain timeout, then aborts the rest. */
   async stop(): Promise<void> {
-    const closed = Promise.all(this.workers.map((w) => w.close()));
-    for (const gate of this.gates) gate.close();
+    if (this.watchdogTimer) clearTimeout(this.watchdogTimer);
+    this.watchdogTimer = null;
+    const closed = Promise.all([...this.consumers.map((c) => c.worker.close()), ...this.retired]);
+    for (const gate of this.gates.values()) gate.close();
     let timer: NodeJS.Timeout | undefined;
     const drained = await Promise.race([closed.then(() => true), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.drainTimeoutMs)))]);
     clearTimeout(timer);
@@ -120,4 +179,15 @@ export class WorkerRole {
       await closed;
     }
   }
+}
+
+/** Force-closes a wedged consumer, and drops its connections if even that hangs past `timeoutMs`. */
+async function closeWithin(worker: Worker<ExecutionMessage>, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const closed = await Promise.race([
+    worker.close(true).then(() => true, () => true),
+    new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+  ]);
+  clearTimeout(timer);
+  if (!closed) await worker.disconnect().catch(() => undefined);
 }

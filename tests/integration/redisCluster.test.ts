@@ -33,7 +33,7 @@ describe('on a Redis Cluster', () => {
   const shards = new QueueShards(CONFIG_DEFAULTS.queueShardsCluster);
   const env = deploymentEnv(
     { dbName: name, prefix: name },
-    { REDIS_CLUSTER_NODES, LEASE_TTL_MS: String(LEASE_TTL_MS), RECONCILE_EVERY_MS: '1000', RECONCILE_GRACE_MS: '1000' },
+    { REDIS_CLUSTER_NODES, LEASE_TTL_MS: String(LEASE_TTL_MS), RECONCILE_EVERY_MS: '1000', RECONCILE_GRACE_MS: '1000', WORKER_WEDGED_MS: '3000' },
   );
   const children: ChildProcess[] = [];
   const collectors: EventCollector<Event>[] = [];

@@ -64,6 +64,7 @@ describe('loadConfig defaults', () => {
     expect(config.reconcileEveryMs).toBe(30_000);
     expect(config.reconcileGraceMs).toBe(60_000);
     expect(config.workerDrainMs).toBe(10_000);
+    expect(config.workerWedgedMs).toBe(15_000);
     expect(config.handlersModule).toBeNull();
     expect(config.mode).toBe('development');
   });
@@ -115,6 +116,7 @@ describe('loadConfig with explicit values', () => {
       RECONCILE_EVERY_MS: '5000',
       RECONCILE_GRACE_MS: '0',
       WORKER_DRAIN_MS: '2500',
+      WORKER_WEDGED_MS: '4000',
       HANDLERS_MODULE: './handlers.mjs',
       DEFAULT_MAX_JOBS: '0',
       DEFAULT_MAX_CONCURRENT_EXECUTIONS: '7',
@@ -148,6 +150,7 @@ describe('loadConfig with explicit values', () => {
       reconcileEveryMs: 5000,
       reconcileGraceMs: 0,
       workerDrainMs: 2500,
+      workerWedgedMs: 4000,
       handlersModule: './handlers.mjs',
       defaultQuota: { maxJobs: 0, maxConcurrentExecutions: 7, maxExecutionsPerMinute: 9, executionRetentionDays: 90 },
       purgeEveryMs: 60_000,

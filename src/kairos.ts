@@ -141,7 +141,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
     const tenants = new TenantStore(db, { ...config.defaultQuota, ...config.defaultConnectionQuota });
     const quotas = new TenantQuotas(tenants, clock);
     const rateLimiter = new RateLimiter(redis, config.redisPrefix, clock, logger);
-    const materialiseDeps: MaterialiseDeps = { store: new SchedulerStore(db, { updatesOneByOne: ferretDb }), dueIndex: new DueIndex(redis, config.redisPrefix, (error) => logger.warn('could not write the due index; the leader\'s next rebuild adds the job', { error: errorMessage(error) })), queues, events, logger, random: Math.random, budget: new ScheduledBudget(rateLimiter, quotas) };
+    const materialiseDeps: MaterialiseDeps = { store: new SchedulerStore(db, { updatesOneByOne: ferretDb, equalityFiltersOnly: ferretDb }), dueIndex: new DueIndex(redis, config.redisPrefix, (error) => logger.warn('could not write the due index; the leader\'s next rebuild adds the job', { error: errorMessage(error) })), queues, events, logger, random: Math.random, budget: new ScheduledBudget(rateLimiter, quotas) };
 
     let scheduler: SchedulerRole | null = null;
     // Every role may publish a cancel; only workers listen for them.

@@ -10,7 +10,7 @@ import { queueEntry } from '../queue/queueEntry.js';
 import type { JobAdvance, SchedulerStore } from '../store/schedulerStore.js';
 import { overBudgetReason, type ScheduledBudget } from '../quotas/scheduledBudget.js';
 
-/** The jobs' states read back after a pass's advance (the sweep settles the due index from them). */
+/** The jobs' states after a pass's advance (the sweep settles the due index from them). */
 type JobStates = Awaited<ReturnType<SchedulerStore['jobStates']>>;
 import type { Logger } from '../logger.js';
 import type { DueIndex } from './dueIndex.js';
@@ -109,7 +109,7 @@ export async function materialise(
   fencingToken: number,
   /** Occurrences older than now minus this were missed. Default Infinity (create time): none is. */
   misfireThresholdMs = Infinity,
-): Promise<{ executions: number; states: JobStates | null }> {
+): Promise<{ executions: number; states: JobStates }> {
   const docs: ExecutionDoc[] = [];
   const advances: JobAdvance[] = [];
   for (const job of jobs) {
@@ -128,19 +128,21 @@ export async function materialise(
         },
         now,
       );
-      docs.push(o.skippedReason ? skippedAs(doc, o.skippedReason, now) : doc);
+      // Inserted QUEUED at once (no SCHEDULED write to follow): it is enqueued right after the insert,
+      // and a crash in between leaves a QUEUED execution without an entry, which the next pass or reconcile re-enqueues.
+      docs.push(o.skippedReason ? skippedAs(doc, o.skippedReason, now) : { ...doc, status: 'QUEUED', queuedAt: now });
     }
     advances.push({ jobId: job._id, version: job.version, expected: job.scheduleCursor, scheduleCursor: plan.scheduleCursor, status: plan.status, fencingToken });
   }
   await skipOverBudget(deps, docs, now);
 
   const { inserted, leftBehind } = await deps.store.insertExecutions(docs);
-  const fresh = inserted.filter((e) => e.status === 'SCHEDULED');
+  const fresh = inserted.filter((e) => e.status === 'QUEUED');
   const skipped = inserted.filter((e) => e.status === 'SKIPPED');
   // Left-behind executions are queued again (idempotent), but only what this pass inserted is
   // announced: repeating another pass's events could put a QUEUED after the worker's RUNNING.
   const waiting = [...fresh, ...leftBehind];
-  await deps.store.markQueued(waiting.map((e) => e._id), now);
+  await deps.store.markQueued(leftBehind.filter((e) => e.status === 'SCHEDULED').map((e) => e._id), now);
   await publishStatusEvents(deps.events, deps.logger, [
     ...skipped.map((e) => statusEvent(e, null, 'SKIPPED', now)),
     ...fresh.flatMap((e) => [statusEvent(e, null, 'SCHEDULED', now), statusEvent(e, 'SCHEDULED', 'QUEUED', now)]),
@@ -148,8 +150,8 @@ export async function materialise(
   // The job travels with the entry: the worker starts the execution without reading it.
   const byId = new Map(jobs.map((j) => [j._id.toHexString(), j]));
   await deps.queues.enqueue(waiting.map((e) => queueEntry({ ...e, status: 'QUEUED' }, e.scheduledFor, { kind: 'waiting' }, byId.get(e.jobId.toHexString()))));
-  await deps.store.advanceJobs(advances, now);
-  const states = await dropIfJobChanged(deps, jobs, waiting, now);
+  const states = await statesAfter(deps, advances, await deps.store.advanceJobs(advances, now));
+  await dropIfJobChanged(deps, jobs, states, waiting, now);
   return { executions: waiting.length, states };
 }
 
@@ -167,7 +169,7 @@ function skippedAs(doc: ExecutionDoc, reason: string, now: Date): ExecutionDoc {
 async function skipOverBudget(deps: MaterialiseDeps, docs: ExecutionDoc[], now: Date): Promise<void> {
   const byTenant = new Map<string, number[]>();
   docs.forEach((doc, i) => {
-    if (doc.status !== 'SCHEDULED') return;
+    if (doc.status === 'SKIPPED') return;
     const indexes = byTenant.get(doc.tenantId);
     if (indexes) indexes.push(i);
     else byTenant.set(doc.tenantId, [i]);
@@ -188,9 +190,8 @@ async function skipOverBudget(deps: MaterialiseDeps, docs: ExecutionDoc[], now: 
  * that was updated and is still ACTIVE keeps them: an occurrence its new schedule shares must not
  * be lost, and at-least-once prefers an extra run of an old occurrence to a missed one.
  */
-async function dropIfJobChanged(deps: MaterialiseDeps, jobs: JobDoc[], waiting: ExecutionDoc[], now: Date): Promise<JobStates | null> {
-  if (waiting.length === 0) return null;
-  const states = await deps.store.jobStates(jobs.map((j) => j._id));
+async function dropIfJobChanged(deps: MaterialiseDeps, jobs: JobDoc[], states: JobStates, waiting: ExecutionDoc[], now: Date): Promise<void> {
+  if (waiting.length === 0) return;
   const stopped = new Set(
     jobs
       .filter((j) => {
@@ -200,11 +201,24 @@ async function dropIfJobChanged(deps: MaterialiseDeps, jobs: JobDoc[], waiting: 
       .map((j) => j._id.toHexString()),
   );
   const stale = waiting.filter((e) => stopped.has(e.jobId.toHexString()));
-  if (stale.length === 0) return states;
+  if (stale.length === 0) return;
   const cancelled = new Set((await deps.store.cancelWaiting(stale.map((e) => e._id), STALE_REASON, now)).map((id) => id.toHexString()));
   const mine = stale.filter((e) => cancelled.has(e._id.toHexString()));
   await Promise.all(mine.map((e) => deps.queues.remove({ executionId: e._id.toHexString(), tenantId: e.tenantId, workload: e.workload }, 'QUEUED', e.attempt)));
   await publishStatusEvents(deps.events, deps.logger, mine.map((e) => statusEvent(e, 'QUEUED', 'CANCELLED', now)));
+}
+
+/**
+ * The jobs' states after their advance. One that landed (a compare-and-set on the version the pass
+ * read) says the state itself; only the jobs whose advance missed are read back.
+ */
+async function statesAfter(deps: MaterialiseDeps, advances: JobAdvance[], landed: boolean[] | null): Promise<JobStates> {
+  const states: JobStates = new Map();
+  advances.forEach((a, i) => {
+    if (landed?.[i]) states.set(a.jobId.toHexString(), { version: a.version, status: a.status, scheduleCursor: a.scheduleCursor });
+  });
+  const missed = advances.filter((a) => !states.has(a.jobId.toHexString()));
+  if (missed.length > 0) for (const [id, state] of await deps.store.jobStates(missed.map((a) => a.jobId))) states.set(id, state);
   return states;
 }
 

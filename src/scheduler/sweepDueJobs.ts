@@ -49,17 +49,15 @@ export async function sweepDueJobs(
     const isDue = (j: (typeof loaded)[number]) => j.status === 'ACTIVE' && j.scheduleCursor !== null && j.scheduleCursor <= horizon;
     const due = loaded.filter(isDue);
     // Each entry goes where MongoDB has its job (or out): jobs not due as just read; the due ones
-    // as read back after their advance (materialise's own read-back when it made one). On FerretDB
-    // every statement reads the whole jobs collection (its _id lookups are sequential scans), so
-    // statements per due job are what the sweep's cost is made of there.
+    // as their advance left them (read back only where it missed). On FerretDB every statement
+    // costs about as much as a write, so statements per due job are what the sweep's cost is made of there.
     const states = new Map(loaded.filter((j) => !isDue(j)).map((j) => [j._id.toHexString(), j]));
     for (const j of due) behindMs = Math.max(behindMs, now.getTime() - j.scheduleCursor!.getTime());
     if (due.length > 0) {
       const result = await materialise(deps, due, now, horizon, fencingToken, options.misfireThresholdMs);
       jobs += due.length;
       executions += result.executions;
-      const after = result.states ?? (await deps.store.jobStates(due.map((j) => j._id)));
-      for (const [id, state] of after) states.set(id, state as (typeof loaded)[number]);
+      for (const [id, state] of result.states) states.set(id, state as (typeof loaded)[number]);
     }
     await deps.dueIndex.settle(
       index.entries.map((entry) => {

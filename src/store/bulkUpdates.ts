@@ -5,6 +5,11 @@ import { isMongoUnavailable } from './mongo.js';
 export interface BulkUpdateCounts {
   matchedCount: number;
   modifiedCount: number;
+  /**
+   * Whether each statement matched a document, in `ops` order; null when some did not and the one
+   * bulk command (MongoDB) cannot tell which.
+   */
+  matched: boolean[] | null;
 }
 
 /**
@@ -20,16 +25,20 @@ export interface BulkUpdateCounts {
  * error first, so callers can tell a retryable outage from a statement that failed).
  */
 export async function bulkUpdate<T extends Document>(collection: Collection<T>, ops: AnyBulkWriteOperation<T>[], oneByOne: boolean): Promise<BulkUpdateCounts> {
-  if (ops.length === 0) return { matchedCount: 0, modifiedCount: 0 };
+  if (ops.length === 0) return { matchedCount: 0, modifiedCount: 0, matched: [] };
   if (!oneByOne) {
     const result = await collection.bulkWrite(ops, { ordered: false });
-    return { matchedCount: result.matchedCount, modifiedCount: result.modifiedCount };
+    // Every statement matched at least one document exactly when the total reaches their number (for updateOne statements).
+    const matched = result.matchedCount >= ops.length ? ops.map(() => true) : null;
+    return { matchedCount: result.matchedCount, modifiedCount: result.modifiedCount, matched };
   }
   const settled = await Promise.allSettled(ops.map((op) => collection.bulkWrite([op], { ordered: false })));
   const failures = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
   if (failures.length > 0) throw failures.find(isMongoUnavailable) ?? failures[0];
-  return settled.reduce(
-    (sum, s) => (s.status === 'fulfilled' ? { matchedCount: sum.matchedCount + s.value.matchedCount, modifiedCount: sum.modifiedCount + s.value.modifiedCount } : sum),
-    { matchedCount: 0, modifiedCount: 0 },
-  );
+  const results = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  return {
+    matchedCount: results.reduce((sum, r) => sum + r.matchedCount, 0),
+    modifiedCount: results.reduce((sum, r) => sum + r.modifiedCount, 0),
+    matched: results.map((r) => r.matchedCount > 0),
+  };
 }

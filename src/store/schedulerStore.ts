@@ -9,6 +9,13 @@ const WRITE_CHUNK = 100;
 export interface SchedulerStoreOptions {
   /** Send update statements each as its own command (bulkUpdates.ts): true for FerretDB, false for MongoDB. Default true, safe on both. */
   updatesOneByOne?: boolean;
+  /**
+   * Filter the time bounds of reconcile's scans here, sending MongoDB only one status equality per
+   * query: FerretDB 1.x pushes only equalities down to PostgreSQL and evaluates a range or `$or` in
+   * Go over every execution, which reconcile's every pass then pays. True for FerretDB, false for
+   * MongoDB (whose `reconcile` index serves the range). Default false.
+   */
+  equalityFiltersOnly?: boolean;
 }
 
 /** A compare-and-set advance of a job's schedule: applied only if `scheduleCursor` still equals `expected`. */
@@ -29,10 +36,12 @@ export interface JobAdvance {
 export class SchedulerStore {
   private readonly c: Collections;
   private readonly oneByOne: boolean;
+  private readonly equalityOnly: boolean;
 
   constructor(db: Db, options: SchedulerStoreOptions = {}) {
     this.c = collections(db);
     this.oneByOne = options.updatesOneByOne ?? true;
+    this.equalityOnly = options.equalityFiltersOnly ?? false;
   }
 
   /**
@@ -55,8 +64,9 @@ export class SchedulerStore {
 
   /**
    * Inserts executions, skipping occurrences that already exist (unique occurrence key). Returns the
-   * ones this call inserted, and the existing ones still in SCHEDULED (left by a crash, by another
-   * pass that has not marked them QUEUED yet, or put back by resumeJob/updateJob).
+   * ones this call inserted, and the existing ones still waiting to start, SCHEDULED or QUEUED (left
+   * by a crash before their queue entry was added, by another pass under way, or put back in
+   * SCHEDULED by resumeJob/updateJob).
    */
   async insertExecutions(docs: ExecutionDoc[]): Promise<{ inserted: ExecutionDoc[]; leftBehind: ExecutionDoc[] }> {
     if (docs.length === 0) return { inserted: [], leftBehind: [] };
@@ -76,10 +86,9 @@ export class SchedulerStore {
     const inserted = docs.filter((_, i) => !failed.has(i));
     if (failed.size === 0) return { inserted, leftBehind: [] };
     const duplicates = docs.filter((_, i) => failed.has(i));
-    const leftBehind = await this.c.executions
-      .find({ $or: duplicates.map((d) => ({ tenantId: d.tenantId, occurrenceKey: d.occurrenceKey, status: 'SCHEDULED' as const })) })
-      .toArray();
-    return { inserted, leftBehind };
+    // Rare (a pass repeated after a crash or by a second leader), so one read of them all.
+    const existing = await this.c.executions.find({ $or: duplicates.map((d) => ({ tenantId: d.tenantId, occurrenceKey: d.occurrenceKey })) }).toArray();
+    return { inserted, leftBehind: existing.filter((e) => e.status === 'SCHEDULED' || e.status === 'QUEUED') };
   }
 
   /**
@@ -93,15 +102,20 @@ export class SchedulerStore {
     await bulkUpdate(this.c.executions, ops, this.oneByOne);
   }
 
-  async advanceJobs(advances: JobAdvance[], now: Date): Promise<void> {
-    if (advances.length === 0) return;
+  /**
+   * Each job's scheduleCursor moved on with a compare-and-set on its version and old cursor; returns
+   * whether each advance landed, in order (null: some did not, and MongoDB's one bulk command cannot
+   * say which).
+   */
+  async advanceJobs(advances: JobAdvance[], now: Date): Promise<boolean[] | null> {
+    if (advances.length === 0) return [];
     const ops: AnyBulkWriteOperation<JobDoc>[] = advances.map((a) => ({
       updateOne: {
         filter: { _id: a.jobId, version: a.version, scheduleCursor: a.expected } as Filter<JobDoc>,
         update: { $set: { scheduleCursor: a.scheduleCursor, status: a.status, updatedAt: now, fencingToken: a.fencingToken } },
       },
     }));
-    await bulkUpdate(this.c.jobs, ops, this.oneByOne);
+    return (await bulkUpdate(this.c.jobs, ops, this.oneByOne)).matched;
   }
 
   /** The current version, status and cursor of each job (absent when the job was deleted), each by `_id` (see findJobsByIds). */
@@ -130,24 +144,42 @@ export class SchedulerStore {
    * steps): waiting ones past their time, and RUNNING ones past their attempt's deadline.
    */
   async findStranded(olderThan: Date, limit: number): Promise<ExecutionDoc[]> {
-    return this.findAny([...waitingDueBefore(olderThan), { status: 'RUNNING', deadlineAt: { $lt: olderThan } }], limit);
+    return this.findAny([...WAITING_SINCE, { status: 'RUNNING', field: 'deadlineAt' }], olderThan, limit);
   }
 
   /** Executions waiting for the queue (SCHEDULED, QUEUED, or RETRYING) that are due before `before`. */
   async findWaiting(before: Date, limit: number): Promise<ExecutionDoc[]> {
-    return this.findAny(waitingDueBefore(before), limit);
+    return this.findAny(WAITING_SINCE, before, limit);
   }
 
-  private async findAny(alternatives: Filter<ExecutionDoc>[], limit: number): Promise<ExecutionDoc[]> {
-    return this.c.executions.find({ $or: alternatives }).limit(limit).batchSize(limit).toArray();
+  /** Up to `limit` executions in one of the statuses whose time field is before `before`. */
+  private async findAny(alternatives: readonly TimedStatus[], before: Date, limit: number): Promise<ExecutionDoc[]> {
+    if (!this.equalityOnly) {
+      const $or = alternatives.map((a) => ({ status: a.status, [a.field]: { $lt: before } }) as Filter<ExecutionDoc>);
+      return this.c.executions.find({ $or }).limit(limit).batchSize(limit).toArray();
+    }
+    const found: ExecutionDoc[] = [];
+    for (const a of alternatives) {
+      if (found.length >= limit) break;
+      for await (const e of this.c.executions.find({ status: a.status }).batchSize(1000)) {
+        const at = e[a.field];
+        if (at && at < before) found.push(e);
+        if (found.length >= limit) break;
+      }
+    }
+    return found;
   }
 }
 
-/** Executions waiting for a queue entry whose time (first run or next attempt) is before `before`. */
-function waitingDueBefore(before: Date): Filter<ExecutionDoc>[] {
-  const waiting: ExecutionStatus[] = ['SCHEDULED', 'QUEUED'];
-  return [
-    { status: { $in: waiting }, scheduledFor: { $lt: before } },
-    { status: 'RETRYING', nextAttemptAt: { $lt: before } },
-  ];
+/** A status and the field that says since when an execution in it should have been in the queue. */
+interface TimedStatus {
+  status: ExecutionStatus;
+  field: 'scheduledFor' | 'nextAttemptAt' | 'deadlineAt';
 }
+
+/** Executions waiting for a queue entry, by the time of their first run or next attempt. */
+const WAITING_SINCE: readonly TimedStatus[] = [
+  { status: 'SCHEDULED', field: 'scheduledFor' },
+  { status: 'QUEUED', field: 'scheduledFor' },
+  { status: 'RETRYING', field: 'nextAttemptAt' },
+];

@@ -53,9 +53,24 @@ describe('update statements on a FerretDB with a small PostgreSQL pool', () => {
     const docs = Array.from({ length: 60 }, () => execution('bulk-a'));
     await executions.insertMany(docs);
     const ops = docs.map((d, i) => ({ updateOne: { filter: { _id: d._id, status: 'SCHEDULED' as const }, update: { $set: { reason: i % 2 === 0 ? 'even' : null } } } }));
+    // Two statements that match nothing, at known places.
+    const missing = { updateOne: { filter: { _id: new ObjectId(), status: 'SCHEDULED' as const }, update: { $set: { reason: 'none' } } } };
+    ops.splice(10, 0, missing);
+    ops.push(missing);
     // Every document starts with reason null: the odd ones match but change nothing.
-    expect(await bulkUpdate(executions, ops, true)).toEqual({ matchedCount: 60, modifiedCount: 30 });
+    const result = await bulkUpdate(executions, ops, true);
+    expect({ matchedCount: result.matchedCount, modifiedCount: result.modifiedCount }).toEqual({ matchedCount: 60, modifiedCount: 30 });
+    expect(result.matched!.flatMap((m, i) => (m ? [] : [i]))).toEqual([10, 61]);
     expect(await executions.countDocuments({ tenantId: 'bulk-a', reason: 'even' })).toBe(30);
+  });
+
+  it('as one bulk command (MongoDB) says every statement matched, or that it cannot tell which did not', async () => {
+    const docs = Array.from({ length: 3 }, () => execution('bulk-c'));
+    await executions.insertMany(docs);
+    const ops = docs.map((d) => ({ updateOne: { filter: { _id: d._id }, update: { $set: { reason: 'grouped' } } } }));
+    expect(await bulkUpdate(executions, ops, false)).toEqual({ matchedCount: 3, modifiedCount: 3, matched: [true, true, true] });
+    const withMiss = [...ops, { updateOne: { filter: { _id: new ObjectId() }, update: { $set: { reason: 'grouped' } } } }];
+    expect(await bulkUpdate(executions, withMiss, false)).toEqual({ matchedCount: 3, modifiedCount: 0, matched: null });
   });
 
   it('throws when a statement fails, after the others were applied', async () => {

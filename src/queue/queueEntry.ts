@@ -49,8 +49,6 @@ export type EntryKind =
   | { kind: 'waiting' }
   /** Held back by BUFFER_ONE and released by the execution that ran before it. */
   | { kind: 'buffered' }
-  /** Back after waiting for a tenant slot; the wait period it is due in makes its id. */
-  | { kind: 'tenant-wait'; period: number }
   /** Reconcile's takeover of a RUNNING attempt past its deadline. */
   | { kind: 'takeover' };
 
@@ -78,9 +76,6 @@ export function queueEntry(execution: EntryExecution, dueAt: Date, kind: EntryKi
       break;
     case 'buffered':
       id = `${executionId}-b`;
-      break;
-    case 'tenant-wait':
-      id = `${executionId}-w${kind.period}`;
       break;
     case 'waiting':
       id = waitingEntryId(executionId, execution.status, execution.attempt);

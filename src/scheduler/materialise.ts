@@ -94,11 +94,11 @@ export function occurrenceKey(jobId: ObjectId, nominal: Date): string {
 
 /**
  * Materialises the due occurrences of `jobs` (docs/architecture.md, step 3): those past their tenant's
- * scheduled budget are recorded SKIPPED, then: insert executions (a duplicate
- * occurrence key means already done), mark them QUEUED, enqueue each with a delay equal to its
- * time minus now, then advance each job's scheduleCursor with a compare-and-set on the old value.
- * Every step is idempotent, so a crash between steps or a second leader never loses or doubles an
- * occurrence; `reconcile` re-enqueues what a crash left QUEUED. Executions are marked QUEUED before
+ * scheduled budget are recorded SKIPPED, then: insert executions as QUEUED (a duplicate
+ * occurrence key means already done), enqueue each with a delay equal to its time minus now, then
+ * advance each job's scheduleCursor with a compare-and-set on its version and old value. Every step
+ * is idempotent, so a crash between steps or a second leader never loses or doubles an occurrence;
+ * the next pass or `reconcile` re-enqueues what a crash left QUEUED. Executions are QUEUED before
  * they are enqueued so that a worker never sees one that is still SCHEDULED, keeping events in order.
  */
 export async function materialise(

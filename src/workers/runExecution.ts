@@ -103,7 +103,7 @@ interface Started {
  * on a takeover, the execution is read from MongoDB: a finished or cancelled one is dropped, a
  * RUNNING one too unless its previous worker disappeared (then its attempt is recorded CRASHED).
  */
-export async function runExecution(deps: RunDeps, message: ExecutionMessage, delivery: { takeover: boolean } = { takeover: false }): Promise<void> {
+export async function runExecution(deps: RunDeps, message: ExecutionMessage, delivery: { takeover: boolean } = { takeover: false }): Promise<Redelivery | null> {
   if (!delivery.takeover && message.run) {
     const run: Run = {
       _id: new ObjectId(message.executionId),
@@ -119,10 +119,22 @@ export async function runExecution(deps: RunDeps, message: ExecutionMessage, del
       job: message.job ?? null,
       trigger: message.run.trigger,
     };
-    if ((await runWaiting(deps, run, true)) !== 'stale') return;
+    const outcome = await runWaiting(deps, run, true);
+    if (outcome !== 'stale') return outcome === 'done' ? null : outcome;
   }
   const run = await readRun(deps, message.executionId, delivery);
-  if (run) await runWaiting(deps, run, false);
+  const outcome = run ? await runWaiting(deps, run, false) : 'done';
+  return outcome === 'done' || outcome === 'stale' ? null : outcome;
+}
+
+/**
+ * The delivery waits for its tenant: the worker moves this same queue entry back to delayed until
+ * `at` (its id kept, so reconcile's re-enqueue of a late execution merges with it instead of
+ * adding a second entry that polls beside it), with `message` as its data when the entry's picture was stale.
+ */
+export interface Redelivery {
+  at: Date;
+  message: ExecutionMessage | null;
 }
 
 /** The execution as MongoDB has it, when it can start (after recording a lost attempt on a takeover); null = drop the delivery. */
@@ -143,7 +155,7 @@ async function readRun(deps: RunDeps, executionId: string, delivery: { takeover:
 }
 
 /** Runs `run` if it still can start; 'stale' when the claim missed on the entry's picture (`fromEntry`). */
-async function runWaiting(deps: RunDeps, run: Run, fromEntry: boolean): Promise<'done' | 'stale'> {
+async function runWaiting(deps: RunDeps, run: Run, fromEntry: boolean): Promise<'done' | 'stale' | Redelivery> {
   let job = run.job;
   if (!job) {
     const found = await deps.runStore.findJob(run.tenantId, run.jobId);
@@ -155,10 +167,7 @@ async function runWaiting(deps: RunDeps, run: Run, fromEntry: boolean): Promise<
   }
   // This process's share first (no round trip): a tenant that has it waits as one at its quota does.
   const releaseShare = deps.tenantShare.take(run.tenantId, run.workload);
-  if (!releaseShare) {
-    await waitForTenantSlot(deps, run, job);
-    return 'done';
-  }
+  if (!releaseShare) return waitForTenantSlot(deps, run, job, fromEntry);
   try {
     return await runWithinShare(deps, run, job, fromEntry);
   } finally {
@@ -167,15 +176,14 @@ async function runWaiting(deps: RunDeps, run: Run, fromEntry: boolean): Promise<
 }
 
 /** runWaiting within the tenant's share of this process: the tenant's slot, the overlap policy, the attempt. */
-async function runWithinShare(deps: RunDeps, run: Run, job: JobSnapshot, fromEntry: boolean): Promise<'done' | 'stale'> {
+async function runWithinShare(deps: RunDeps, run: Run, job: JobSnapshot, fromEntry: boolean): Promise<'done' | 'stale' | Redelivery> {
   const { executionId } = run;
   const jobId = run.jobId.toHexString();
   const slotTtlMs = job.timeoutSeconds * 1000 + 30_000;
   const tenantSlot = await deps.tenantSlots.take(run.tenantId, executionId, slotTtlMs);
   if (tenantSlot === 'full') {
     deps.metrics.quotaRefused('concurrency', run.tenantId);
-    await waitForTenantSlot(deps, run, job);
-    return 'done';
+    return waitForTenantSlot(deps, run, job, fromEntry);
   }
   let decision = await deps.overlap.decide(job.overlapPolicy, jobId, executionId, slotTtlMs);
   if (decision.action === 'cancel-previous') {
@@ -223,16 +231,12 @@ async function runWithinShare(deps: RunDeps, run: Run, job: JobSnapshot, fromEnt
 }
 
 /**
- * The tenant runs all the executions its quota or its share of this process allows: this one stays as it is (QUEUED or RETRYING)
- * and comes back shortly. The entry id is the TENANT_SLOT_RETRY_MS period it is due in: deliveries
- * of one execution that wait at once (a reconcile re-enqueue, a duplicate) merge into one entry
- * instead of polling side by side, and since it is due at least one period from now it never
- * collides with the entry being processed.
+ * The tenant runs all the executions its quota or its share of this process allows: this one stays
+ * as it is (QUEUED or RETRYING) and its entry comes back shortly, with jitter so that waiters spread out.
  */
-async function waitForTenantSlot(deps: RunDeps, run: Run, job: JobSnapshot): Promise<void> {
-  const dueAt = new Date(deps.clock().getTime() + TENANT_SLOT_RETRY_MS * (1 + deps.random() / 2));
-  const period = Math.floor(dueAt.getTime() / TENANT_SLOT_RETRY_MS);
-  await deps.queues.enqueue([queueEntry(run, dueAt, { kind: 'tenant-wait', period }, job)]);
+function waitForTenantSlot(deps: RunDeps, run: Run, job: JobSnapshot, fromEntry: boolean): Redelivery {
+  const at = new Date(deps.clock().getTime() + TENANT_SLOT_RETRY_MS * (1 + deps.random() / 2));
+  return { at, message: fromEntry ? null : queueEntry(run, at, { kind: 'waiting' }, job).message };
 }
 
 async function runningElsewhere(deps: RunDeps, executionId: string): Promise<boolean> {

@@ -95,7 +95,12 @@ export class WorkerRole {
           throw new DelayedError();
         }
         try {
-          await runExecution(deps, entry.data, { takeover: entry.stalledCounter > 0 || entry.data.takeover === true });
+          const redelivery = await runExecution(deps, entry.data, { takeover: entry.stalledCounter > 0 || entry.data.takeover === true });
+          if (redelivery) {
+            if (redelivery.message) await entry.updateData(redelivery.message);
+            await entry.moveToDelayed(redelivery.at.getTime(), token);
+            throw new DelayedError();
+          }
         } catch (error) {
           if (!isMongoUnavailable(error)) throw error;
           deps.metrics.mongoError('worker');

@@ -6,10 +6,18 @@ import { ConcurrencyLimiter } from '../../src/quotas/concurrencyLimiter.js';
 import type { TenantQuotas } from '../../src/quotas/tenantQuotas.js';
 import { RateLimitedError } from '../../src/errors/index.js';
 import { createLogger } from '../../src/logger.js';
-import { REDIS_URL } from '../support/env.js';
+import { MONGO_URL, REDIS_URL } from '../support/env.js';
 import { gql, gqlOk } from '../support/graphqlClient.js';
 import { dropTestState, startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
 import { EventCollector, wsClient } from '../support/subscriptions.js';
+import { MongoClient, ObjectId } from 'mongodb';
+import { Queue } from 'bullmq';
+import { ExecutionQueues } from '../../src/queue/executionQueues.js';
+import { QueueShards } from '../../src/queue/queueShards.js';
+import { queueEntry } from '../../src/queue/queueEntry.js';
+import { fromGlobalId } from '../../src/ids/globalId.js';
+import type { ExecutionDoc } from '../../src/domain/execution.js';
+import { waitUntil } from '../support/waitFor.js';
 
 const CREATE = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`;
 const TRIGGER = `mutation($id: ID!, $payload: JSON) { triggerJob(id: $id, payload: $payload) { execution { id } } }`;
@@ -252,6 +260,47 @@ describe('quotas', () => {
       const held = await redis.zcard(`${k.prefix}:slots:${tenant}`).finally(() => redis.quit());
       expect(held).toBe(0);
       process.stdout.write(`quotas: ${n} executions of 600 ms with maxConcurrentExecutions=2 took ${elapsedMs} ms\n`);
+    });
+
+    it('keeps one queue entry for an execution waiting at the quota, however often reconcile re-enqueues it', async () => {
+      const tenant = uniqueName('concwait');
+      const member = tokenFor(tenant, 'member');
+      const id = (await gqlOk(k.url, member, CREATE, job('sleeper', { target: { handler: 'sleep' }, payload: { ms: 3000 } }))).createJob.job.id;
+      const triggered: string[] = [];
+      for (let i = 0; i < 3; i++) triggered.push((await gqlOk(k.url, member, TRIGGER, { id })).triggerJob.execution.id);
+      const mongo = await MongoClient.connect(MONGO_URL);
+      const shards = new QueueShards(1);
+      const queues = new ExecutionQueues({ url: REDIS_URL }, k.prefix, () => undefined, shards);
+      const queue = new Queue(shards.names('IO_BOUND')[0], { connection: { url: REDIS_URL }, prefix: k.prefix });
+      try {
+        const executions = mongo.db(k.dbName).collection<ExecutionDoc>('executions');
+        const ids = triggered.map((g) => fromGlobalId(g, 'Execution')!.id as ObjectId);
+        // Two run; the third waits for a slot, QUEUED.
+        const waiting = await waitUntil('two running and one waiting', async () => {
+          const docs = await Promise.all(ids.map((_id) => executions.findOne({ _id })));
+          const running = docs.filter((d) => d?.status === 'RUNNING');
+          const queued = docs.filter((d) => d?.status === 'QUEUED');
+          return running.length === 2 && queued.length === 1 ? queued[0]! : undefined;
+        }, 10_000, 50);
+        const entriesOf = async () => {
+          const all = await queue.getJobs(['waiting', 'delayed', 'active', 'prioritized']);
+          return all.filter((e) => e?.data.executionId === waiting._id.toHexString());
+        };
+        // Let it be refused at least once, then re-enqueue it as reconcile does, three times.
+        await new Promise((resolve) => setTimeout(resolve, 800));
+        for (let i = 0; i < 3; i++) {
+          await queues.enqueue([queueEntry(waiting, new Date(), { kind: 'waiting' })]);
+          expect(await entriesOf()).toHaveLength(1);
+          await new Promise((resolve) => setTimeout(resolve, 300));
+        }
+        // And it still runs once a slot is free.
+        await waitUntil('the waiting one to succeed', async () => ((await executions.findOne({ _id: waiting._id }))?.status === 'SUCCEEDED' ? true : undefined), 20_000, 100);
+        expect((await executions.findOne({ _id: waiting._id }))?.attempts).toHaveLength(1);
+      } finally {
+        await queue.close();
+        await queues.close();
+        await mongo.close();
+      }
     });
   });
 });

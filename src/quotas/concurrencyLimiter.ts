@@ -8,10 +8,21 @@ const TAKE = readFileSync(new URL('./lua/takeSlot.lua', import.meta.url), 'utf8'
 /** `new`: this call took the slot; `held`: the execution held it already (a redelivery); `full`: none free. */
 export type SlotResult = 'new' | 'held' | 'full';
 
+/** What take() found: the slot, and how the tenant's queue of refused executions stands. */
+export interface SlotTake {
+  slot: SlotResult;
+  /** Executions of the tenant refused a slot within the last `waitingTtlMs` and not yet started. */
+  waiting: number;
+  /** The tenant's maxConcurrentExecutions. */
+  limit: number;
+}
+
 /**
  * A tenant's running slots (maxConcurrentExecutions), shared by every worker through Redis. A slot
  * is taken before an attempt starts and given back after it; each carries a TTL (the attempt's
- * timeout plus a margin), so a worker that dies cannot leak one. Uses the caller's Redis connection.
+ * timeout plus a margin), so a worker that dies cannot leak one. Refused executions are counted
+ * (a waiting set beside the slots), so a waiter can space its tries by the length of the queue
+ * instead of polling at a fixed rate (docs/architecture.md, "Fair share"). Uses the caller's Redis connection.
  */
 export class ConcurrencyLimiter {
   constructor(
@@ -19,17 +30,22 @@ export class ConcurrencyLimiter {
     private readonly prefix: string,
     private readonly clock: Clock,
     private readonly quotas: TenantQuotas,
+    /** How long a refused execution counts as waiting unless it tries again; above the longest wait between tries. Default 30 s. */
+    private readonly waitingTtlMs = 30_000,
   ) {}
 
+  /** The tenant's slot set; the hash tag keeps it and its waiting set on one Redis Cluster node. */
   private key(tenantId: string): string {
-    return `${this.prefix}:slots:${tenantId}`;
+    return `${this.prefix}:slots:{${tenantId}}`;
   }
 
   /** Takes a slot for the execution if the tenant holds fewer than its maxConcurrentExecutions. */
-  async take(tenantId: string, executionId: string, ttlMs: number): Promise<SlotResult> {
+  async take(tenantId: string, executionId: string, ttlMs: number): Promise<SlotTake> {
     const { maxConcurrentExecutions } = await this.quotas.of(tenantId);
-    const taken = Number(await this.redis.eval(TAKE, 1, this.key(tenantId), this.clock().getTime(), executionId, maxConcurrentExecutions, ttlMs));
-    return taken === 1 ? 'new' : taken === 2 ? 'held' : 'full';
+    const key = this.key(tenantId);
+    const now = this.clock().getTime();
+    const [taken, waiting] = (await this.redis.eval(TAKE, 2, key, `${key}:waiting`, now, executionId, maxConcurrentExecutions, ttlMs, this.waitingTtlMs)) as [number, number];
+    return { slot: taken === 1 ? 'new' : taken === 2 ? 'held' : 'full', waiting: Number(waiting), limit: maxConcurrentExecutions };
   }
 
   async release(tenantId: string, executionId: string): Promise<void> {

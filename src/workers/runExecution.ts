@@ -29,6 +29,7 @@ import { inSpan } from '../tracing/inSpan.js';
 import { SPAN_ATTRIBUTES as A } from '../tracing/spanAttributes.js';
 import { traceparent } from '../tracing/traceparent.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { tenantWaitMs } from './tenantWait.js';
 
 export interface RunDeps {
   runStore: RunStore;
@@ -60,9 +61,6 @@ export interface RunDeps {
 }
 
 class AttemptTimeout extends Error {}
-
-/** How long an execution waits (plus up to half as much again of jitter) before trying again for a tenant slot. */
-const TENANT_SLOT_RETRY_MS = 500;
 
 /** How long CANCEL_PREVIOUS waits for the cancelled execution to give up the job's slot before taking it anyway. */
 const CANCEL_PREVIOUS_WAIT_MS = 15_000;
@@ -165,25 +163,28 @@ async function runWaiting(deps: RunDeps, run: Run, fromEntry: boolean): Promise<
     }
     job = jobSnapshot(found);
   }
+  // A waiting entry gets a fresh picture when this delivery read the execution or the job, so its
+  // next try reads neither (a backlog re-enqueued without jobs would read each job every try).
+  const wait = { refresh: !fromEntry || !run.job, waiting: 0, limit: 1 };
   // This process's share first (no round trip): a tenant that has it waits as one at its quota does.
   const releaseShare = deps.tenantShare.take(run.tenantId, run.workload);
-  if (!releaseShare) return waitForTenantSlot(deps, run, job, fromEntry);
+  if (!releaseShare) return waitForTenantSlot(deps, run, job, wait);
   try {
-    return await runWithinShare(deps, run, job, fromEntry);
+    return await runWithinShare(deps, run, job, fromEntry, wait);
   } finally {
     releaseShare();
   }
 }
 
 /** runWaiting within the tenant's share of this process: the tenant's slot, the overlap policy, the attempt. */
-async function runWithinShare(deps: RunDeps, run: Run, job: JobSnapshot, fromEntry: boolean): Promise<'done' | 'stale' | Redelivery> {
+async function runWithinShare(deps: RunDeps, run: Run, job: JobSnapshot, fromEntry: boolean, wait: TenantWait): Promise<'done' | 'stale' | Redelivery> {
   const { executionId } = run;
   const jobId = run.jobId.toHexString();
   const slotTtlMs = job.timeoutSeconds * 1000 + 30_000;
-  const tenantSlot = await deps.tenantSlots.take(run.tenantId, executionId, slotTtlMs);
+  const { slot: tenantSlot, waiting, limit } = await deps.tenantSlots.take(run.tenantId, executionId, slotTtlMs);
   if (tenantSlot === 'full') {
     deps.metrics.quotaRefused('concurrency', run.tenantId);
-    return waitForTenantSlot(deps, run, job, fromEntry);
+    return waitForTenantSlot(deps, run, job, { ...wait, waiting, limit });
   }
   let decision = await deps.overlap.decide(job.overlapPolicy, jobId, executionId, slotTtlMs);
   if (decision.action === 'cancel-previous') {
@@ -230,13 +231,20 @@ async function runWithinShare(deps: RunDeps, run: Run, job: JobSnapshot, fromEnt
   }
 }
 
+/** How a delivery refused a slot waits: whether its entry needs a fresh picture, and the tenant's queue (tenantWait.ts). */
+interface TenantWait {
+  refresh: boolean;
+  waiting: number;
+  limit: number;
+}
+
 /**
  * The tenant runs all the executions its quota or its share of this process allows: this one stays
- * as it is (QUEUED or RETRYING) and its entry comes back shortly, with jitter so that waiters spread out.
+ * as it is (QUEUED or RETRYING) and its entry comes back after a wait spaced by the tenant's queue, with jitter.
  */
-function waitForTenantSlot(deps: RunDeps, run: Run, job: JobSnapshot, fromEntry: boolean): Redelivery {
-  const at = new Date(deps.clock().getTime() + TENANT_SLOT_RETRY_MS * (1 + deps.random() / 2));
-  return { at, message: fromEntry ? null : queueEntry(run, at, { kind: 'waiting' }, job).message };
+function waitForTenantSlot(deps: RunDeps, run: Run, job: JobSnapshot, wait: TenantWait): Redelivery {
+  const at = new Date(deps.clock().getTime() + tenantWaitMs(wait.waiting, wait.limit, deps.random));
+  return { at, message: wait.refresh ? queueEntry(run, at, { kind: 'waiting' }, job).message : null };
 }
 
 async function runningElsewhere(deps: RunDeps, executionId: string): Promise<boolean> {

@@ -117,11 +117,28 @@ describe('quotas', () => {
       const time = steppedClock();
       const slots = new ConcurrencyLimiter(redis, `${prefix}:${_label.length}`, time.clock, quotas);
       for (const step of steps) {
-        if (step[0] === 'take') expect([step, await slots.take(step[1], step[2], step[3])]).toEqual([step, step[4]]);
+        if (step[0] === 'take') expect([step, (await slots.take(step[1], step[2], step[3])).slot]).toEqual([step, step[4]]);
         else if (step[0] === 'release') await slots.release(step[1], step[2]);
         else if (step[0] === 'advance') time.advance(step[1]);
         else expect(await slots.held(step[1])).toBe(step[2]);
       }
+    });
+
+    it('counts the executions it refused, once each, until they start or stop trying', async () => {
+      const time = steppedClock();
+      const slots = new ConcurrencyLimiter(redis, `${prefix}:waiting`, time.clock, quotas, 10_000);
+      const take = async (execution: string) => slots.take('t', execution, 60_000);
+      expect(await take('run1')).toEqual({ slot: 'new', waiting: 0, limit: 2 });
+      expect(await take('run2')).toEqual({ slot: 'new', waiting: 0, limit: 2 });
+      expect(await take('w1')).toEqual({ slot: 'full', waiting: 1, limit: 2 });
+      expect(await take('w2')).toEqual({ slot: 'full', waiting: 2, limit: 2 });
+      // A waiter trying again is still one waiter.
+      expect(await take('w1')).toEqual({ slot: 'full', waiting: 2, limit: 2 });
+      await slots.release('t', 'run1');
+      expect(await take('w2')).toEqual({ slot: 'new', waiting: 1, limit: 2 });
+      // w1 gave up (its execution was cancelled, say): it stops counting after the waiting TTL.
+      time.advance(10_001);
+      expect(await take('w3')).toEqual({ slot: 'full', waiting: 1, limit: 2 });
     });
   });
 
@@ -257,7 +274,7 @@ describe('quotas', () => {
       expect(done.filter((e) => e.executionUpdated.status === 'FAILED')).toEqual([]);
       // Every slot was given back.
       const redis = new Redis(REDIS_URL);
-      const held = await redis.zcard(`${k.prefix}:slots:${tenant}`).finally(() => redis.quit());
+      const held = await redis.zcard(`${k.prefix}:slots:{${tenant}}`).finally(() => redis.quit());
       expect(held).toBe(0);
       process.stdout.write(`quotas: ${n} executions of 600 ms with maxConcurrentExecutions=2 took ${elapsedMs} ms\n`);
     });

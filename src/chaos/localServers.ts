@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -52,13 +52,17 @@ async function waitForPort(port: number, timeoutMs: number, child: ChildProcess)
   }
 }
 
-async function startServer(url: string, port: number, command: () => [string, string[]]): Promise<LocalServer> {
+/** Starts the server; with `logFile`, its stderr is appended there too (a server that dies mid-run says why). */
+async function startServer(url: string, port: number, command: () => [string, string[]], logFile?: string): Promise<LocalServer> {
   let child: ChildProcess;
   const launch = async () => {
     const [file, args] = command();
     child = spawn(file, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-2000);
+      if (logFile) appendFileSync(logFile, chunk);
+    });
     try {
       await waitForPort(port, 20_000, child);
     } catch (error) {
@@ -111,7 +115,7 @@ export async function startLocalMongo(options: { dataDir: string; postgresUrl?: 
   const url = `mongodb://127.0.0.1:${port}/kairos`;
   if (existsSync(ferret)) {
     const backend = options.postgresUrl ? ['--handler=postgresql', `--postgresql-url=${options.postgresUrl}`] : ['--handler=sqlite', `--sqlite-url=file:${options.dataDir}/`];
-    return startServer(url, port, () => [ferret, [`--listen-addr=127.0.0.1:${port}`, ...backend]]);
+    return startServer(url, port, () => [ferret, [`--listen-addr=127.0.0.1:${port}`, ...backend]], path.join(options.dataDir, 'ferretdb.log'));
   }
   return startServer(url, port, () => ['mongod', ['--bind_ip', '127.0.0.1', '--port', String(port), '--dbpath', options.dataDir]]);
 }

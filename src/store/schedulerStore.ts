@@ -86,9 +86,21 @@ export class SchedulerStore {
     const inserted = docs.filter((_, i) => !failed.has(i));
     if (failed.size === 0) return { inserted, leftBehind: [] };
     const duplicates = docs.filter((_, i) => failed.has(i));
-    // Rare (a pass repeated after a crash or by a second leader), so one read of them all.
-    const existing = await this.c.executions.find({ $or: duplicates.map((d) => ({ tenantId: d.tenantId, occurrenceKey: d.occurrenceKey })) }).toArray();
+    const existing = await this.findOccurrences(duplicates);
     return { inserted, leftBehind: existing.filter((e) => e.status === 'SCHEDULED' || e.status === 'QUEUED') };
+  }
+
+  /**
+   * The executions of these occurrences (a pass repeated after a crash, an outage or by a second
+   * leader). One `$or` read on MongoDB, from the occurrence index; on FerretDB, which evaluates an
+   * `$or` in Go over the whole collection (12 s in the chaos run, holding up the sweep), one
+   * equality look-up each.
+   */
+  private async findOccurrences(docs: Pick<ExecutionDoc, 'tenantId' | 'occurrenceKey'>[]): Promise<ExecutionDoc[]> {
+    const keys = docs.map((d) => ({ tenantId: d.tenantId, occurrenceKey: d.occurrenceKey }));
+    if (!this.equalityOnly) return this.c.executions.find({ $or: keys }).toArray();
+    const rows = await Promise.all(keys.map((key) => this.c.executions.findOne(key)));
+    return rows.filter((r): r is ExecutionDoc => r !== null);
   }
 
   /**

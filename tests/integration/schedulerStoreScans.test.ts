@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MongoClient, ObjectId, type Db } from 'mongodb';
 import { newExecution, type ExecutionDoc, type ExecutionStatus } from '../../src/domain/execution.js';
+import { ensureIndexes } from '../../src/store/indexes.js';
 import { SchedulerStore } from '../../src/store/schedulerStore.js';
 import { MONGO_URL } from '../support/env.js';
 import { uniqueName } from '../support/harness.js';
@@ -35,6 +36,7 @@ describe.each([false, true])('the scheduler store\'s scans for stranded executio
   beforeAll(async () => {
     client = await MongoClient.connect(MONGO_URL);
     db = client.db(name);
+    await ensureIndexes(db);
     await db.collection<ExecutionDoc>('executions').insertMany(Object.values(docs));
     store = new SchedulerStore(db, { equalityFiltersOnly });
   });
@@ -46,6 +48,16 @@ describe.each([false, true])('the scheduler store\'s scans for stranded executio
   it('finds the waiting ones past their time and the running ones past their deadline', async () => {
     expect(ids(await store.findStranded(ago(60), 100))).toEqual(['queuedLate', 'retryingLate', 'runningPastDeadline', 'scheduledLate']);
     expect(ids(await store.findWaiting(ago(60), 100))).toEqual(['queuedLate', 'retryingLate', 'scheduledLate']);
+  });
+
+  it('inserts new occurrences and hands back the already inserted ones still waiting to start', async () => {
+    const fresh = execution('QUEUED', { scheduledFor: NOW });
+    // A repeated pass: the same occurrences again, as new documents (new ids, same occurrence keys).
+    const again = (d: ExecutionDoc): ExecutionDoc => ({ ...d, _id: new ObjectId(), status: 'QUEUED' });
+    const { inserted, leftBehind } = await store.insertExecutions([again(docs.queuedOnTime), fresh, again(docs.succeeded), again(docs.scheduledLate)]);
+    expect(inserted.map((e) => e._id)).toEqual([fresh._id]);
+    expect(ids(leftBehind)).toEqual(['queuedOnTime', 'scheduledLate']);
+    await db.collection<ExecutionDoc>('executions').deleteOne({ _id: fresh._id });
   });
 
   it('returns at most `limit` of them', async () => {

@@ -51,6 +51,7 @@ const QUERIES: Record<string, { collection: 'jobs' | 'executions' | 'apiKeys' | 
   'schedulerStore.findAny': { collection: 'executions', index: 'reconcile', fields: ['status', 'scheduledFor'] },
   'schedulerStore.findJobsByIds': { collection: 'jobs', index: '_id', fields: ['_id'] },
   'schedulerStore.insertExecutions': { collection: 'executions', index: 'occurrence', fields: ['tenantId', 'occurrenceKey'] },
+  'schedulerStore.findOccurrences': { collection: 'executions', index: 'occurrence', fields: ['tenantId', 'occurrenceKey'] },
   'schedulerStore.jobStates': { collection: 'jobs', index: '_id', fields: ['_id'] },
   'schedulerStore.markQueued': { collection: 'executions', index: '_id', fields: ['_id'] },
   'tenantStore.ensure': { collection: 'tenants', index: '_id', fields: ['_id'] },

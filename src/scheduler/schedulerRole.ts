@@ -112,7 +112,7 @@ export class SchedulerRole {
     void this.requeueOnTakeover();
     try {
       const agenda = new Agenda({
-        backend: new MongoBackend({ mongo: this.db, collection: 'agendaJobs' }),
+        backend: this.agendaBackend(),
         processEvery: this.options.agendaProcessEveryMs ?? Math.min(5000, this.options.reconcileEveryMs),
         defaultLockLifetime: this.options.agendaLockLifetimeMs ?? 30_000,
       });
@@ -152,6 +152,27 @@ export class SchedulerRole {
     } catch (error) {
       this.logger.error('could not start agenda', { error: errorMessage(error) });
     }
+  }
+
+  /**
+   * Agenda's MongoDB backend, its connect() retried while this process leads and never rejected:
+   * Agenda 6 calls it in its constructor without a catch, so one failure (on FerretDB, two
+   * schedulers racing to create Agenda's collection at start) ended the process and left Agenda never ready.
+   */
+  private agendaBackend(): MongoBackend {
+    const backend = new MongoBackend({ mongo: this.db, collection: 'agendaJobs' });
+    const connect = backend.connect.bind(backend);
+    backend.connect = async () => {
+      for (let attempt = 1; this.leading; attempt++) {
+        try {
+          return await connect();
+        } catch (error) {
+          this.logger.warn('agenda could not connect; retrying', { attempt, error: errorMessage(error) });
+          await sleep(Math.min(5000, 250 * attempt));
+        }
+      }
+    };
+    return backend;
   }
 
   /** Retried for a while: the lease may come back (main Redis connection) before the queue's connections do. */

@@ -8,6 +8,7 @@ import { isMongoUnavailable } from '../store/mongo.js';
 import { shareOf, TenantShare } from './tenantShare.js';
 import { PoolGate } from './poolGate.js';
 import { ConsumerWatchdog } from './consumerWatchdog.js';
+import { PunctualWorker } from './punctualWorker.js';
 
 const MONGO_DOWN_PAUSE_MS = 2000;
 
@@ -113,7 +114,7 @@ export class WorkerRole {
           release();
         }
       };
-      const worker: Worker<ExecutionMessage> = new Worker<ExecutionMessage>(queueName, run, {
+      const worker: Worker<ExecutionMessage> = new PunctualWorker<ExecutionMessage>(queueName, run, {
         connection,
         prefix: options.redisPrefix,
         concurrency,

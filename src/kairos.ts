@@ -113,7 +113,8 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       await client.connect();
       return client;
     };
-    const redis = await openRedis({ maxRetriesPerRequest: 3 }, (error) => {
+    // Auto-pipelined: the worker's per-execution commands of many executions share round trips (redisClient.ts).
+    const redis = await openRedis({ maxRetriesPerRequest: 3, autoPipelining: true }, (error) => {
       metrics.redisError('main');
       logger.warn('redis connection error', { error: errorMessage(error) });
     });

@@ -30,12 +30,13 @@ export class ExecutionEventBus {
     this.channel = `${prefix}:execution-events`;
   }
 
-  /** Publishes in one round trip. Losing an event is tolerated (MongoDB stays the truth), so errors are the caller's to log. */
+  /**
+   * Publishes in one round trip on an auto-pipelined connection (kairos.ts makes the shared one so),
+   * where other executions' events of the same moment join it; an explicit pipeline could not be
+   * merged with them. Losing an event is tolerated (MongoDB stays the truth), so errors are the caller's to log.
+   */
   async publish(events: ExecutionEventMessage[]): Promise<void> {
-    if (events.length === 0) return;
-    const pipeline = this.redis.pipeline();
-    for (const event of events) pipeline.publish(this.channel, JSON.stringify(event));
-    await pipeline.exec();
+    await Promise.all(events.map((event) => this.redis.publish(this.channel, JSON.stringify(event))));
   }
 
   /** Calls `listener` with each event of `tenantId`; the returned function unsubscribes it. */

@@ -10,8 +10,8 @@ import { ApiKeyLookup } from '../store/apiKeyLookup.js';
 import { OwnTenantStore } from '../store/ownTenantStore.js';
 import { TenantEvents } from '../events/tenantEvents.js';
 import { errorMessage } from '../logger.js';
-import type { AppServices } from './appServices.js';
-import type { Context, TenantScope } from './context.type.js';
+import type { AppServices } from '../resolvers/appServices.js';
+import type { Context, TenantScope } from '../resolvers/context.type.js';
 
 function tenantScope(app: AppServices, identity: TenantScope['identity']): TenantScope {
   const jobs = new JobStore(app.db, identity.tenantId);

@@ -5,8 +5,8 @@ import { GraphQLError, getOperationAST, parse, specifiedRules, validate, type Gr
 import type { WebSocket } from 'ws';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import type { AppServices } from './appServices.js';
-import type { Context } from './context.type.js';
+import type { AppServices } from '../resolvers/appServices.js';
+import type { Context } from '../resolvers/context.type.js';
 import { createContext } from './createContext.js';
 import { socketAuth, type SocketExtra } from './socketAuth.js';
 import { makeFormatError } from './formatError.js';

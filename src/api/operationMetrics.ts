@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import type { Context } from './context.type.js';
+import type { Context } from '../resolvers/context.type.js';
 import type { KairosMetrics, QuotaKind } from '../metrics/kairosMetrics.js';
 
 /** Error codes that are a quota refusing the request, and which quota. */

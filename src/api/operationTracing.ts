@@ -1,7 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
-import type { Context } from './context.type.js';
+import type { Context } from '../resolvers/context.type.js';
 import { SPAN_ATTRIBUTES as A } from '../tracing/spanAttributes.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import { RateLimitedError } from '../errors/index.js';
-import type { Context } from './context.type.js';
+import type { Context } from '../resolvers/context.type.js';
 
 /** The rate bucket mutations are counted in. */
 export const WRITES_BUCKET = 'writes';

@@ -1,4 +1,4 @@
-import type { Credential } from '../auth/verifyToken.js';
+import type { Credential } from '../domain/identity.js';
 import { UnauthenticatedError } from '../errors/index.js';
 import { toGlobalId } from '../ids/globalId.js';
 import type { ApiKeyLookup } from '../store/apiKeyLookup.js';

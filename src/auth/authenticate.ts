@@ -1,7 +1,8 @@
 import { authenticateApiKey } from '../apiKeys/authenticateApiKey.js';
 import { isApiKeyToken } from '../apiKeys/apiKeySecret.js';
 import type { ApiKeyLookup } from '../store/apiKeyLookup.js';
-import { verifyJwt, type Credential, type JwtOptions } from './verifyToken.js';
+import type { Credential } from '../domain/identity.js';
+import { verifyJwt, type JwtOptions } from './verifyToken.js';
 
 export interface AuthenticateDeps {
   jwt: JwtOptions;

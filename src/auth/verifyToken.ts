@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { UnauthenticatedError } from '../errors/index.js';
-import type { Identity, RoleName } from './identity.js';
+import type { Credential, Identity, RoleName } from '../domain/identity.js';
 import { publicKeyAlgorithm } from './publicKeyAlgorithm.js';
 
 export interface JwtOptions {
@@ -15,12 +15,6 @@ export interface JwtOptions {
   audience?: string;
   /** Longest lifetime accepted, `exp` minus now (JWT_MAX_TTL_SECONDS): a leaked token must not work for years. */
   maxTtlSeconds: number;
-}
-
-/** A verified bearer token: who it names, and until when it may be used (null: no expiry, as for API keys). */
-export interface Credential {
-  identity: Identity;
-  validUntil: Date | null;
 }
 
 const ROLES = new Map<string, RoleName>([

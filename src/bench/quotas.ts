@@ -11,7 +11,7 @@ import { RateLimiter } from '../quotas/rateLimiter.js';
 import { ConcurrencyLimiter } from '../quotas/concurrencyLimiter.js';
 import type { TenantQuotas } from '../quotas/tenantQuotas.js';
 import { queryLimits } from '../api/queryLimits.js';
-import { kairosSchema } from '../schema/buildSchema.js';
+import { kairosSchema } from '../api/buildSchema.js';
 
 /**
  * `npm run bench:quotas [-- --ops 5000 --parallel 32]`: what the abuse controls cost per request.

@@ -1,2 +1,2 @@
-/** A caller's role, from its token or API key: VIEWER < MEMBER < ADMIN (auth/identity.ts ranks them). */
+/** A caller's role, from its token or API key: VIEWER < MEMBER < ADMIN (domain/identity.ts ranks them). */
 export type RoleName = 'ADMIN' | 'MEMBER' | 'VIEWER';

@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { Context } from '../api/context.type.js';
-import { scopeOf } from '../auth/auth-checker.js';
+import type { Context } from './context.type.js';
+import { scopeOf } from './auth-checker.js';
 import { createApiKey } from '../apiKeys/createApiKey.js';
 import { revokeApiKey } from '../apiKeys/revokeApiKey.js';
 import { NotFoundError } from '../errors/index.js';

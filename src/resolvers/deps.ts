@@ -1,5 +1,5 @@
-import type { Context } from '../api/context.type.js';
-import { scopeOf } from '../auth/auth-checker.js';
+import type { Context } from './context.type.js';
+import { scopeOf } from './auth-checker.js';
 import type { JobDeps } from '../jobs/jobDeps.js';
 
 /** The job and execution operations' dependencies, bound to the caller's tenant. */

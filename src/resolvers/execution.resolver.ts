@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { Context } from '../api/context.type.js';
-import { scopeOf } from '../auth/auth-checker.js';
+import type { Context } from './context.type.js';
+import { scopeOf } from './auth-checker.js';
 import { fromGlobalId } from '../ids/globalId.js';
 import { ExecutionsArgs } from '../schema/connection.args.js';
 import { Execution, ExecutionConnection, ExecutionStats } from '../schema/execution.type.js';

@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { Context } from '../api/context.type.js';
-import { scopeOf } from '../auth/auth-checker.js';
+import type { Context } from './context.type.js';
+import { scopeOf } from './auth-checker.js';
 import type { ObjectId } from 'mongodb';
 import { NotFoundError } from '../errors/index.js';
 import { createJob } from '../jobs/createJob.js';

@@ -1,6 +1,6 @@
 import type { ObjectId } from 'mongodb';
-import type { Context } from '../api/context.type.js';
-import { scopeOf } from '../auth/auth-checker.js';
+import type { Context } from './context.type.js';
+import { scopeOf } from './auth-checker.js';
 import { fromGlobalId } from '../ids/globalId.js';
 import { encodeCursor } from '../pagination/cursor.js';
 import { parsePageRequest, toConnection } from '../pagination/pageRequest.js';

@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, ID, Query, Resolver } from 'type-graphql';
-import type { Context } from '../api/context.type.js';
-import { scopeOf } from '../auth/auth-checker.js';
+import type { Context } from './context.type.js';
+import { scopeOf } from './auth-checker.js';
 import { fromGlobalId } from '../ids/globalId.js';
 import { Node } from '../schema/node.type.js';
 import { toExecutionNode, toJobNode } from './mappers.js';

@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
-import type { Context } from '../api/context.type.js';
+import type { Context } from './context.type.js';
 import { previewSchedule } from '../domain/schedule/previewSchedule.js';
 import { ScheduledTime } from '../schema/execution.type.js';
 import { ScheduleInput } from '../schema/schedule.input.js';

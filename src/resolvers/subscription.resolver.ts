@@ -1,7 +1,7 @@
 import { Arg, Authorized, ID, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
 import { ObjectId } from 'mongodb';
-import type { Context } from '../api/context.type.js';
-import { scopeOf } from '../auth/auth-checker.js';
+import type { Context } from './context.type.js';
+import { scopeOf } from './auth-checker.js';
 import type { ExecutionStatus as ExecutionStatusValue } from '../domain/execution.js';
 import { fromGlobalId } from '../ids/globalId.js';
 import { ExecutionStatus } from '../schema/enums.js';

@@ -1,6 +1,6 @@
 import { Authorized, Ctx, Query, Resolver } from 'type-graphql';
-import type { Context } from '../api/context.type.js';
-import { scopeOf } from '../auth/auth-checker.js';
+import type { Context } from './context.type.js';
+import { scopeOf } from './auth-checker.js';
 import { Viewer } from '../schema/viewer.type.js';
 import type { JobCounter } from '../quotas/jobCounter.js';
 

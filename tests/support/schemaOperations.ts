@@ -1,4 +1,4 @@
-import { kairosSchema } from '../../src/schema/buildSchema.js';
+import { kairosSchema } from '../../src/api/buildSchema.js';
 
 /** The root fields of the schema the server builds, by operation type. */
 export interface SchemaOperations {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { AuthFailureLog } from '../../src/api/authFailureLog.js';
+import { AuthFailureLog } from '../../src/auth/authFailureLog.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { newApiKeySecret } from '../../src/apiKeys/apiKeySecret.js';
 import { signDevToken } from '../../src/auth/verifyToken.js';

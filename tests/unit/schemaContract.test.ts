@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { printSchema } from 'graphql';
-import { kairosSchema } from '../../src/schema/buildSchema.js';
+import { kairosSchema } from '../../src/api/buildSchema.js';
 import { contractDiff } from '../support/contractDiff.js';
 
 const root = process.cwd();

@@ -4,7 +4,7 @@ import jwt from 'jsonwebtoken';
 import { bearerToken, CLOCK_TOLERANCE_SECONDS, signDevToken, verifyJwt, type JwtOptions } from '../../src/auth/verifyToken.js';
 import { CONFIG_DEFAULTS } from '../../src/config.js';
 import { UnauthenticatedError } from '../../src/errors/index.js';
-import type { Identity } from '../../src/auth/identity.js';
+import type { Identity } from '../../src/domain/identity.js';
 
 const SECRET = 'test-secret-0123456789abcdef';
 /** Fixed "now" for every token and every verification: 2025-03-01T12:00:00Z = 1740830400 s. */

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { buildSchema, type PubSub } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
-import { authChecker } from '../auth/auth-checker.js';
+import { authChecker } from '../resolvers/auth-checker.js';
 import { resolvers } from '../resolvers/index.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { RoleName } from '../domain/role.js';
+import type { RoleName } from './role.js';
 
 export type { RoleName };
 
@@ -7,6 +7,12 @@ export interface Identity {
   tenantId: string;
   subject: string;
   role: RoleName;
+}
+
+/** A verified bearer token: who it names, and until when it may be used (null: no expiry, as for API keys). */
+export interface Credential {
+  identity: Identity;
+  validUntil: Date | null;
 }
 
 const RANK: Record<RoleName, number> = { VIEWER: 0, MEMBER: 1, ADMIN: 2 };

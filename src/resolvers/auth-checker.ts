@@ -1,7 +1,7 @@
 import type { AuthChecker } from 'type-graphql';
-import type { Context } from '../api/context.type.js';
+import type { Context } from './context.type.js';
 import { ForbiddenError, UnauthenticatedError } from '../errors/index.js';
-import { hasRole, type RoleName } from './identity.js';
+import { hasRole, type RoleName } from '../domain/identity.js';
 
 /**
  * type-graphql's auth checker: `@Authorized()` needs any valid token, `@Authorized('MEMBER')`

@@ -13,7 +13,7 @@ import type { TenantStore } from '../store/tenantStore.js';
 import type { TenantQuotas } from '../quotas/tenantQuotas.js';
 import type { RateLimiter } from '../quotas/rateLimiter.js';
 import type { TenantLock } from '../quotas/tenantLock.js';
-import type { AuthFailureLog } from './authFailureLog.js';
+import type { AuthFailureLog } from '../auth/authFailureLog.js';
 import type { JobCounter } from '../quotas/jobCounter.js';
 import type { KairosMetrics } from '../metrics/kairosMetrics.js';
 import type { Tracer } from '@opentelemetry/api';

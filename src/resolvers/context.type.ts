@@ -1,5 +1,5 @@
 import type DataLoader from 'dataloader';
-import type { Identity } from '../auth/identity.js';
+import type { Identity } from '../domain/identity.js';
 import type { KairosError } from '../errors/index.js';
 import type { JobDoc } from '../domain/job.js';
 import type { JobStore } from '../store/jobStore.js';

@@ -1,7 +1,8 @@
 import type { KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { UnauthenticatedError } from '../errors/index.js';
-import type { Credential, Identity, RoleName } from '../domain/identity.js';
+import type { Credential } from '../domain/identity.js';
+import type { RoleName } from '../domain/role.js';
 import { publicKeyAlgorithm } from './publicKeyAlgorithm.js';
 
 export interface JwtOptions {

@@ -1,7 +1,5 @@
 import type { RoleName } from './role.js';
 
-export type { RoleName };
-
 /** Who the token says the caller is. The tenant always comes from here, never from an argument. */
 export interface Identity {
   tenantId: string;

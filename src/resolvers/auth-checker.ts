@@ -1,7 +1,8 @@
 import type { AuthChecker } from 'type-graphql';
 import type { Context } from './context.type.js';
 import { ForbiddenError, UnauthenticatedError } from '../errors/index.js';
-import { hasRole, type RoleName } from '../domain/identity.js';
+import { hasRole } from '../domain/identity.js';
+import type { RoleName } from '../domain/role.js';
 
 /**
  * type-graphql's auth checker: `@Authorized()` needs any valid token, `@Authorized('MEMBER')`

@@ -66,6 +66,12 @@ export interface KairosConfig {
   workerDrainMs: number;
   /** How long a queue consumer may take nothing while its queue has entries due before it is replaced as wedged. Default 15 s. */
   workerWedgedMs: number;
+  /**
+   * How long an attempt runs before its start is written to MongoDB (RUNNING); an attempt that ends
+   * sooner is recorded by its end alone, from the Redis attempt claim that holds its start
+   * (docs/architecture.md, "The deferred claim"). 0 = write every start before the target runs. Default 1 s.
+   */
+  workerClaimAfterMs: number;
   /** `development` enables introspection and detailed logs; anything else is production. */
   mode: 'development' | 'production';
   /** LOG_LEVEL: the lowest level written to stderr (`info` also shows warnings and errors; `silent` none). Default `info`. */
@@ -105,6 +111,7 @@ export const CONFIG_DEFAULTS = {
   purgeEveryMs: 300_000,
   workerDrainMs: 10_000,
   workerWedgedMs: 15_000,
+  workerClaimAfterMs: 1_000,
   queueShardsSingle: 1,
   queueShardsCluster: 6,
 } as const;
@@ -236,6 +243,7 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     purgeEveryMs: int(env, 'PURGE_EVERY_MS', CONFIG_DEFAULTS.purgeEveryMs, 1000, 86_400_000),
     workerDrainMs: int(env, 'WORKER_DRAIN_MS', CONFIG_DEFAULTS.workerDrainMs, 0, 3_600_000),
     workerWedgedMs: int(env, 'WORKER_WEDGED_MS', CONFIG_DEFAULTS.workerWedgedMs, 1000, 3_600_000),
+    workerClaimAfterMs: int(env, 'WORKER_CLAIM_AFTER_MS', CONFIG_DEFAULTS.workerClaimAfterMs, 0, 60_000),
     mode,
     logLevel: logLevel(env),
     metricsPort: int(env, 'METRICS_PORT', 9464, 0, 65535),

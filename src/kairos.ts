@@ -21,6 +21,7 @@ import { CancelSignals } from './events/cancelSignals.js';
 import { SharedReads } from './events/sharedReads.js';
 import { OverlapGuard } from './workers/overlapGuard.js';
 import { AttemptClaims } from './workers/attemptClaims.js';
+import { DeferredClaims } from './workers/deferredClaims.js';
 import { TenantQuotas } from './quotas/tenantQuotas.js';
 import { ConcurrencyLimiter } from './quotas/concurrencyLimiter.js';
 import { RateLimiter } from './quotas/rateLimiter.js';
@@ -159,9 +160,14 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       const cpu = new ChildProcessRunner({ handlersModule: config.handlersModule });
       // Closed after the worker has drained: kills a child that ignored its abort.
       closers.push(() => cpu.close());
+      const runStore = new RunStore(db, clock, { updatesOneByOne: ferretDb });
+      const starts = new DeferredClaims(runStore, config.workerClaimAfterMs);
+      // Until written, a running attempt's start is only in its Redis claim: a Redis that goes away
+      // (and may come back empty) must not leave it there alone.
+      // redis.on('close', () => starts.writeAll());
       const worker = new WorkerRole(
         consumerConnection,
-        { runStore: new RunStore(db, clock, { updatesOneByOne: ferretDb }), tenants, queues, events, handlers, cpu, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, tenantSlots, queueLockMs: config.queueLockMs, http: { dispatcher, allowPrivate: config.allowPrivateTargets }, metrics, tracer: tracing.tracer },
+        { runStore, starts, tenants, queues, events, handlers, cpu, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, tenantSlots, queueLockMs: config.queueLockMs, http: { dispatcher, allowPrivate: config.allowPrivateTargets }, metrics, tracer: tracing.tracer },
         logger,
         {
           redisPrefix: config.redisPrefix,

@@ -11,7 +11,7 @@ export const USER_CANCEL_REASON = 'cancelled by a user';
 
 /**
  * Cancels an execution: a pending one (SCHEDULED, QUEUED, RETRYING) ends CANCELLED at once and
- * leaves the queue; a RUNNING one is signalled through Redis to whichever worker runs it, which
+ * leaves the queue (an attempt already running unrecorded is aborted and added to it); a RUNNING one is signalled through Redis to whichever worker runs it, which
  * aborts the attempt and ends it CANCELLED (the returned execution may still say RUNNING). A
  * finished one is a CONFLICT.
  */
@@ -25,10 +25,11 @@ export async function cancelExecution(
   if (FINAL_STATUSES.includes(current.status)) {
     throw new ConflictError(`Execution ${toGlobalId('Execution', id)} has already ended (${current.status})`);
   }
-  const cancelled =
-    current.status !== 'RUNNING' &&
-    (await cancelPendingExecutions(deps, current.jobId, { statuses: ['SCHEDULED', 'QUEUED', 'RETRYING'], executionId: id }, USER_CANCEL_REASON, now)) > 0;
-  // Running, or claimed by a worker between the read and the cancel: abort the attempt where it runs.
-  if (!cancelled) await deps.cancels.cancel(id.toHexString(), USER_CANCEL_REASON);
+  if (current.status !== 'RUNNING') {
+    await cancelPendingExecutions(deps, current.jobId, { statuses: ['SCHEDULED', 'QUEUED', 'RETRYING'], executionId: id }, USER_CANCEL_REASON, now);
+  }
+  // Running (its start may not be written yet: the deferred claim), or claimed by a worker between
+  // the read and the cancel: abort the attempt where it runs; it is recorded on the execution as it ends.
+  await deps.cancels.cancel(id.toHexString(), USER_CANCEL_REASON);
   return (await deps.executions.findById(id)) ?? current;
 }

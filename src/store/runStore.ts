@@ -13,8 +13,17 @@ export interface ClaimRequest {
   /** What it must still be: its status and attempts started (a compare-and-set on both). */
   from: { status: ExecutionStatus; attempt: number };
   workerId: string;
+  /** When the attempt started (it may have run for a while before its start is written). */
+  startedAt: Date;
   /** How long after its start the attempt is overdue (its timeout plus the queue lock). */
   deadlineAfterMs: number;
+}
+
+/** An attempt whose start never reached MongoDB (the deferred claim): what the execution must still be, and the start. */
+export interface UnwrittenStart {
+  from: { status: ExecutionStatus; attempt: number };
+  startedAt: Date;
+  workerId: string;
 }
 
 /** An attempt's end: the execution's fields (decided by decideAttemptEnd) and the attempt's outcome. */
@@ -30,6 +39,8 @@ export interface EndRequest {
   resultJson: string | null;
   outcome: AttemptOutcome;
   httpStatus: number | null;
+  /** Set when the attempt's start was never written: the end records it too, as a compare-and-set on `from`. */
+  start: UnwrittenStart | null;
 }
 
 export interface RunStoreOptions {
@@ -51,7 +62,7 @@ export interface RunStoreOptions {
  */
 export class RunStore {
   private readonly c: Collections;
-  private readonly claims: GroupCommit<ClaimRequest, { claimed: boolean; startedAt: Date }>;
+  private readonly claims: GroupCommit<ClaimRequest, { claimed: boolean }>;
   private readonly ends: GroupCommit<EndRequest, { ended: boolean; at: Date }>;
   /** Jobs started since the last batch of ends: tenant → job id → latest start. */
   private jobRuns = new Map<string, Map<string, { jobId: ObjectId; at: Date }>>();
@@ -73,26 +84,30 @@ export class RunStore {
   }
 
   /**
-   * Records the running attempt of `current` as CRASHED (its worker lost the queue lock) and makes
-   * the execution RETRYING, due now, or FAILED when that was its last attempt; a compare-and-set
-   * on status and attempt, null when it changed meanwhile.
+   * Records a lost attempt as CRASHED (its worker disappeared) and makes the execution RETRYING, due
+   * now, or FAILED when that was its last attempt: the RUNNING attempt of `current`, or, when its start
+   * never reached MongoDB (`unwritten`, read from the Redis attempt claim), the attempt after
+   * `current.attempt`, recorded whole. A compare-and-set on status and attempt; null when it changed meanwhile.
    */
-  async recordCrash(current: ExecutionDoc, now: Date): Promise<ExecutionDoc | null> {
+  async recordCrash(current: ExecutionDoc, now: Date, unwritten: Omit<UnwrittenStart, 'from'> | null = null): Promise<ExecutionDoc | null> {
     const error = 'the worker running this attempt disappeared; taken over after the visibility timeout';
-    const attempts = current.attempts.map((a) =>
-      a.number === current.attempt ? { ...a, finishedAt: now, outcome: 'CRASHED' as const, error } : a,
-    );
-    const last = current.attempt >= current.maxAttempts;
+    const number = unwritten ? current.attempt + 1 : current.attempt;
+    const attempts = unwritten
+      ? [...current.attempts, { number, startedAt: unwritten.startedAt, finishedAt: now, outcome: 'CRASHED' as const, error, httpStatus: null, workerId: unwritten.workerId }]
+      : current.attempts.map((a) => (a.number === number ? { ...a, finishedAt: now, outcome: 'CRASHED' as const, error } : a));
+    const last = number >= current.maxAttempts;
     return this.c.executions.findOneAndUpdate(
-      { _id: current._id, status: 'RUNNING', attempt: current.attempt },
+      { _id: current._id, status: current.status, attempt: current.attempt },
       {
         $set: {
           attempts,
+          attempt: number,
           status: last ? 'FAILED' : 'RETRYING',
           nextAttemptAt: last ? null : now,
           finishedAt: last ? now : null,
           error,
           updatedAt: now,
+          ...(unwritten && number === 1 ? { startedAt: unwritten.startedAt } : {}),
         },
       },
       { returnDocument: 'after' },
@@ -100,30 +115,30 @@ export class RunStore {
   }
 
   /**
-   * The claim of docs/architecture.md step 4 without reading the execution first: RUNNING with attempt
-   * `from.attempt + 1` if it still has `from`'s status and attempts, else not claimed (cancelled,
-   * finished, or the queue entry's picture was stale). Group-committed; `startedAt` is the batch's.
+   * Writes an attempt's start (docs/architecture.md step 4, the claim) without reading the execution
+   * first: RUNNING with attempt `from.attempt + 1` if it still has `from`'s status and attempts, else
+   * not claimed (cancelled, finished, or the queue entry's picture was stale). Group-committed.
    */
-  claim(request: ClaimRequest): Promise<{ claimed: boolean; startedAt: Date }> {
+  claim(request: ClaimRequest): Promise<{ claimed: boolean }> {
     return this.claims.submit(request);
   }
 
-  private async writeClaims(requests: ClaimRequest[]): Promise<{ claimed: boolean; startedAt: Date }[]> {
+  private async writeClaims(requests: ClaimRequest[]): Promise<{ claimed: boolean }[]> {
     const now = this.clock();
     const ops: AnyBulkWriteOperation<ExecutionDoc>[] = requests.map((r) => {
-      const attempt: AttemptDoc = { number: r.from.attempt + 1, startedAt: now, finishedAt: null, outcome: null, error: null, httpStatus: null, workerId: r.workerId };
+      const attempt: AttemptDoc = { number: r.from.attempt + 1, startedAt: r.startedAt, finishedAt: null, outcome: null, error: null, httpStatus: null, workerId: r.workerId };
       return {
         updateOne: {
           filter: { _id: r.id, status: r.from.status, attempt: r.from.attempt },
           update: {
             $set: {
               status: 'RUNNING',
-              deadlineAt: new Date(now.getTime() + r.deadlineAfterMs),
+              deadlineAt: new Date(r.startedAt.getTime() + r.deadlineAfterMs),
               attempt: attempt.number,
               nextAttemptAt: null,
               updatedAt: now,
               // The execution's start is its first attempt's.
-              ...(attempt.number === 1 ? { startedAt: now } : {}),
+              ...(attempt.number === 1 ? { startedAt: r.startedAt } : {}),
             },
             $push: { attempts: attempt },
           },
@@ -136,7 +151,7 @@ export class RunStore {
     } catch (error) {
       if (isMongoUnavailable(error)) throw error;
     }
-    if (all) return requests.map(() => ({ claimed: true, startedAt: now }));
+    if (all) return requests.map(() => ({ claimed: true }));
     // Some did not match (or a statement failed): read back which of them are ours. Each claim of
     // (execution, attempt) is exclusive through the worker's Redis claim, so ours is recognisable.
     const found = await Promise.all(
@@ -144,30 +159,27 @@ export class RunStore {
     );
     return found.map((doc, i) => {
       const mine = doc?.status === 'RUNNING' && doc.attempt === requests[i].from.attempt + 1 ? doc.attempts[doc.attempt - 1] : undefined;
-      return { claimed: mine?.workerId === requests[i].workerId && mine.startedAt.getTime() === now.getTime(), startedAt: now };
+      return { claimed: mine?.workerId === requests[i].workerId && mine.startedAt.getTime() === requests[i].startedAt.getTime() };
     });
   }
 
   /**
-   * Ends the running attempt `attempt`; not ended when the execution changed meanwhile (e.g.
-   * cancelled). Group-committed: ends that write the same fields go out as one updateMany, all
-   * in one bulk; `at` (finishedAt, updatedAt) is the batch's. Also matches its own earlier
-   * write, so a retry after MongoDB applied a first try whose answer was lost still counts as ended.
+   * Ends the attempt `attempt`: the RUNNING one, or (`start` set) one whose start was never written,
+   * recorded whole. Not ended when the execution changed meanwhile (e.g. cancelled); an unwritten
+   * attempt is then still added to a CANCELLED execution's attempts, so every delivery is on record.
+   * Group-committed: ends that write the same fields go out as one updateMany, all in one bulk; `at`
+   * (finishedAt, updatedAt) is the batch's. Also matches its own earlier write, so a retry after
+   * MongoDB applied a first try whose answer was lost still counts as ended.
    */
   endAttempt(request: EndRequest): Promise<{ ended: boolean; at: Date }> {
     return this.ends.submit(request);
   }
 
+  /** The execution's fields an end sets, and the ended attempt's (by its slot in `attempts`). */
   private endFields(r: EndRequest, now: Date): Record<string, unknown> {
     const slot = `attempts.${r.attempt - 1}`;
     return {
-      status: r.status,
-      nextAttemptAt: r.nextAttemptAt,
-      finishedAt: r.final ? now : null,
-      error: r.error,
-      reason: r.reason,
-      resultJson: r.resultJson,
-      updatedAt: now,
+      ...this.executionEndFields(r, now),
       [`${slot}.finishedAt`]: now,
       [`${slot}.outcome`]: r.outcome,
       [`${slot}.error`]: r.error,
@@ -175,10 +187,37 @@ export class RunStore {
     };
   }
 
+  private executionEndFields(r: EndRequest, now: Date): Record<string, unknown> {
+    return { status: r.status, nextAttemptAt: r.nextAttemptAt, finishedAt: r.final ? now : null, error: r.error, reason: r.reason, resultJson: r.resultJson, updatedAt: now };
+  }
+
+  /** The attempt an end records whole when its start was never written. */
+  private wholeAttempt(r: EndRequest & { start: UnwrittenStart }, now: Date): AttemptDoc {
+    return { number: r.attempt, startedAt: r.start.startedAt, finishedAt: now, outcome: r.outcome, error: r.error, httpStatus: r.httpStatus, workerId: r.start.workerId };
+  }
+
+  /** An end whose start was never written: one statement, a compare-and-set on the state the start expected. */
+  private unwrittenEnd(r: EndRequest & { start: UnwrittenStart }, now: Date): AnyBulkWriteOperation<ExecutionDoc> {
+    return {
+      updateOne: {
+        filter: { _id: r.id, status: r.start.from.status, attempt: r.start.from.attempt },
+        update: {
+          $set: { ...this.executionEndFields(r, now), attempt: r.attempt, deadlineAt: null, ...(r.attempt === 1 ? { startedAt: r.start.startedAt } : {}) },
+          $push: { attempts: this.wholeAttempt(r, now) },
+        },
+      },
+    };
+  }
+
   private async writeEnds(requests: EndRequest[]): Promise<{ ended: boolean; at: Date }[]> {
     const now = this.clock();
     const groups = new Map<string, { attempt: number; ids: ObjectId[]; set: Record<string, unknown> }>();
+    const unwritten: AnyBulkWriteOperation<ExecutionDoc>[] = [];
     for (const r of requests) {
+      if (hasUnwrittenStart(r)) {
+        unwritten.push(this.unwrittenEnd(r, now));
+        continue;
+      }
       const set = this.endFields(r, now);
       const key = JSON.stringify(set);
       const group = groups.get(key);
@@ -194,21 +233,31 @@ export class RunStore {
     );
     let all = false;
     try {
-      const [result] = await Promise.all([bulkUpdate(this.c.executions, ops, this.oneByOne), this.writeJobRuns()]);
+      const [result] = await Promise.all([bulkUpdate(this.c.executions, [...unwritten, ...ops], this.oneByOne), this.writeJobRuns()]);
       all = result.matchedCount === requests.length;
     } catch (error) {
       if (isMongoUnavailable(error)) throw error;
     }
     if (all) return requests.map(() => ({ ended: true, at: now }));
-    // Some did not match: one at a time, each also matching the end it may have got from the bulk.
+    // Some did not match: one at a time, each also matching the end it may have got from the bulk
+    // (or, for an unwritten start, its own start written after all by a claim whose answer was lost).
     return Promise.all(
       requests.map(async (r) => {
         const result = await this.c.executions.updateOne(
           { _id: r.id, attempt: r.attempt, $or: [{ status: 'RUNNING' }, { status: r.status, [`attempts.${r.attempt - 1}.outcome`]: r.outcome }] },
           { $set: this.endFields(r, now) },
         );
+        if (result.matchedCount === 0 && hasUnwrittenStart(r)) await this.recordCancelledAttempt(r, now);
         return { ended: result.matchedCount === 1, at: now };
       }),
+    );
+  }
+
+  /** A cancel reached the execution while its attempt ran unwritten: the attempt still goes on its record. */
+  private async recordCancelledAttempt(r: EndRequest & { start: UnwrittenStart }, now: Date): Promise<void> {
+    await this.c.executions.updateOne(
+      { _id: r.id, status: 'CANCELLED', attempt: r.start.from.attempt },
+      { $set: { attempt: r.attempt, updatedAt: now }, $push: { attempts: this.wholeAttempt(r, now) } },
     );
   }
 
@@ -257,4 +306,8 @@ export class RunStore {
   async findJob(tenantId: string, jobId: ObjectId): Promise<JobDoc | null> {
     return this.c.jobs.findOne({ _id: jobId, tenantId });
   }
+}
+
+function hasUnwrittenStart(r: EndRequest): r is EndRequest & { start: UnwrittenStart } {
+  return r.start !== null;
 }

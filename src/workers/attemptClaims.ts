@@ -1,20 +1,21 @@
 import type { RedisClient } from '../redis/redisClient.js';
 
-/**
- * Claims only have to outlast the compare-and-set they guard (a MongoDB operation fails after the
- * 15 s socket timeout): once RUNNING, duplicates are dropped anyway. A worker killed between the
- * claim and the compare-and-set leaves the claim behind; short-lived, it blocks the execution's
- * redeliveries for seconds, not the ten minutes it used to (a chaos run found one stuck QUEUED).
- */
-const CLAIM_TTL_MS = 30_000;
+/** A takeover claim only has to outlast the compare-and-set recording the lost attempt (15 s socket timeout at most). */
 const TAKEOVER_CLAIM_TTL_MS = 30_000;
 
+/** Who started an attempt and when: what a takeover records when the attempt never reached MongoDB. */
+export interface ClaimHolder {
+  workerId: string;
+  startedAt: Date;
+}
+
 /**
- * One claim per execution attempt in Redis (`SET NX`), taken before the MongoDB compare-and-set
- * that starts the attempt. On MongoDB that compare-and-set alone is enough; FerretDB 1.24 applies
- * an update's filter before rewriting the document by `_id` only, so two workers could both win
- * it. The Redis claim keeps a duplicate delivery from running the attempt twice there. Uses the
- * caller's Redis connection.
+ * One claim per execution attempt in Redis (`SET NX`), taken before the attempt starts. It keeps a
+ * duplicate delivery from running the attempt twice (FerretDB 1.24 applies an update's filter before
+ * rewriting the document by `_id` only, so two workers could both pass a MongoDB compare-and-set),
+ * and it is the record of the attempt's start until that start is written to MongoDB (the deferred
+ * claim, docs/architecture.md): it holds the worker and the start, and lives until the attempt can no
+ * longer be running and a takeover has had time to find a dead holder. Uses the caller's Redis connection.
  */
 export class AttemptClaims {
   constructor(private readonly redis: RedisClient, private readonly prefix: string) {}
@@ -23,9 +24,23 @@ export class AttemptClaims {
     return `${this.prefix}:claim:${executionId}:${attempt}`;
   }
 
-  /** True for the first caller per (execution, attempt number). */
-  async take(executionId: string, attempt: number): Promise<boolean> {
-    return (await this.redis.set(this.key(executionId, attempt), '1', 'PX', CLAIM_TTL_MS, 'NX')) === 'OK';
+  /** True for the first caller per (execution, attempt number); the claim lasts `ttlMs`. */
+  async take(executionId: string, attempt: number, holder: ClaimHolder, ttlMs: number): Promise<boolean> {
+    const value = JSON.stringify({ workerId: holder.workerId, startedAt: holder.startedAt.getTime() });
+    return (await this.redis.set(this.key(executionId, attempt), value, 'PX', ttlMs, 'NX')) === 'OK';
+  }
+
+  /** Who holds the claim of this attempt; null when nobody does (never taken, expired, or Redis lost it). */
+  async holder(executionId: string, attempt: number): Promise<ClaimHolder | null> {
+    const raw = await this.redis.get(this.key(executionId, attempt));
+    if (!raw) return null;
+    try {
+      const parsed = JSON.parse(raw) as { workerId?: unknown; startedAt?: unknown };
+      if (typeof parsed.workerId === 'string' && typeof parsed.startedAt === 'number') return { workerId: parsed.workerId, startedAt: new Date(parsed.startedAt) };
+    } catch {
+      // A claim written before claims held their holder ('1'): nothing to record from it.
+    }
+    return null;
   }
 
   /**

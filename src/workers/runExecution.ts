@@ -16,7 +16,8 @@ import { callHttpTarget } from './targets/httpTarget.js';
 import { isNonRetryable } from './targets/targetAgent.js';
 import { CancelledError, ShutdownError, type CancelSignals } from '../events/cancelSignals.js';
 import type { OverlapDecision, OverlapGuard } from './overlapGuard.js';
-import type { AttemptClaims } from './attemptClaims.js';
+import type { AttemptClaims, ClaimHolder } from './attemptClaims.js';
+import type { DeferredClaim, DeferredClaims } from './deferredClaims.js';
 import type { ConcurrencyLimiter } from '../quotas/concurrencyLimiter.js';
 import type { TenantShare } from './tenantShare.js';
 import type { Dispatcher } from 'undici';
@@ -46,6 +47,8 @@ export interface RunDeps {
   overlap: OverlapGuard;
   cancels: CancelSignals;
   claims: AttemptClaims;
+  /** Writes attempts' starts to MongoDB once they have run for a while (deferredClaims.ts). */
+  starts: DeferredClaims;
   /** The tenants' running slots (maxConcurrentExecutions). */
   tenantSlots: ConcurrencyLimiter;
   /** Each tenant's share of this process's slots. */
@@ -85,10 +88,11 @@ interface Run {
   trigger?: ExecutionTrigger;
 }
 
-/** An attempt this delivery claimed. */
+/** An attempt this delivery claimed, and its start on its way to MongoDB. */
 interface Started {
   number: number;
   startedAt: Date;
+  claim: DeferredClaim;
 }
 
 /**
@@ -142,14 +146,23 @@ async function readRun(deps: RunDeps, executionId: string, delivery: { takeover:
   // RUNNING elsewhere: a duplicate delivery is dropped; a takeover (the queue's stalled check found
   // its lock lapsed, or reconcile found it past its deadline) means the worker running it is gone.
   if (found.status === 'RUNNING' && !delivery.takeover) return null;
-  if (found.status === 'RUNNING' && !(await deps.claims.takeTakeover(executionId, found.attempt))) return null;
-  const current = found.status === 'RUNNING' ? await takeOver(deps, found) : found;
+  // A waiting execution may have lost an attempt too: one whose start was only in its Redis claim.
+  const lost = found.status === 'RUNNING' ? { unwritten: null } : delivery.takeover ? await unwrittenLost(deps, found) : null;
+  if (!lost) return { ...found, executionId, job: null };
+  if (!(await deps.claims.takeTakeover(executionId, found.attempt + (lost.unwritten ? 1 : 0)))) return null;
+  const current = await takeOver(deps, found, lost.unwritten);
   if (!current) {
     // Taken over as FAILED (no attempt left): free the slot the lost attempt held.
-    if (found.status === 'RUNNING') await releaseSlot(deps, found, found.jobId.toHexString(), executionId);
+    await releaseSlot(deps, found, found.jobId.toHexString(), executionId);
     return null;
   }
   return { ...current, executionId, job: null };
+}
+
+/** The attempt after `waiting`'s last, when a worker that is gone (the entry's lock lapsed) claimed it without writing its start. */
+async function unwrittenLost(deps: RunDeps, waiting: ExecutionDoc): Promise<{ unwritten: ClaimHolder } | null> {
+  const holder = await deps.claims.holder(waiting._id.toHexString(), waiting.attempt + 1);
+  return holder ? { unwritten: holder } : null;
 }
 
 /** Runs `run` if it still can start; 'stale' when the claim missed on the entry's picture (`fromEntry`). */
@@ -213,7 +226,7 @@ async function runWithinShare(deps: RunDeps, run: Run, job: JobSnapshot, fromEnt
     await publishStatusEvents(deps.events, deps.logger, [statusEvent(run, run.status, 'RUNNING', started.startedAt)]);
     if (started.number === 1) deps.runStore.noteJobRun(run.tenantId, run.jobId, started.startedAt);
     if (started.number === 1) deps.metrics.attemptStarted(started.startedAt.getTime() - run.scheduledFor.getTime(), run.trigger, run.workload, run.tenantId);
-    await finish(deps, run, job, started, await tracedAttempt(deps, run, job, started.number));
+    await finish(deps, run, job, started, await tracedAttempt(deps, run, job, started));
     return 'done';
   } catch (error) {
     // MongoDB or Redis failed after the attempt started: record it as lost and queue the next one,
@@ -221,6 +234,8 @@ async function runWithinShare(deps: RunDeps, run: Run, job: JobSnapshot, fromEnt
     if (started) await takeOverAndRequeue(deps, run, started);
     throw error;
   } finally {
+    // Stops a start write that has not gone out (the attempt is over, however it ended).
+    if (started) await started.claim.settle();
     // Only a delivery that started the attempt owns the slot; a duplicate that lost the claim must not free it.
     if (started && job.overlapPolicy !== 'ALLOW') await releaseSlot(deps, run, jobId, executionId);
     // The tenant slot is keyed by execution: a duplicate that took it as new but lost the claim to a
@@ -251,19 +266,27 @@ async function runningElsewhere(deps: RunDeps, executionId: string): Promise<boo
   return (await deps.runStore.findRunnable(new ObjectId(executionId)))?.status === 'RUNNING';
 }
 
-/** Claims the attempt (Redis, then the MongoDB compare-and-set); null when another delivery has it or the execution changed. */
+/**
+ * Claims the attempt: the Redis claim (exclusive, and the record of the start until MongoDB has it),
+ * then the MongoDB compare-and-set, deferred (deferredClaims.ts); null when another delivery has the
+ * claim, or when a compare-and-set made at once missed (the execution changed).
+ */
 async function startAttempt(deps: RunDeps, run: Run, timeoutMs: number): Promise<Started | null> {
   const number = run.attempt + 1;
-  if (!(await deps.claims.take(run.executionId, number))) return null;
+  const startedAt = deps.clock();
+  // Outlives the attempt (aborted at its timeout) and a takeover's look for a dead holder (the lock lapses, then the stalled check sees it).
+  const claimTtlMs = timeoutMs + 2 * deps.queueLockMs + 30_000;
+  if (!(await deps.claims.take(run.executionId, number, { workerId: deps.workerId, startedAt }, claimTtlMs))) return null;
   try {
-    const { claimed, startedAt } = await deps.runStore.claim({
+    const claim = await deps.starts.start({
       id: run._id,
       from: { status: run.status, attempt: run.attempt },
       workerId: deps.workerId,
+      startedAt,
       deadlineAfterMs: timeoutMs + deps.queueLockMs,
     });
-    if (!claimed) await deps.claims.drop(run.executionId, number);
-    return claimed ? { number, startedAt } : null;
+    if (!claim) await deps.claims.drop(run.executionId, number);
+    return claim ? { number, startedAt, claim } : null;
   } catch (error) {
     // Let a redelivery try again instead of finding the claim taken.
     await deps.claims.drop(run.executionId, number).catch(() => undefined);
@@ -273,24 +296,29 @@ async function startAttempt(deps: RunDeps, run: Run, timeoutMs: number): Promise
 
 async function takeOverAndRequeue(deps: RunDeps, run: Run, started: Started): Promise<void> {
   try {
+    const written = await started.claim.settle();
     if (!(await deps.claims.takeTakeover(run.executionId, started.number))) return;
-    const running = await deps.runStore.findRunnable(run._id);
-    if (running?.status !== 'RUNNING' || running.attempt !== started.number) return;
-    const after = await takeOver(deps, running);
+    const current = await deps.runStore.findRunnable(run._id);
+    if (!current || current.attempt !== (written ? started.number : started.number - 1) || (current.status === 'RUNNING') !== written) return;
+    const after = await takeOver(deps, current, written ? null : { workerId: deps.workerId, startedAt: started.startedAt });
     if (after) await deps.queues.enqueue([queueEntry(after, deps.clock())]);
   } catch (error) {
     deps.logger.warn('could not record a failed attempt; the queue will hand it out again', { error: errorMessage(error) });
   }
 }
 
-/** Records a lost attempt as CRASHED; returns the execution ready for its next attempt, or null if none is left. */
-async function takeOver(deps: RunDeps, running: ExecutionDoc): Promise<ExecutionDoc | null> {
+/**
+ * Records a lost attempt as CRASHED: `current`'s RUNNING one, or the one whose start only its Redis
+ * claim held (`unwritten`). Returns the execution ready for its next attempt, or null if none is left.
+ */
+async function takeOver(deps: RunDeps, current: ExecutionDoc, unwritten: ClaimHolder | null): Promise<ExecutionDoc | null> {
   const now = deps.clock();
-  const after = await deps.runStore.recordCrash(running, now);
+  const after = await deps.runStore.recordCrash(current, now, unwritten);
   if (!after) return null;
-  recordCrashed(deps.metrics, running, after, now);
+  const startedAt = unwritten?.startedAt ?? current.attempts.find((a) => a.number === current.attempt)?.startedAt;
+  recordCrashed(deps.metrics, current, after, startedAt ? now.getTime() - startedAt.getTime() : null);
   await publishStatusEvents(deps.events, deps.logger, [statusEvent(after, 'RUNNING', after.status, now)]);
-  attemptLogger(deps.logger, running.tenantId, running.jobId, running._id.toHexString()).warn('took over an execution whose worker disappeared', { attempt: running.attempt });
+  attemptLogger(deps.logger, current.tenantId, current.jobId, current._id.toHexString()).warn('took over an execution whose worker disappeared', { attempt: after.attempt });
   return after.status === 'RETRYING' ? after : null;
 }
 
@@ -324,13 +352,14 @@ async function endUnstarted(deps: RunDeps, run: Run, status: 'SKIPPED' | 'CANCEL
  * The attempt inside its span. An HTTP target gets the span as its `traceparent`, so the receiver's
  * trace joins the scheduler's; failed, timed-out and crashed attempts mark the span as an error.
  */
-async function tracedAttempt(deps: RunDeps, run: Run, job: JobSnapshot, number: number): Promise<AttemptResult> {
+async function tracedAttempt(deps: RunDeps, run: Run, job: JobSnapshot, started: Started): Promise<AttemptResult> {
+  const { number } = started;
   const attributes = {
     [A.executionId]: toGlobalId('Execution', run._id), [A.jobId]: toGlobalId('Job', run.jobId), [A.tenantId]: run.tenantId,
     [A.attempt]: number, [A.workload]: run.workload, [A.targetKind]: job.target.kind, ...(run.trigger ? { [A.trigger]: run.trigger } : {}),
   };
   return inSpan(deps.tracer, 'execution.attempt', { attributes }, async (span) => {
-    const result = await attempt(deps, run, job, number, traceparent(span.spanContext()));
+    const result = await attempt(deps, run, job, started, traceparent(span.spanContext()));
     span.setAttribute(A.outcome, result.outcome);
     if (result.httpStatus !== null) span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, result.httpStatus);
     if (result.outcome === 'FAILED' || result.outcome === 'TIMED_OUT' || result.outcome === 'CRASHED') {
@@ -342,8 +371,11 @@ async function tracedAttempt(deps: RunDeps, run: Run, job: JobSnapshot, number: 
 }
 
 /** Runs the target once under the job's timeout; cancel and shutdown signals abort it. */
-async function attempt(deps: RunDeps, run: Run, job: JobSnapshot, number: number, traceparentHeader: string | null): Promise<AttemptResult> {
+async function attempt(deps: RunDeps, run: Run, job: JobSnapshot, started: Started, traceparentHeader: string | null): Promise<AttemptResult> {
+  const { number } = started;
   const controller = new AbortController();
+  // The start's write found the execution changed (cancelled while waiting, or taken over): it is no longer this attempt's.
+  started.claim.onMissed(() => controller.abort(new CancelledError('the execution changed while this attempt was starting')));
   const timer = setTimeout(() => controller.abort(new AttemptTimeout(`Timed out after ${job.timeoutSeconds} s`)), job.timeoutSeconds * 1000);
   const untrack = deps.cancels.track(run.executionId, controller);
   const payloadJson = run.payloadJson ?? job.payloadJson;
@@ -413,8 +445,10 @@ async function attempt(deps: RunDeps, run: Run, job: JobSnapshot, number: number
  */
 async function finish(deps: RunDeps, run: Run, job: JobSnapshot, started: Started, result: AttemptResult): Promise<void> {
   const decision = decideAttemptEnd(result, { number: started.number, maxAttempts: run.maxAttempts, retryPolicy: job.retryPolicy }, deps.clock(), deps.random);
+  // A start not written yet is written by the end, in the same statement.
+  const start = (await started.claim.settle()) ? null : { from: { status: run.status, attempt: run.attempt }, startedAt: started.startedAt, workerId: deps.workerId };
   const { ended, at } = await retryWhileMongoDown(() =>
-    deps.runStore.endAttempt({ id: run._id, attempt: started.number, ...decision, outcome: result.outcome, httpStatus: result.httpStatus }),
+    deps.runStore.endAttempt({ id: run._id, attempt: started.number, ...decision, outcome: result.outcome, httpStatus: result.httpStatus, start }),
   );
   if (!ended) return;
   recordAttemptEnd(deps.metrics, run, result.outcome, decision, at.getTime() - started.startedAt.getTime());
@@ -442,10 +476,9 @@ function recordAttemptEnd(metrics: KairosMetrics, run: Run, outcome: AttemptResu
 }
 
 /** A takeover recorded the lost attempt CRASHED: the execution retries or, with no attempt left, has FAILED. */
-function recordCrashed(metrics: KairosMetrics, running: ExecutionDoc, after: ExecutionDoc, now: Date): void {
-  const startedAt = running.attempts.find((a) => a.number === running.attempt)?.startedAt;
+function recordCrashed(metrics: KairosMetrics, running: ExecutionDoc, after: ExecutionDoc, durationMs: number | null): void {
   metrics.tookOver();
-  metrics.attemptEnded('CRASHED', running.workload, running.tenantId, startedAt ? now.getTime() - startedAt.getTime() : null);
+  metrics.attemptEnded('CRASHED', running.workload, running.tenantId, durationMs);
   if (after.status === 'RETRYING') metrics.retried(running.workload);
   else if (after.status === 'FAILED') metrics.executionFinished('FAILED', running.trigger, running.tenantId);
 }

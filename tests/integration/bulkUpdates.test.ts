@@ -90,11 +90,11 @@ describe('update statements on a FerretDB with a small PostgreSQL pool', () => {
     await executions.insertMany(docs);
     const store = new RunStore(db, () => new Date(), { updatesOneByOne: true });
     const claims = await Promise.all(
-      docs.map((d) => store.claim({ id: d._id, from: { status: 'SCHEDULED', attempt: 0 }, workerId: 'w-1', deadlineAfterMs: 60_000 })),
+      docs.map((d) => store.claim({ id: d._id, from: { status: 'SCHEDULED', attempt: 0 }, workerId: 'w-1', startedAt: new Date(), deadlineAfterMs: 60_000 })),
     );
     expect(claims.filter((c) => c.claimed)).toHaveLength(150);
     const ends = await Promise.all(
-      docs.map((d) => store.endAttempt({ id: d._id, attempt: 1, status: 'SUCCEEDED', nextAttemptAt: null, final: true, error: null, reason: null, resultJson: null, outcome: 'SUCCEEDED', httpStatus: 200 })),
+      docs.map((d) => store.endAttempt({ id: d._id, attempt: 1, status: 'SUCCEEDED', nextAttemptAt: null, final: true, error: null, reason: null, resultJson: null, outcome: 'SUCCEEDED', httpStatus: 200, start: null })),
     );
     expect(ends.filter((e) => e.ended)).toHaveLength(150);
     expect(await executions.countDocuments({ tenantId: 'bulk-c', status: 'SUCCEEDED' })).toBe(150);

@@ -21,21 +21,26 @@ type Event = { executionUpdated: { status: string; execution: { id: string } } }
 describe('a worker that dies mid-attempt', () => {
   const started: TestKairos[] = [];
   let child: ChildProcess | null = null;
-  let client: Client | null = null;
+  const clients: Client[] = [];
   afterAll(async () => {
     child?.kill('SIGKILL');
-    await client?.dispose();
+    for (const c of clients) await c.dispose();
     for (const k of started.reverse()) await k.stop();
   });
 
-  it('loses its queue lock; another worker records the attempt CRASHED and runs the next one', async () => {
-    const env = { QUEUE_LOCK_MS: '1500' };
+  // The start written before the target runs, or (deferred past the kill) held only by the Redis attempt claim.
+  it.each([
+    ['written to MongoDB before the attempt', '0'],
+    ['held only by its Redis claim', '60000'],
+  ])('loses its queue lock, its start %s; another worker records the attempt CRASHED and runs the next one', async (_, claimAfterMs) => {
+    const env = { QUEUE_LOCK_MS: '1500', WORKER_CLAIM_AFTER_MS: claimAfterMs };
     const api = await startTestKairos('crash', { roles: ['api', 'scheduler'], env });
     started.push(api);
     const worker = await startProcess(deploymentEnv(api, { ROLES: 'worker', ...env }));
     child = worker.child;
     const token = tokenFor(uniqueName('crash'), 'member');
-    client = wsClient(api.url, token);
+    const client = wsClient(api.url, token);
+    clients.push(client);
     const { createJob } = await gqlOk(api.url, token, CREATE, {
       input: { name: 'long', schedule: { runAt: new Date(Date.now() + 1000).toISOString() }, target: { handler: 'sleep' }, payload: { ms: 3000 } },
     });
@@ -61,7 +66,8 @@ describe('a worker that dies mid-attempt', () => {
   }, 40_000);
 
   it('is taken over by reconcile when the queue lost the entry of a RUNNING execution past its deadline', async () => {
-    const k = await startTestKairos('lost-entry', { roles: ['api', 'worker'] });
+    // Reconcile finds RUNNING executions: the start is written before the attempt.
+    const k = await startTestKairos('lost-entry', { roles: ['api', 'worker'], env: { WORKER_CLAIM_AFTER_MS: '0' } });
     started.push(k);
     const token = tokenFor(uniqueName('lost'), 'member');
     const watcher = wsClient(k.url, token);

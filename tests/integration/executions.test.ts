@@ -3,6 +3,7 @@ import type { Client } from 'graphql-ws';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
 import { gql, gqlOk } from '../support/graphqlClient.js';
 import { EventCollector, wsClient } from '../support/subscriptions.js';
+import { waitUntil } from '../support/waitFor.js';
 
 const CREATE = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`;
 const TRIGGER = `mutation($id: ID!, $payload: JSON) { triggerJob(id: $id, payload: $payload) { execution { id status } } }`;
@@ -37,6 +38,13 @@ describe('cancelExecution and retryExecution', () => {
   const reached = (events: EventCollector<Event>, id: string, status: string) =>
     events.waitFor((items) => items.some((e) => e.executionUpdated.execution.id === id && e.executionUpdated.status === status), 15_000);
 
+  /** The execution once `n` attempts are on record: an aborted attempt whose start was not written yet (the deferred claim) is added as it ends, just after the cancel. */
+  const withAttempts = (id: string, n: number) =>
+    waitUntil(`${n} attempts on record`, async () => {
+      const { execution } = await gqlOk(k.url, token, EXECUTION, { id });
+      return execution.attempts.length >= n ? execution : undefined;
+    }, 5000);
+
   it('cancels a running attempt wherever it runs, then queues it again for a fresh round on retry', async () => {
     const jobId = await job({ target: { handler: 'sleep' }, retryPolicy: { maxAttempts: 2 } });
     const events = new EventCollector<Event>(client, SUBSCRIBE, { jobId });
@@ -47,7 +55,7 @@ describe('cancelExecution and retryExecution', () => {
     await gqlOk(k.url, token, CANCEL, { id });
     await reached(events, id, 'CANCELLED');
     expect(Date.now() - started).toBeLessThan(5000);
-    const cancelled = (await gqlOk(k.url, token, EXECUTION, { id })).execution;
+    const cancelled = await withAttempts(id, 1);
     expect(cancelled).toMatchObject({ status: 'CANCELLED', reason: 'cancelled by a user', attempt: 1 });
     expect(cancelled.attempts.map((a: any) => a.outcome)).toEqual(['CANCELLED']);
 
@@ -61,7 +69,7 @@ describe('cancelExecution and retryExecution', () => {
     await gqlOk(k.url, token, CANCEL, { id });
     await events.waitFor((items) => items.filter((e) => e.executionUpdated.execution.id === id && e.executionUpdated.status === 'CANCELLED').length >= 2, 15_000);
     events.stop();
-    const history = (await gqlOk(k.url, token, EXECUTION, { id })).execution;
+    const history = await withAttempts(id, 2);
     expect(history.attempts.map((a: any) => [a.number, a.outcome])).toEqual([
       [1, 'CANCELLED'],
       [2, 'CANCELLED'],

@@ -86,6 +86,51 @@ describe('a Redis outage', () => {
   });
 });
 
+describe('a Redis outage while an attempt runs with its start only in Redis (the deferred claim)', () => {
+  let redis: LocalServer;
+  let k: TestKairos;
+  const token = tokenFor(uniqueName('redisgone'), 'member');
+  const EXECUTION = `query($id: ID!) { execution(id: $id) { status attempts { number outcome } } }`;
+
+  beforeAll(async () => {
+    redis = await startLocalRedis();
+    // Starts are never written on their own during the test: only Redis going away writes them.
+    k = await startTestKairos('redisgone', { env: { REDIS_URL: redis.url, LEASE_TTL_MS: '2000', WORKER_CLAIM_AFTER_MS: '60000' } });
+  });
+  afterAll(async () => {
+    await k?.stop();
+    await redis?.stop();
+  });
+
+  it('writes the start to MongoDB as Redis goes, so a Redis back empty does not start the attempt again', async () => {
+    const { createJob } = await gqlOk(k.url, token, CREATE, {
+      input: { name: 'long', schedule: { intervalSeconds: 31_536_000 }, target: { handler: 'sleep' }, timeoutSeconds: 60 },
+    });
+    const client = wsClient(k.url, token);
+    const events = new EventCollector<{ executionUpdated: { status: string } }>(client, SUBSCRIBE, { jobId: createJob.job.id });
+    let id: string;
+    try {
+      id = (await gqlOk(k.url, token, `mutation($id: ID!) { triggerJob(id: $id, payload: { ms: 8000 }) { execution { id } } }`, { id: createJob.job.id })).triggerJob.execution.id;
+      await events.waitFor((items) => items.some((e) => e.executionUpdated.status === 'RUNNING'), 10_000);
+    } finally {
+      events.stop();
+      await client.dispose();
+    }
+    // Running, but MongoDB does not know yet.
+    expect((await gqlOk(k.url, token, EXECUTION, { id })).execution.status).toBe('QUEUED');
+    await redis.kill();
+    try {
+      await waitUntil('the start written', async () => ((await gqlOk(k.url, token, EXECUTION, { id })).execution.status === 'RUNNING' ? true : undefined), 5000);
+    } finally {
+      await redis.restart();
+    }
+    // The new leader re-enqueues what is waiting; this execution is not, so its one attempt ends it.
+    const done = await waitForExecution(k.url, token, id, ['SUCCEEDED', 'FAILED'], 30_000);
+    expect(done.status).toBe('SUCCEEDED');
+    expect((await gqlOk(k.url, token, EXECUTION, { id })).execution.attempts).toEqual([{ number: 1, outcome: 'SUCCEEDED' }]);
+  }, 60_000);
+});
+
 describe('a MongoDB outage (server paused with SIGSTOP)', () => {
   let mongo: LocalServer;
   let k: TestKairos;

@@ -65,6 +65,7 @@ describe('loadConfig defaults', () => {
     expect(config.reconcileGraceMs).toBe(60_000);
     expect(config.workerDrainMs).toBe(10_000);
     expect(config.workerWedgedMs).toBe(15_000);
+    expect(config.workerClaimAfterMs).toBe(1000);
     expect(config.handlersModule).toBeNull();
     expect(config.mode).toBe('development');
   });
@@ -117,6 +118,7 @@ describe('loadConfig with explicit values', () => {
       RECONCILE_GRACE_MS: '0',
       WORKER_DRAIN_MS: '2500',
       WORKER_WEDGED_MS: '4000',
+      WORKER_CLAIM_AFTER_MS: '0',
       HANDLERS_MODULE: './handlers.mjs',
       DEFAULT_MAX_JOBS: '0',
       DEFAULT_MAX_CONCURRENT_EXECUTIONS: '7',
@@ -151,6 +153,7 @@ describe('loadConfig with explicit values', () => {
       reconcileGraceMs: 0,
       workerDrainMs: 2500,
       workerWedgedMs: 4000,
+      workerClaimAfterMs: 0,
       handlersModule: './handlers.mjs',
       defaultQuota: { maxJobs: 0, maxConcurrentExecutions: 7, maxExecutionsPerMinute: 9, executionRetentionDays: 90 },
       purgeEveryMs: 60_000,

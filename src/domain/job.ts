@@ -8,22 +8,34 @@ import type { ObjectId } from 'mongodb';
 export const SCHEDULE_KINDS = ['CRON', 'INTERVAL', 'ONCE'] as const;
 export type ScheduleKind = (typeof SCHEDULE_KINDS)[number];
 
-/** A job's schedule as stored (inline in the job document) and as validated from ScheduleInput. */
-export interface Schedule {
-  kind: ScheduleKind;
-  /** 5 fields (minute first) or 6 fields (second first); set when kind is CRON. */
-  cron?: string;
+/** What a schedule has whatever its kind. */
+export interface ScheduleCommon {
   /** IANA zone the cron is evaluated in; 'UTC' by default. */
   timezone: string;
-  /** Set when kind is INTERVAL; at least 1. */
-  intervalSeconds?: number;
-  /** Set when kind is ONCE. */
-  runAt?: Date;
   startAt?: Date;
   endAt?: Date;
   /** Upper bound of the uniformly random delay added to each occurrence; 0 = none. */
   jitterSeconds: number;
 }
+
+/**
+ * A job's schedule as stored (inline in the job document) and as validated from ScheduleInput:
+ * `kind` tells which one of `cron`, `intervalSeconds` and `runAt` it has (the stored `kind` field).
+ */
+export type Schedule = ScheduleCommon &
+  (
+    | {
+        kind: 'CRON';
+        /** 5 fields (minute first) or 6 fields (second first). */
+        cron: string;
+      }
+    | {
+        kind: 'INTERVAL';
+        /** At least 1. */
+        intervalSeconds: number;
+      }
+    | { kind: 'ONCE'; runAt: Date }
+  );
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];

@@ -2,7 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { UnauthenticatedError } from '../errors/index.js';
 import type { Credential } from '../domain/identity.js';
-import type { RoleName } from '../domain/role.js';
+import { ROLE_NAMES, type RoleName } from '../domain/role.js';
 import { publicKeyAlgorithm } from './publicKeyAlgorithm.js';
 
 export interface JwtOptions {
@@ -18,11 +18,8 @@ export interface JwtOptions {
   maxTtlSeconds: number;
 }
 
-const ROLES = new Map<string, RoleName>([
-  ['admin', 'ADMIN'],
-  ['member', 'MEMBER'],
-  ['viewer', 'VIEWER'],
-]);
+/** A token's `role` claim spells the role in lower case. */
+const ROLES = new Map<string, RoleName>(ROLE_NAMES.map((role) => [role.toLowerCase(), role]));
 /** Tenant ids end up in keys and logs: keep them to a safe alphabet. */
 const TENANT_ID = /^[A-Za-z0-9_.-]{1,128}$/;
 /** Tolerated clock skew between the token issuer and Kairos, for `exp` and `nbf`. */

@@ -1,22 +1,31 @@
 import { ObjectId } from 'mongodb';
 import type { Workload } from './job.js';
 
-export type ExecutionStatus =
-  | 'SCHEDULED'
-  | 'QUEUED'
-  | 'RUNNING'
-  | 'RETRYING'
-  | 'SUCCEEDED'
-  | 'FAILED'
-  | 'CANCELLED'
-  | 'SKIPPED';
+/*
+ * Each string union below is the element type of an `as const` list, which src/schema registers as
+ * the GraphQL enum of the same name: adding a value here adds it to the API.
+ */
+
+export const EXECUTION_STATUSES = [
+  'SCHEDULED',
+  'QUEUED',
+  'RUNNING',
+  'RETRYING',
+  'SUCCEEDED',
+  'FAILED',
+  'CANCELLED',
+  'SKIPPED',
+] as const;
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 
 export const FINAL_STATUSES: readonly ExecutionStatus[] = ['SUCCEEDED', 'FAILED', 'CANCELLED', 'SKIPPED'];
 /** Statuses a worker may start an execution from (the compare-and-set of docs/architecture.md, step 4). */
 export const STARTABLE_STATUSES: readonly ExecutionStatus[] = ['SCHEDULED', 'QUEUED', 'RETRYING'];
 
-export type ExecutionTrigger = 'SCHEDULE' | 'MANUAL' | 'CATCH_UP';
-export type AttemptOutcome = 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'CRASHED' | 'CANCELLED';
+export const EXECUTION_TRIGGERS = ['SCHEDULE', 'MANUAL', 'CATCH_UP'] as const;
+export type ExecutionTrigger = (typeof EXECUTION_TRIGGERS)[number];
+export const ATTEMPT_OUTCOMES = ['SUCCEEDED', 'FAILED', 'TIMED_OUT', 'CRASHED', 'CANCELLED'] as const;
+export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
 export interface AttemptDoc {
   number: number;

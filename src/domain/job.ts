@@ -1,25 +1,44 @@
 import type { ObjectId } from 'mongodb';
 
-export type ScheduleKind = 'CRON' | 'INTERVAL' | 'ONCE';
+/*
+ * Each string union below is the element type of an `as const` list, which src/schema registers as
+ * the GraphQL enum of the same name: adding a value here adds it to the API.
+ */
 
-/** A job's schedule as stored (inline in the job document) and as validated from ScheduleInput. */
-export interface Schedule {
-  kind: ScheduleKind;
-  /** 5 fields (minute first) or 6 fields (second first); set when kind is CRON. */
-  cron?: string;
+export const SCHEDULE_KINDS = ['CRON', 'INTERVAL', 'ONCE'] as const;
+export type ScheduleKind = (typeof SCHEDULE_KINDS)[number];
+
+/** What a schedule has whatever its kind. */
+export interface ScheduleCommon {
   /** IANA zone the cron is evaluated in; 'UTC' by default. */
   timezone: string;
-  /** Set when kind is INTERVAL; at least 1. */
-  intervalSeconds?: number;
-  /** Set when kind is ONCE. */
-  runAt?: Date;
   startAt?: Date;
   endAt?: Date;
   /** Upper bound of the uniformly random delay added to each occurrence; 0 = none. */
   jitterSeconds: number;
 }
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/**
+ * A job's schedule as stored (inline in the job document) and as validated from ScheduleInput:
+ * `kind` tells which one of `cron`, `intervalSeconds` and `runAt` it has (the stored `kind` field).
+ */
+export type Schedule = ScheduleCommon &
+  (
+    | {
+        kind: 'CRON';
+        /** 5 fields (minute first) or 6 fields (second first). */
+        cron: string;
+      }
+    | {
+        kind: 'INTERVAL';
+        /** At least 1. */
+        intervalSeconds: number;
+      }
+    | { kind: 'ONCE'; runAt: Date }
+  );
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 export interface HttpHeader {
   name: string;
@@ -30,10 +49,14 @@ export type JobTarget =
   | { kind: 'HTTP'; url: string; method: HttpMethod; headers: HttpHeader[] }
   | { kind: 'HANDLER'; handler: string };
 
-export type Workload = 'IO_BOUND' | 'CPU_BOUND';
-export type OverlapPolicy = 'ALLOW' | 'SKIP' | 'BUFFER_ONE' | 'CANCEL_PREVIOUS';
-export type MisfirePolicy = 'RUN_ONCE' | 'RUN_ALL' | 'SKIP';
-export type JobStatus = 'ACTIVE' | 'PAUSED' | 'COMPLETED';
+export const WORKLOADS = ['IO_BOUND', 'CPU_BOUND'] as const;
+export type Workload = (typeof WORKLOADS)[number];
+export const OVERLAP_POLICIES = ['ALLOW', 'SKIP', 'BUFFER_ONE', 'CANCEL_PREVIOUS'] as const;
+export type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
+export const MISFIRE_POLICIES = ['RUN_ONCE', 'RUN_ALL', 'SKIP'] as const;
+export type MisfirePolicy = (typeof MISFIRE_POLICIES)[number];
+export const JOB_STATUSES = ['ACTIVE', 'PAUSED', 'COMPLETED'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export interface RetryPolicy {
   /** Total attempts, the first included. */

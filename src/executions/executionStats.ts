@@ -1,11 +1,10 @@
 import type { ObjectId } from 'mongodb';
-import type { ExecutionStatus } from '../domain/execution.js';
+import { EXECUTION_STATUSES, type ExecutionStatus } from '../domain/execution.js';
 import { BadUserInputError } from '../errors/index.js';
 import type { ExecutionStore } from '../store/executionStore.js';
 
 /** Start lags read for the percentiles at most; a window with more executions is sampled by the first ones found. */
 export const MAX_LAG_SAMPLES = 100_000;
-const STATUS_ORDER: ExecutionStatus[] = ['SCHEDULED', 'QUEUED', 'RUNNING', 'RETRYING', 'SUCCEEDED', 'FAILED', 'CANCELLED', 'SKIPPED'];
 
 export interface ExecutionStatsResult {
   total: number;
@@ -26,7 +25,8 @@ export async function executionStats(executions: ExecutionStore, since: Date, un
   if (end <= since) throw new BadUserInputError('until must be later than since', 'until');
   const [counts, lags] = await Promise.all([executions.countByStatus(since, end, jobId), executions.startLags(since, end, jobId, MAX_LAG_SAMPLES)]);
   lags.sort((a, b) => a - b);
-  const byStatus = counts.sort((a, b) => STATUS_ORDER.indexOf(a.status) - STATUS_ORDER.indexOf(b.status));
+  // In the order the statuses are declared (an execution's life), as the GraphQL enum lists them.
+  const byStatus = counts.sort((a, b) => EXECUTION_STATUSES.indexOf(a.status) - EXECUTION_STATUSES.indexOf(b.status));
   return {
     total: byStatus.reduce((sum, c) => sum + c.count, 0),
     byStatus,

@@ -1,4 +1,4 @@
-import type { HttpHeader, HttpMethod, JobTarget, RetryPolicy, Schedule, Workload, OverlapPolicy, MisfirePolicy } from '../domain/job.js';
+import type { HttpHeader, HttpMethod, JobDoc, JobTarget, RetryPolicy, Workload, OverlapPolicy, MisfirePolicy } from '../domain/job.js';
 import { parseSchedule, type ScheduleInputFields } from '../domain/schedule/parseSchedule.js';
 import { DEFAULT_RETRY_POLICY, parseRetryPolicy } from '../domain/backoff.js';
 import { BadUserInputError } from '../errors/index.js';
@@ -167,24 +167,28 @@ export function parseIdempotencyKey(key: string | null | undefined): string | nu
   return checkText(key, 'idempotencyKey');
 }
 
+/** The fields of a job's document that its definition, as a client gives it, sets; the others are bookkeeping. */
+export type JobDefinition = Pick<
+  JobDoc,
+  | 'name'
+  | 'description'
+  | 'schedule'
+  | 'target'
+  | 'payloadJson'
+  | 'workload'
+  | 'timeoutSeconds'
+  | 'retryPolicy'
+  | 'overlapPolicy'
+  | 'misfirePolicy'
+>;
+
 /** The validated definition of a new job; throws BadUserInputError naming the first field to fix. */
 export function parseNewJob(
   input: JobInputFields,
   now: Date,
   handlers: ReadonlySet<string>,
   allowPrivateTargets = false,
-): {
-  name: string;
-  description: string | null;
-  schedule: Schedule;
-  target: JobTarget;
-  payloadJson: string | null;
-  workload: Workload;
-  timeoutSeconds: number;
-  retryPolicy: RetryPolicy;
-  overlapPolicy: OverlapPolicy;
-  misfirePolicy: MisfirePolicy;
-} {
+): JobDefinition {
   if (!input.schedule) throw new BadUserInputError('schedule is required', 'schedule');
   return {
     name: parseName(input.name),

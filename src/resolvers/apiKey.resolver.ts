@@ -7,6 +7,7 @@ import { NotFoundError } from '../errors/index.js';
 import { fromGlobalId } from '../ids/globalId.js';
 import { ApiKey, ApiKeyPayload, WebhookSecretPayload } from '../schema/apiKey.type.js';
 import { Role } from '../schema/enums.js';
+import type { RoleName } from '../domain/role.js';
 import { rotateWebhookSecret } from '../tenants/rotateWebhookSecret.js';
 import { toApiKey } from './mappers.js';
 
@@ -20,7 +21,7 @@ export class ApiKeyResolver {
   }
 
   @Mutation(() => ApiKeyPayload, { description: 'ADMIN only.' })
-  async createApiKey(@Arg('name', () => String) name: string, @Arg('role', () => Role) role: Role, @Ctx() ctx: Context): Promise<ApiKeyPayload> {
+  async createApiKey(@Arg('name', () => String) name: string, @Arg('role', () => Role) role: RoleName, @Ctx() ctx: Context): Promise<ApiKeyPayload> {
     const { apiKey, secret } = await createApiKey(scopeOf(ctx).apiKeys, { name, role }, ctx.app.clock());
     return { apiKey: toApiKey(apiKey), secret };
   }

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { Role } from './enums.js';
+import type { RoleName } from '../domain/role.js';
 import { DateTimeScalar } from './scalars.js';
 
 @ObjectType('ApiKey')
@@ -12,7 +13,7 @@ export class ApiKey {
   name!: string;
 
   @Field(() => Role)
-  role!: `${Role}`;
+  role!: RoleName;
 
   @Field(() => String, { description: 'The first characters of the secret, for recognising it.' })
   prefix!: string;

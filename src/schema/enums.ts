@@ -1,49 +1,35 @@
 import { registerEnumType } from 'type-graphql';
+import { ATTEMPT_OUTCOMES, EXECUTION_STATUSES, EXECUTION_TRIGGERS } from '../domain/execution.js';
+import { HTTP_METHODS, JOB_STATUSES, MISFIRE_POLICIES, OVERLAP_POLICIES, SCHEDULE_KINDS, WORKLOADS } from '../domain/job.js';
+import { ROLE_NAMES } from '../domain/role.js';
 
 /*
- * Every enum of the contract. Values equal their names, so a value of each enum is assignable to the
- * matching string-union type of src/domain (e.g. `JobStatus.ACTIVE` is a valid domain `JobStatus`).
+ * Every enum of the contract, registered from the domain's own `as const` lists, so the domain's
+ * string unions and the GraphQL enums cannot drift apart; only names and descriptions are added here.
  */
 
-export enum Role {
-  ADMIN = 'ADMIN',
-  MEMBER = 'MEMBER',
-  VIEWER = 'VIEWER',
+/** The object type-graphql registers as an enum: each value keyed by itself, in the list's order. */
+function enumOf<const Value extends string>(values: readonly Value[]): { readonly [V in Value]: V } {
+  return Object.fromEntries(values.map((value) => [value, value])) as { [V in Value]: V };
 }
+
+export const Role = enumOf(ROLE_NAMES);
 registerEnumType(Role, { name: 'Role' });
 
-export enum ScheduleKind {
-  CRON = 'CRON',
-  INTERVAL = 'INTERVAL',
-  ONCE = 'ONCE',
-}
+export const ScheduleKind = enumOf(SCHEDULE_KINDS);
 registerEnumType(ScheduleKind, { name: 'ScheduleKind' });
 
-export enum HttpMethod {
-  GET = 'GET',
-  POST = 'POST',
-  PUT = 'PUT',
-  PATCH = 'PATCH',
-  DELETE = 'DELETE',
-}
+export const HttpMethod = enumOf(HTTP_METHODS);
 registerEnumType(HttpMethod, { name: 'HttpMethod' });
 
-export enum Workload {
-  IO_BOUND = 'IO_BOUND',
-  CPU_BOUND = 'CPU_BOUND',
-}
+export const Workload = enumOf(WORKLOADS);
 registerEnumType(Workload, {
   name: 'Workload',
   description:
     'Job type metadata that decides how a worker runs it: IO_BOUND jobs share a worker at high concurrency, CPU_BOUND jobs run one per core, isolated.',
 });
 
-export enum OverlapPolicy {
-  ALLOW = 'ALLOW',
-  SKIP = 'SKIP',
-  BUFFER_ONE = 'BUFFER_ONE',
-  CANCEL_PREVIOUS = 'CANCEL_PREVIOUS',
-}
+export const OverlapPolicy = enumOf(OVERLAP_POLICIES);
 registerEnumType(OverlapPolicy, {
   name: 'OverlapPolicy',
   description: 'What happens when an occurrence is due while an earlier execution of the same job is still running.',
@@ -55,11 +41,7 @@ registerEnumType(OverlapPolicy, {
   },
 });
 
-export enum MisfirePolicy {
-  RUN_ONCE = 'RUN_ONCE',
-  RUN_ALL = 'RUN_ALL',
-  SKIP = 'SKIP',
-}
+export const MisfirePolicy = enumOf(MISFIRE_POLICIES);
 registerEnumType(MisfirePolicy, {
   name: 'MisfirePolicy',
   description: 'What happens to occurrences missed while the scheduler was down.',
@@ -70,11 +52,7 @@ registerEnumType(MisfirePolicy, {
   },
 });
 
-export enum JobStatus {
-  ACTIVE = 'ACTIVE',
-  PAUSED = 'PAUSED',
-  COMPLETED = 'COMPLETED',
-}
+export const JobStatus = enumOf(JOB_STATUSES);
 registerEnumType(JobStatus, {
   name: 'JobStatus',
   valuesConfig: {
@@ -82,16 +60,7 @@ registerEnumType(JobStatus, {
   },
 });
 
-export enum ExecutionStatus {
-  SCHEDULED = 'SCHEDULED',
-  QUEUED = 'QUEUED',
-  RUNNING = 'RUNNING',
-  RETRYING = 'RETRYING',
-  SUCCEEDED = 'SUCCEEDED',
-  FAILED = 'FAILED',
-  CANCELLED = 'CANCELLED',
-  SKIPPED = 'SKIPPED',
-}
+export const ExecutionStatus = enumOf(EXECUTION_STATUSES);
 registerEnumType(ExecutionStatus, {
   name: 'ExecutionStatus',
   valuesConfig: {
@@ -105,11 +74,7 @@ registerEnumType(ExecutionStatus, {
   },
 });
 
-export enum ExecutionTrigger {
-  SCHEDULE = 'SCHEDULE',
-  MANUAL = 'MANUAL',
-  CATCH_UP = 'CATCH_UP',
-}
+export const ExecutionTrigger = enumOf(EXECUTION_TRIGGERS);
 registerEnumType(ExecutionTrigger, {
   name: 'ExecutionTrigger',
   valuesConfig: {
@@ -118,13 +83,7 @@ registerEnumType(ExecutionTrigger, {
   },
 });
 
-export enum AttemptOutcome {
-  SUCCEEDED = 'SUCCEEDED',
-  FAILED = 'FAILED',
-  TIMED_OUT = 'TIMED_OUT',
-  CRASHED = 'CRASHED',
-  CANCELLED = 'CANCELLED',
-}
+export const AttemptOutcome = enumOf(ATTEMPT_OUTCOMES);
 registerEnumType(AttemptOutcome, {
   name: 'AttemptOutcome',
   valuesConfig: {

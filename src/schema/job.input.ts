@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Field, ID, InputType, Int } from 'type-graphql';
+import { Field, ID, InputType, Int, type ClassType } from 'type-graphql';
 import type {
   JobStatus as JobStatusValue,
   MisfirePolicy as MisfirePolicyValue,
@@ -21,37 +21,68 @@ export class JobFilter {
   namePrefix?: string | null;
 }
 
+/** The options that tell a create's job definition fields from an update's. */
+interface JobDefinitionOptions {
+  /** Name under which type-graphql registers the mixin class; no operation uses it, so the schema never prints it. */
+  typeName: string;
+  /** Whether name, schedule and target are non-null: a create needs them, an update keeps what is omitted. */
+  required: boolean;
+  targetDescription?: string;
+  workloadDescription?: string;
+}
+
+/**
+ * Mixin (type-graphql's pattern for sharing input fields): `Base`'s fields, then the fields of a
+ * job's definition, which CreateJobInput and UpdateJobInput share, in the contract's order.
+ */
+function withJobDefinition<TBase extends ClassType>(Base: TBase, options: JobDefinitionOptions) {
+  const nullable = !options.required;
+
+  @InputType(options.typeName)
+  class JobDefinitionFields extends Base {
+    @Field(() => String, { nullable })
+    name?: string | null;
+
+    @Field(() => String, { nullable: true })
+    description?: string | null;
+
+    @Field(() => ScheduleInput, { nullable })
+    schedule?: ScheduleInput | null;
+
+    @Field(() => JobTargetInput, { nullable, description: options.targetDescription })
+    target?: JobTargetInput | null;
+
+    @Field(() => JSONScalar, { nullable: true })
+    payload?: unknown;
+
+    @Field(() => Workload, { nullable: true, description: options.workloadDescription })
+    workload?: WorkloadValue | null;
+
+    @Field(() => Int, { nullable: true })
+    timeoutSeconds?: number | null;
+
+    @Field(() => RetryPolicyInput, { nullable: true })
+    retryPolicy?: RetryPolicyInput | null;
+
+    @Field(() => OverlapPolicy, { nullable: true })
+    overlapPolicy?: OverlapPolicyValue | null;
+
+    @Field(() => MisfirePolicy, { nullable: true })
+    misfirePolicy?: MisfirePolicyValue | null;
+  }
+  return JobDefinitionFields;
+}
+
 @InputType('CreateJobInput')
-export class CreateJobInput {
-  @Field(() => String)
-  name!: string;
-
-  @Field(() => String, { nullable: true })
-  description?: string | null;
-
-  @Field(() => ScheduleInput)
-  schedule!: ScheduleInput;
-
-  @Field(() => JobTargetInput)
-  target!: JobTargetInput;
-
-  @Field(() => JSONScalar, { nullable: true })
-  payload?: unknown;
-
-  @Field(() => Workload, { nullable: true, description: 'Default IO_BOUND.' })
-  workload?: WorkloadValue | null;
-
-  @Field(() => Int, { nullable: true })
-  timeoutSeconds?: number | null;
-
-  @Field(() => RetryPolicyInput, { nullable: true })
-  retryPolicy?: RetryPolicyInput | null;
-
-  @Field(() => OverlapPolicy, { nullable: true })
-  overlapPolicy?: OverlapPolicyValue | null;
-
-  @Field(() => MisfirePolicy, { nullable: true })
-  misfirePolicy?: MisfirePolicyValue | null;
+export class CreateJobInput extends withJobDefinition(Object, {
+  typeName: 'CreateJobDefinition',
+  required: true,
+  workloadDescription: 'Default IO_BOUND.',
+}) {
+  // Non-null in the schema (required above), so GraphQL has refused any input without them.
+  declare name: string;
+  declare schedule: ScheduleInput;
+  declare target: JobTargetInput;
 
   @Field(() => Boolean, { nullable: true, description: 'Create the job PAUSED. Default false.' })
   paused?: boolean | null;
@@ -63,6 +94,13 @@ export class CreateJobInput {
   idempotencyKey?: string | null;
 }
 
+/** The job an update changes; a base class so that `id` comes first in UpdateJobInput, as in the contract. */
+@InputType('UpdateJobId')
+class UpdateJobId {
+  @Field(() => ID)
+  id!: string;
+}
+
 /**
  * Omitted fields are `undefined` (absent); an explicit GraphQL `null` arrives as `null`.
  */
@@ -70,41 +108,9 @@ export class CreateJobInput {
   description:
     "Omitted fields keep their value. Changing the schedule recomputes nextRunAt and cancels the old schedule's executions that have not started yet, SCHEDULED or QUEUED, except occurrences the new schedule also has (triggerJob's executions are kept).",
 })
-export class UpdateJobInput {
-  @Field(() => ID)
-  id!: string;
-
-  @Field(() => String, { nullable: true })
-  name?: string | null;
-
-  @Field(() => String, { nullable: true })
-  description?: string | null;
-
-  @Field(() => ScheduleInput, { nullable: true })
-  schedule?: ScheduleInput | null;
-
-  @Field(() => JobTargetInput, {
-    nullable: true,
-    description:
-      'Replaces the whole target, not merged field by field: give its method and headers too, or they fall back to POST and none. Validated as in createJob; an invalid target is refused (BAD_USER_INPUT) and nothing is changed.',
-  })
-  target?: JobTargetInput | null;
-
-  @Field(() => JSONScalar, { nullable: true })
-  payload?: unknown;
-
-  @Field(() => Workload, { nullable: true })
-  workload?: WorkloadValue | null;
-
-  @Field(() => Int, { nullable: true })
-  timeoutSeconds?: number | null;
-
-  @Field(() => RetryPolicyInput, { nullable: true })
-  retryPolicy?: RetryPolicyInput | null;
-
-  @Field(() => OverlapPolicy, { nullable: true })
-  overlapPolicy?: OverlapPolicyValue | null;
-
-  @Field(() => MisfirePolicy, { nullable: true })
-  misfirePolicy?: MisfirePolicyValue | null;
-}
+export class UpdateJobInput extends withJobDefinition(UpdateJobId, {
+  typeName: 'UpdateJobDefinition',
+  required: false,
+  targetDescription:
+    'Replaces the whole target, not merged field by field: give its method and headers too, or they fall back to POST and none. Validated as in createJob; an invalid target is refused (BAD_USER_INPUT) and nothing is changed.',
+}) {}

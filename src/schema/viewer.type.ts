@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Role } from './enums.js';
+import type { RoleName } from '../domain/role.js';
 
 @ObjectType('TenantQuota')
 export class TenantQuota {
@@ -45,7 +46,7 @@ export class Viewer {
   subject!: string;
 
   @Field(() => Role)
-  role!: `${Role}`;
+  role!: RoleName;
 
   @Field(() => TenantQuota)
   quota!: TenantQuota;

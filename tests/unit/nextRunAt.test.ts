@@ -12,7 +12,8 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 /** A job as createJob (or resumeJob / updateJob, which compute the cursor the same way) writes it at `now`. */
 function fresh(schedule: Partial<Schedule>, now: Date): JobDoc {
-  const full: Schedule = { kind: 'INTERVAL', timezone: 'UTC', jitterSeconds: 0, ...schedule };
+  // Callers give the fields that matter (a kind with its field, or just intervalSeconds); the rest default.
+  const full = { kind: 'INTERVAL', timezone: 'UTC', jitterSeconds: 0, ...schedule } as Schedule;
   const cursor = firstOccurrence(full, now);
   return jobDoc(cursor ?? now, { schedule: full, scheduleCursor: cursor, status: cursor ? 'ACTIVE' : 'COMPLETED' });
 }

@@ -7,7 +7,9 @@ const NOW = new Date('2030-01-01T12:00:00.000Z');
 const at = (iso: string) => new Date(iso);
 
 function job(schedule: Partial<Schedule>, nextRunAt: Date, misfirePolicy: MisfirePolicy = 'RUN_ONCE'): JobDoc {
-  return jobDoc(nextRunAt, { schedule: { kind: 'INTERVAL', intervalSeconds: 60, timezone: 'UTC', jitterSeconds: 0, ...schedule }, misfirePolicy });
+  // Callers give the fields that matter (a kind with its field, or an interval); the rest default.
+  const full = { kind: 'INTERVAL', intervalSeconds: 60, timezone: 'UTC', jitterSeconds: 0, ...schedule } as Schedule;
+  return jobDoc(nextRunAt, { schedule: full, misfirePolicy });
 }
 
 const horizon = new Date(NOW.getTime() + 30_000);

@@ -286,21 +286,21 @@ function notAfterEnd(schedule: Schedule, instant: number | null): number | null 
   return instant !== null && (schedule.endAt === undefined || instant <= schedule.endAt.getTime()) ? instant : null;
 }
 
-function cronAfter(schedule: Schedule, afterMs: number): number | null {
+function cronAfter(schedule: Extract<Schedule, { kind: 'CRON' }>, afterMs: number): number | null {
   const lowerBound = schedule.startAt === undefined ? afterMs : Math.max(afterMs, schedule.startAt.getTime() - 1);
-  return notAfterEnd(schedule, cronOccurrenceAfter(schedule.cron ?? '', schedule.timezone, lowerBound));
+  return notAfterEnd(schedule, cronOccurrenceAfter(schedule.cron, schedule.timezone, lowerBound));
 }
 
 /** The first occurrence strictly after `afterMs` for a schedule seen fresh at that instant. */
 function firstAfterMs(schedule: Schedule, afterMs: number): number | null {
   switch (schedule.kind) {
     case 'ONCE': {
-      const runAt = schedule.runAt?.getTime();
-      return runAt !== undefined && runAt > afterMs && withinBounds(schedule, runAt) ? runAt : null;
+      const runAt = schedule.runAt.getTime();
+      return runAt > afterMs && withinBounds(schedule, runAt) ? runAt : null;
     }
     case 'INTERVAL': {
       const startAt = schedule.startAt?.getTime();
-      const first = startAt !== undefined && startAt > afterMs ? startAt : afterMs + (schedule.intervalSeconds ?? 0) * SECOND;
+      const first = startAt !== undefined && startAt > afterMs ? startAt : afterMs + schedule.intervalSeconds * SECOND;
       return notAfterEnd(schedule, first);
     }
     case 'CRON':
@@ -313,7 +313,7 @@ function nextAfterMs(schedule: Schedule, previousMs: number): number | null {
     case 'ONCE':
       return null;
     case 'INTERVAL':
-      return notAfterEnd(schedule, previousMs + (schedule.intervalSeconds ?? 0) * SECOND);
+      return notAfterEnd(schedule, previousMs + schedule.intervalSeconds * SECOND);
     case 'CRON':
       return cronAfter(schedule, previousMs);
   }
@@ -345,8 +345,8 @@ export function nextOccurrences(schedule: Schedule, after: Date, count: number):
  */
 export function firstOccurrence(schedule: Schedule, now: Date): Date | null {
   if (schedule.kind === 'ONCE') {
-    const runAt = schedule.runAt?.getTime();
-    return runAt !== undefined && withinBounds(schedule, runAt) ? new Date(runAt) : null;
+    const runAt = schedule.runAt.getTime();
+    return withinBounds(schedule, runAt) ? new Date(runAt) : null;
   }
   const first = firstAfterMs(schedule, now.getTime());
   return first === null ? null : new Date(first);
@@ -373,7 +373,7 @@ export function firstAtOrAfter(schedule: Schedule, previousNominal: Date, instan
     case 'ONCE':
       return null;
     case 'INTERVAL': {
-      const step = (schedule.intervalSeconds ?? 0) * SECOND;
+      const step = schedule.intervalSeconds * SECOND;
       const next = notAfterEnd(schedule, from + Math.ceil((target - from) / step) * step);
       return next === null ? null : new Date(next);
     }

@@ -30,8 +30,7 @@ export function nextRunAt(job: Pick<JobDoc, 'status' | 'schedule' | 'scheduleCur
     }
     case 'INTERVAL': {
       if (!cursor) return null;
-      const step = (schedule.intervalSeconds ?? 0) * 1000;
-      if (!(step > 0)) return cursor;
+      const step = schedule.intervalSeconds * 1000;
       // The earliest cursor - k·step still after `now`, but not before the sequence's start.
       const behind = Math.floor((cursor.getTime() - now.getTime() - 1) / step);
       const first = cursor.getTime() - behind * step;

@@ -57,19 +57,17 @@ export function parseSchedule(input: ScheduleInputFields, now: Date): Schedule {
   }
   const kind = chosen[0][1];
 
-  const schedule: Schedule = {
-    kind,
-    timezone: parseTimeZone(input.timezone),
-    jitterSeconds: parseJitter(input.jitterSeconds),
-  };
+  const timezone = parseTimeZone(input.timezone);
+  const jitterSeconds = parseJitter(input.jitterSeconds);
   const startAt = parseInstant(input.startAt, 'startAt');
   const endAt = parseInstant(input.endAt, 'endAt');
-  if (startAt) schedule.startAt = startAt;
-  if (endAt) schedule.endAt = endAt;
-
-  if (kind === 'CRON') schedule.cron = parseCron(input.cron as string);
-  if (kind === 'INTERVAL') schedule.intervalSeconds = parseInterval(input.intervalSeconds as number);
-  if (kind === 'ONCE') schedule.runAt = parseInstant(input.runAt, 'runAt');
+  const common = { timezone, jitterSeconds, ...(startAt && { startAt }), ...(endAt && { endAt }) };
+  const schedule: Schedule =
+    kind === 'CRON'
+      ? { kind, ...common, cron: parseCron(input.cron as string) }
+      : kind === 'INTERVAL'
+        ? { kind, ...common, intervalSeconds: parseInterval(input.intervalSeconds as number) }
+        : { kind, ...common, runAt: parseDate(input.runAt as Date, 'runAt') };
 
   if (startAt && endAt && startAt.getTime() >= endAt.getTime()) {
     throw new BadUserInputError(
@@ -83,7 +81,7 @@ export function parseSchedule(input: ScheduleInputFields, now: Date): Schedule {
       'schedule.endAt',
     );
   }
-  if (schedule.runAt) checkRunAt(schedule.runAt, startAt, endAt, now);
+  if (schedule.kind === 'ONCE') checkRunAt(schedule.runAt, startAt, endAt, now);
 
   if (firstOccurrence(schedule, now) === null) {
     const from = new Date(Math.max(now.getTime(), startAt?.getTime() ?? 0)).toISOString();
@@ -97,8 +95,11 @@ export function parseSchedule(input: ScheduleInputFields, now: Date): Schedule {
   return schedule;
 }
 
-function parseInstant(value: Date | null | undefined, field: 'runAt' | 'startAt' | 'endAt'): Date | undefined {
-  if (!isSet(value)) return undefined;
+function parseInstant(value: Date | null | undefined, field: 'startAt' | 'endAt'): Date | undefined {
+  return isSet(value) ? parseDate(value, field) : undefined;
+}
+
+function parseDate(value: Date, field: 'runAt' | 'startAt' | 'endAt'): Date {
   if (!(value instanceof Date) || Number.isNaN(value.getTime())) {
     throw new BadUserInputError(
       `schedule.${field} is not a valid date-time; use ISO-8601 with an offset, e.g. "2027-03-14T09:00:00Z"`,

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { MongoClient } from 'mongodb';
 import { Redis } from 'ioredis';
-import { spawnKairos } from '../dist/chaos/kairosProcess.js';
+import { spawnKairos } from '../dist/tools/servers/kairosProcess.js';
 
 const command = process.argv.slice(2);
 if (command.length === 0) {

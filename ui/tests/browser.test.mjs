@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { MongoClient } from 'mongodb';
 import { Redis } from 'ioredis';
-import { spawnKairos } from '../../dist/chaos/kairosProcess.js';
+import { spawnKairos } from '../../dist/tools/servers/kairosProcess.js';
 import { signDevToken } from '../../dist/auth/verifyToken.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

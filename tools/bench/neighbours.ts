@@ -5,15 +5,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { Redis } from 'ioredis';
 import { dropRedisPrefix } from './dropRedisPrefix.js';
-import { loadConfig } from '../config.js';
-import { signDevToken } from '../auth/verifyToken.js';
-import { ExecutionStore } from '../store/executionStore.js';
-import { spawnKairos } from '../chaos/kairosProcess.js';
-import { freePort } from '../chaos/localServers.js';
+import { loadConfig } from '#kairos/config.js';
+import { signDevToken } from '#kairos/auth/verifyToken.js';
+import { ExecutionStore } from '#kairos/store/executionStore.js';
+import { spawnKairos } from '../servers/kairosProcess.js';
+import { freePort } from '../servers/localServers.js';
 import { coresUsed, cpuByProcess } from './cpuByProcess.js';
 import type { NoisyOrders, NoisyReport } from './noisyTenant.js';
 
@@ -177,7 +178,7 @@ try {
   const cpu1 = cpuByProcess(labels);
   phase = 'noisy';
   const noisyStart = Date.now();
-  const child = fork(path.resolve('dist/bench/noisyTenant.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(new URL('./noisyTenant.js', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   labels.set(child.pid!, 'bench client (tenant A)');
   const reported = new Promise<NoisyReport>((resolve, reject) => {
     child.once('message', (m: NoisyReport | { error: string }) => ('error' in m ? reject(new Error(m.error)) : resolve(m)));

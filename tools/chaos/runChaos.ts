@@ -4,14 +4,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { Redis } from 'ioredis';
-import { signDevToken } from '../auth/verifyToken.js';
-import { AuditStore } from '../store/auditStore.js';
+import { signDevToken } from '#kairos/auth/verifyToken.js';
+import { AuditStore } from '../audit/auditStore.js';
 import { chaosJobs } from './chaosJobs.js';
 import { checkRun } from './checkRun.js';
 import { FlakyReceiver } from './flakyReceiver.js';
-import { spawnKairos, type KairosProcess } from './kairosProcess.js';
-import { startLocalMongo, startLocalRedis } from './localServers.js';
-import { leaseKey } from '../scheduler/leaderLease.js';
+import { spawnKairos, type KairosProcess } from '../servers/kairosProcess.js';
+import { startLocalMongo, startLocalRedis } from '../servers/localServers.js';
+import { leaseKey } from '#kairos/scheduler/leaderLease.js';
 
 /**
  * `npm run chaos [-- --short] [--duration S] [--jobs N] [--postgres-url URL]`: runs Kairos as

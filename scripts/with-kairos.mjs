@@ -34,7 +34,7 @@ const env = {
   ...(process.env.JWT_PUBLIC_KEY ? { JWT_PUBLIC_KEY: process.env.JWT_PUBLIC_KEY } : {}),
 };
 const kairos = await spawnKairos(env, { logFile: `.data/with-kairos-${name}.log`, startTimeoutMs: 60_000 });
-let code = 1;
+let code;
 try {
   const url = kairos.url;
   if (!url) throw new Error('Kairos started without an api URL');

@@ -146,7 +146,6 @@ function every(periodMs: number, tick: () => Promise<unknown>): NodeJS.Timeout {
 
 const clientDelay = monitorEventLoopDelay({ resolution: 10 });
 const labels = new Map<number, string>([[process.pid, 'bench client (tenant B)'], [kairos.child.pid!, 'kairos (all roles)']]);
-let report: NoisyReport | null = null;
 const result: Record<string, unknown> = {};
 try {
   const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`;
@@ -200,7 +199,7 @@ try {
   await new Promise((r) => setTimeout(r, phases.noisyMs - 300));
   const cpu2 = cpuByProcess(labels);
   const m2 = await scrape();
-  report = await Promise.race([reported, new Promise<never>((_, reject) => setTimeout(() => reject(new Error("tenant A's process did not report within 15 s of its end")), 15_000).unref())]);
+  const report = await Promise.race([reported, new Promise<never>((_, reject) => setTimeout(() => reject(new Error("tenant A's process did not report within 15 s of its end")), 15_000).unref())]);
   progress('tenant A stopped; reading B\'s executions');
   stopping = true;
   for (const t of timers) clearInterval(t);

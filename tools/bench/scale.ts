@@ -36,7 +36,7 @@ const { values } = parseArgs({
     subscriptions: { type: 'string' },
   },
 });
-const quick = values.quick!;
+const quick = values.quick;
 const only = new Set((values.only ?? 'schedules,history,creates,watchers').split(','));
 const config = loadConfig(undefined, { JWT_SECRET: randomBytes(24).toString('base64url') });
 

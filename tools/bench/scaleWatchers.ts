@@ -175,7 +175,7 @@ function openSocket(url: string, token: string, onMessage: (message: { type: str
   return new Promise((resolve, reject) => {
     socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } })));
     socket.on('message', (raw) => {
-      const message = JSON.parse(raw.toString()) as { type: string; payload?: unknown };
+      const message = JSON.parse((raw as Buffer).toString()) as { type: string; payload?: unknown };
       if (message.type === 'connection_ack') resolve(socket);
       else if (message.type === 'ping') socket.send(JSON.stringify({ type: 'pong' }));
       else onMessage(message);

@@ -226,7 +226,7 @@ for (const entry of processes) {
   entry.killedByUs = true;
   entry.proc.child.kill('SIGTERM');
 }
-const exited = Promise.all(processes.map((p) => (p.proc.child.exitCode === null ? new Promise((resolve) => p.proc.child.once('exit', resolve)) : null)));
+const exited = Promise.all(processes.filter((p) => p.proc.child.exitCode === null).map((p) => new Promise((resolve) => p.proc.child.once('exit', resolve))));
 // A process stuck on a hung server would keep the run waiting: 20 s after SIGTERM it is killed.
 if ((await Promise.race([exited.then(() => true), sleep(20_000).then(() => false)])) === false) {
   violations.push('shutdown: some processes did not exit within 20 s of SIGTERM; killed');

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { MongoClient, ObjectId } from 'mongodb';
 import { Redis } from 'ioredis';
-import { dropRedisPrefix } from './dropRedisPrefix.js';
+import { dropRedisPrefix } from '../servers/dropRedisPrefix.js';
 import { loadConfig } from '#kairos/config.js';
 import { startKairos } from '#kairos/kairos.js';
 import { createLogger } from '#kairos/logger.js';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { Redis } from 'ioredis';
-import { dropRedisPrefix } from './dropRedisPrefix.js';
+import { dropRedisPrefix } from '../servers/dropRedisPrefix.js';
 import { loadConfig } from '#kairos/config.js';
 import { signDevToken } from '#kairos/auth/verifyToken.js';
 import { ExecutionStore } from '#kairos/store/executionStore.js';

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import { dropRedisPrefix } from './dropRedisPrefix.js';
+import { dropRedisPrefix } from '../servers/dropRedisPrefix.js';
 import { parse, specifiedRules, validate } from 'graphql';
 import { loadConfig } from '#kairos/config.js';
 import { systemClock } from '#kairos/clock.js';

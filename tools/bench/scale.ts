@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { Redis } from 'ioredis';
-import { dropRedisPrefix } from './dropRedisPrefix.js';
+import { dropRedisPrefix } from '../servers/dropRedisPrefix.js';
 import { loadConfig } from '#kairos/config.js';
 import { connectMongo } from '#kairos/store/mongo.js';
 import { formatTable, machine, progress, type ScaleTable } from './scaleSupport.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MongoClient, ObjectId, type Db } from 'mongodb';
 import { Redis } from 'ioredis';
-import { dropRedisPrefix } from './dropRedisPrefix.js';
+import { dropRedisPrefix } from '../servers/dropRedisPrefix.js';
 import { Queue, Worker } from 'bullmq';
 import { Agenda } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';

@@ -4,7 +4,8 @@ export default {
   testEnvironment: 'node',
   roots: ['<rootDir>/tests'],
   testMatch: ['**/*.test.ts'],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // The tools' `#kairos/*` imports are the product's sources here, as in `tsc --noEmit` (package.json "imports").
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1', '^#kairos/(.*)\\.js$': '<rootDir>/src/$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
   globalSetup: '<rootDir>/tests/support/globalSetup.ts',
   setupFilesAfterEnv: ['<rootDir>/tests/support/leakCheck.ts'],

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# `npm run bench:NAME`: installs, starts the services and runs dist/bench/NAME.js, which prints its figures.
+# `npm run bench:NAME`: installs, starts the services and runs dist/tools/bench/NAME.js (built from
+# tools/bench/NAME.ts), which prints its figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
 bash scripts/services.sh
 source scripts/dev-env.sh
-exec node "dist/bench/$1.js" "${@:2}"
+exec node "dist/tools/bench/$1.js" "${@:2}"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm run chaos [-- --short]`: the chaos run (src/chaos/runChaos.ts). It starts its own Redis and
+# `npm run chaos [-- --short]`: the chaos run (tools/chaos/runChaos.ts). It starts its own Redis and
 # FerretDB; FerretDB stores in a fresh PostgreSQL database `kairos_chaos` when PostgreSQL is up
 # (SQLite under .data/chaos otherwise, which is slower under many writers).
 set -euo pipefail
@@ -14,4 +14,4 @@ if command -v psql >/dev/null && psql "$PG_SERVER/postgres" -qtAc 'select 1' >/d
   psql -q "$PG_SERVER/kairos_chaos" -v ON_ERROR_STOP=1 -f scripts/ferretdb-pg-indexes.sql >/dev/null
   args=(--postgres-url "$PG_SERVER/kairos_chaos?pool_max_conns=50")
 fi
-exec node dist/chaos/runChaos.js "${args[@]}" "$@"
+exec node dist/tools/chaos/runChaos.js "${args[@]}" "$@"

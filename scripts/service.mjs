@@ -5,7 +5,7 @@
 import { MongoClient } from 'mongodb';
 import { Redis } from 'ioredis';
 
-const [command, kind, url, value] = process.argv.slice(2);
+const [command, kind, url] = process.argv.slice(2);
 
 async function withRedis(redisUrl, fn) {
   const redis = new Redis(redisUrl, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });

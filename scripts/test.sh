@@ -15,6 +15,8 @@ bash scripts/sdk.sh check
 bash scripts/sdk.sh build
 # ts-jest only transpiles; this is where a type error fails the run.
 npx tsc --noEmit -p tsconfig.json
+# ESLint (type-aware: floating promises, unused code) and Prettier's check: eslint.config.js, .prettierrc.json.
+npm run --silent lint
 NODE_OPTIONS="--experimental-vm-modules ${NODE_OPTIONS:-}" npx jest --ci "$@"
 # The README quickstart, run command by command against a Kairos started for it (keeps the README true; ~20 s).
 if [ $# -eq 0 ]; then bash scripts/quickstart-check.sh; fi

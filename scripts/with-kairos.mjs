@@ -9,7 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { MongoClient } from 'mongodb';
 import { Redis } from 'ioredis';
-import { spawnKairos } from '../dist/chaos/kairosProcess.js';
+import { spawnKairos } from '../dist/tools/servers/kairosProcess.js';
+import { dropRedisPrefix } from '../dist/tools/servers/dropRedisPrefix.js';
 
 const command = process.argv.slice(2);
 if (command.length === 0) {
@@ -34,7 +35,7 @@ const env = {
   ...(process.env.JWT_PUBLIC_KEY ? { JWT_PUBLIC_KEY: process.env.JWT_PUBLIC_KEY } : {}),
 };
 const kairos = await spawnKairos(env, { logFile: `.data/with-kairos-${name}.log`, startTimeoutMs: 60_000 });
-let code = 1;
+let code;
 try {
   const url = kairos.url;
   if (!url) throw new Error('Kairos started without an api URL');
@@ -58,12 +59,7 @@ async function dropState() {
   const redis = new Redis(redisUrl);
   try {
     await mongo.db(name).dropDatabase();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${name}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
+    await dropRedisPrefix(redis, name);
   } finally {
     await mongo.close();
     redis.disconnect();

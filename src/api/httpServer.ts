@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { GraphQLError, getOperationAST, parse, specifiedRules, validate, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { GraphQLError, OperationTypeNode, getOperationAST, parse, specifiedRules, validate, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { WebSocket } from 'ws';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -102,7 +102,7 @@ export class ApiServer {
           try {
             const document = parse(payload.query, { maxTokens: MAX_TOKENS });
             const operation = getOperationAST(document, payload.operationName);
-            if (operation?.operation === 'mutation') await chargeWrites((context = await auth.context(ctx)), document, operation);
+            if (operation?.operation === OperationTypeNode.MUTATION) await chargeWrites((context = await auth.context(ctx)), document, operation);
           } catch (error) {
             if (error instanceof RateLimitedError) this.app.metrics.quotaRefused('rate', context?.scope?.identity.tenantId ?? 'unknown');
             if (error instanceof KairosError) return [new GraphQLError(error.message, { originalError: error })];
@@ -216,7 +216,7 @@ function asRequestError(error: GraphQLError): GraphQLFormattedError {
 /** The document and variables of a POST body or of a GET's query string (variables as JSON there; unparsable ones are left to Apollo). */
 function requestDocument(body: unknown, search: URLSearchParams): [unknown, unknown] {
   if (body && typeof body === 'object') return [(body as { query?: unknown }).query, (body as { variables?: unknown }).variables];
-  let variables: unknown = undefined;
+  let variables: unknown;
   try {
     variables = JSON.parse(search.get('variables') ?? 'null');
   } catch {

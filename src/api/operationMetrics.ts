@@ -1,6 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { Context } from '../resolvers/context.type.js';
 import type { KairosMetrics, QuotaKind } from '../metrics/kairosMetrics.js';
+import { firstErrorCode } from './firstErrorCode.js';
 
 /** Error codes that are a quota refusing the request, and which quota. */
 const QUOTA_CODES: Record<string, QuotaKind> = { QUOTA_EXCEEDED: 'max_jobs', RATE_LIMITED: 'rate' };
@@ -15,8 +16,7 @@ export function operationMetrics(metrics: KairosMetrics): ApolloServerPlugin<Con
       const startedAt = performance.now();
       return {
         async willSendResponse({ response, operation, operationName, contextValue }) {
-          const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
-          const code = errors?.length ? String(errors[0].extensions?.code ?? 'INTERNAL_SERVER_ERROR') : 'none';
+          const code = firstErrorCode(response) ?? 'none';
           metrics.operation(operationName, operation?.operation ?? 'unknown', code, performance.now() - startedAt);
           const quota = QUOTA_CODES[code];
           if (quota) metrics.quotaRefused(quota, contextValue.scope?.identity.tenantId ?? 'unknown');

@@ -3,6 +3,7 @@ import { SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import type { Context } from '../resolvers/context.type.js';
 import { SPAN_ATTRIBUTES as A } from '../tracing/spanAttributes.js';
+import { firstErrorCode } from './firstErrorCode.js';
 
 /**
  * A span per GraphQL request over HTTP, named `<type> <operation name>` (semantic conventions),
@@ -21,9 +22,8 @@ export function operationTracing(tracer: Tracer): ApolloServerPlugin<Context> {
           if (operationName) span.setAttribute(A.graphqlOperationName, operationName);
           const tenantId = contextValue.scope?.identity.tenantId;
           if (tenantId) span.setAttribute(A.tenantId, tenantId);
-          const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
-          if (errors?.length) {
-            const code = String(errors[0].extensions?.code ?? 'INTERNAL_SERVER_ERROR');
+          const code = firstErrorCode(response);
+          if (code) {
             span.setAttributes({ [A.graphqlErrorCode]: code, [ATTR_ERROR_TYPE]: code });
             span.setStatus({ code: SpanStatusCode.ERROR });
           }

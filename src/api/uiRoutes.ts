@@ -94,7 +94,7 @@ export function uiRoutes(options: UiRoutesOptions): UiHandler {
       sendText(res, 404, 'Not found');
       return true;
     }
-    res.writeHead(200, { 'content-type': TYPES[name.split('.').pop()!]!, 'cache-control': IMMUTABLE, 'x-content-type-options': 'nosniff' });
+    res.writeHead(200, { 'content-type': TYPES[name.split('.').pop()!], 'cache-control': IMMUTABLE, 'x-content-type-options': 'nosniff' });
     res.end(method === 'HEAD' ? undefined : body);
     return true;
   };
@@ -106,7 +106,7 @@ function securityHeaders(): Record<string, string> {
 
 /** A browser navigating asks for HTML first; API clients do not. */
 function wantsHtml(req: IncomingMessage): boolean {
-  return (req.headers.accept ?? '').split(',')[0]!.trim().startsWith('text/html');
+  return (req.headers.accept ?? '').split(',')[0].trim().startsWith('text/html');
 }
 
 function sendText(res: ServerResponse, status: number, text: string): void {

@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import { Kind, OperationTypeNode, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import { RateLimitedError } from '../errors/index.js';
 import type { Context } from '../resolvers/context.type.js';
 
@@ -27,7 +27,7 @@ function rootFieldCount(selectionSet: SelectionSetNode, fragments: Record<string
  */
 export async function chargeWrites(context: Context, document: DocumentNode, operation: OperationDefinitionNode | null | undefined): Promise<void> {
   const scope = context.scope;
-  if (!scope || operation?.operation !== 'mutation') return;
+  if (!scope || operation?.operation !== OperationTypeNode.MUTATION) return;
   const fragments = Object.fromEntries(
     document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
   );

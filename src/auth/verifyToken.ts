@@ -74,7 +74,7 @@ export function verifyJwt(token: string, options: JwtOptions, now: Date = new Da
   if (claims.exp - now.getTime() / 1000 > maxTtlSeconds + CLOCK_TOLERANCE_SECONDS) {
     throw refused(`The token is valid for longer than the accepted maximum of ${maxTtlSeconds} seconds`);
   }
-  const tenantId = claims.tid;
+  const tenantId: unknown = claims.tid;
   if (typeof tenantId !== 'string' || !TENANT_ID.test(tenantId)) throw refused('The token has no valid tenant (tid)');
   const role = typeof claims.role === 'string' ? ROLES.get(claims.role.toLowerCase()) : undefined;
   if (!role) throw refused('The token has no valid role (admin, member or viewer)');

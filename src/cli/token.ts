@@ -21,7 +21,7 @@ if (values.help) {
   process.stderr.write(USAGE);
   process.exit(0);
 }
-const role = values.role!.toLowerCase();
+const role = values.role.toLowerCase();
 if (role !== 'admin' && role !== 'member' && role !== 'viewer') {
   process.stderr.write('--role must be admin, member or viewer\n');
   process.exit(2);
@@ -37,5 +37,5 @@ if (!jwt.secret) {
   process.exit(2);
 }
 process.stdout.write(
-  signDevToken(jwt.secret, { tenantId: values.tenant!, role, subject: values.subject, expiresInSeconds: Math.round(hours * 3600) }) + '\n',
+  signDevToken(jwt.secret, { tenantId: values.tenant, role, subject: values.subject, expiresInSeconds: Math.round(hours * 3600) }) + '\n',
 );

@@ -22,7 +22,7 @@ export function toJobNode(doc: JobDoc): JobNode {
     name: doc.name,
     description: doc.description,
     schedule: doc.schedule,
-    target: target as Job['target'],
+    target,
     payload: doc.payloadJson === null ? null : JSON.parse(doc.payloadJson),
     workload: doc.workload,
     timeoutSeconds: doc.timeoutSeconds,

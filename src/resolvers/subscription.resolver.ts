@@ -35,11 +35,12 @@ async function executionUpdates({ args, context }: SubscribeResolverData<unknown
   // Not an async generator, so that closing the subscription reaches stream.return() at once.
   const next = async (): Promise<IteratorResult<ExecutionEvent>> => {
     for (;;) {
-      const { value: event, done } = await stream.next();
-      if (done) {
+      const result = await stream.next();
+      if (result.done) {
         closed();
         return { value: undefined, done: true };
       }
+      const event = result.value;
       // Every subscriber of the tenant gets this event at once: one read serves them all.
       const key = `${event.tenantId}:${event.executionId}:${event.status}:${event.occurredAt}`;
       const doc = await context.app.eventReads.read(key, () => scope.executions.findById(new ObjectId(event.executionId)));

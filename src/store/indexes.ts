@@ -1,4 +1,4 @@
-import type { Collection, Db, Document, Filter, IndexDescription, UpdateFilter } from 'mongodb';
+import type { Collection, Db, Document, IndexDescription, IndexDescriptionInfo } from 'mongodb';
 import type { JobDoc } from '../domain/job.js';
 import { collections } from './collections.js';
 
@@ -51,9 +51,9 @@ async function createEach<T extends Document>(collection: Collection<T>, indexes
  * on `scheduleCursor`. Safe to run from several processes at once: both steps are idempotent.
  */
 async function renameScheduleCursor(jobs: Collection<JobDoc>): Promise<void> {
-  const existing = await jobs.listIndexes().toArray().catch(() => [] as Document[]);
-  const old = existing.find((index) => index.name === 'due' && index.key && 'nextRunAt' in index.key);
+  const existing: IndexDescriptionInfo[] = await jobs.indexes().catch(() => []);
+  const old = existing.find((index) => index.name === 'due' && 'nextRunAt' in index.key);
   if (!old) return;
-  await jobs.updateMany({ nextRunAt: { $exists: true } } as Filter<JobDoc>, { $rename: { nextRunAt: 'scheduleCursor' } } as UpdateFilter<JobDoc>);
+  await jobs.updateMany({ nextRunAt: { $exists: true } }, { $rename: { nextRunAt: 'scheduleCursor' } });
   await jobs.dropIndex('due').catch(() => undefined);
 }

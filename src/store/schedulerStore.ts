@@ -1,4 +1,4 @@
-import type { AnyBulkWriteOperation, Db, Filter, ObjectId } from 'mongodb';
+import type { AnyBulkWriteOperation, Db, ObjectId } from 'mongodb';
 import type { ExecutionDoc, ExecutionStatus } from '../domain/execution.js';
 import type { JobDoc, JobStatus } from '../domain/job.js';
 import { bulkUpdate } from './bulkUpdates.js';
@@ -123,7 +123,7 @@ export class SchedulerStore {
     if (advances.length === 0) return [];
     const ops: AnyBulkWriteOperation<JobDoc>[] = advances.map((a) => ({
       updateOne: {
-        filter: { _id: a.jobId, version: a.version, scheduleCursor: a.expected } as Filter<JobDoc>,
+        filter: { _id: a.jobId, version: a.version, scheduleCursor: a.expected },
         update: { $set: { scheduleCursor: a.scheduleCursor, status: a.status, updatedAt: now, fencingToken: a.fencingToken } },
       },
     }));
@@ -167,7 +167,7 @@ export class SchedulerStore {
   /** Up to `limit` executions in one of the statuses whose time field is before `before`. */
   private async findAny(alternatives: readonly TimedStatus[], before: Date, limit: number): Promise<ExecutionDoc[]> {
     if (!this.equalityOnly) {
-      const $or = alternatives.map((a) => ({ status: a.status, [a.field]: { $lt: before } }) as Filter<ExecutionDoc>);
+      const $or = alternatives.map((a) => ({ status: a.status, [a.field]: { $lt: before } }));
       return this.c.executions.find({ $or }).limit(limit).batchSize(limit).toArray();
     }
     const found: ExecutionDoc[] = [];

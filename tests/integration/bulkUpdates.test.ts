@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MongoClient, ObjectId, type Collection, type Db } from 'mongodb';
-import { startLocalMongo, type LocalServer } from '../../src/chaos/localServers.js';
+import { startLocalMongo, type LocalServer } from '../../tools/servers/localServers.js';
 import { newExecution, type ExecutionDoc } from '../../src/domain/execution.js';
 import { bulkUpdate } from '../../src/store/bulkUpdates.js';
 import { RunStore } from '../../src/store/runStore.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
-import { startLocalRedis, type LocalServer } from '../../src/chaos/localServers.js';
+import { startLocalRedis, type LocalServer } from '../../tools/servers/localServers.js';
 import type { ExecutionDoc } from '../../src/domain/execution.js';
 import type { JobDoc } from '../../src/domain/job.js';
 import { DueIndex } from '../../src/scheduler/dueIndex.js';

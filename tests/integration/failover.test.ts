@@ -49,7 +49,7 @@ describe('scheduler leader failover across processes', () => {
   }, 60_000);
   afterAll(async () => {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? once(c, 'exit') : null)));
+    await Promise.all(children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => once(c, 'exit')));
     redis.disconnect();
     await dropTestState(name, name);
   });

@@ -89,7 +89,7 @@ describe('hardening on both transports (production mode)', () => {
       const check = () => { const found = messages.find((m) => m.type === type); if (found) resolve(found); else socket.once('message', check); };
       check();
     });
-    socket.on('message', (data) => void messages.push(JSON.parse(String(data))));
+    socket.on('message', (data) => void messages.push(JSON.parse((data as Buffer).toString())));
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
     socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } }));
     await got('connection_ack');

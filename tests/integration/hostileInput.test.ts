@@ -65,7 +65,7 @@ interface RawResponse {
 async function post(url: string, body: string, headers: Record<string, string> = {}, method = 'POST'): Promise<RawResponse> {
   const response = await fetch(url, { method, headers: { 'content-type': 'application/json', ...headers }, body: method === 'GET' ? undefined : body });
   const text = await response.text();
-  let json: RawResponse['json'] = null;
+  let json: RawResponse['json'];
   try {
     json = JSON.parse(text);
   } catch {

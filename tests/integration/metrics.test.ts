@@ -80,7 +80,7 @@ describe('metrics of every role, scraped while jobs run', () => {
   afterAll(async () => {
     await client?.dispose();
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? once(c, 'exit') : null)));
+    await Promise.all(children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => once(c, 'exit')));
     await dropTestState(name, name);
   }, 30_000);
 

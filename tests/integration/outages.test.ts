@@ -6,7 +6,7 @@ import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../suppo
 import { gql, gqlOk } from '../support/graphqlClient.js';
 import { EXECUTION_FIELDS, waitForExecution, waitUntil } from '../support/waitFor.js';
 import { EventCollector, wsClient } from '../support/subscriptions.js';
-import { startLocalMongo, startLocalRedis, type LocalServer } from '../../src/chaos/localServers.js';
+import { startLocalMongo, startLocalRedis, type LocalServer } from '../../tools/servers/localServers.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const CREATE = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`;

@@ -19,7 +19,7 @@ describe('the kairos process', () => {
     const child = spawn(process.execPath, ['dist/main.js'], { env: { PATH: process.env.PATH ?? '', JWT_SECRET: TEST_JWT_SECRET, PORT: 'eighty' }, stdio: ['ignore', 'ignore', 'pipe'] });
     children.push(child);
     let stderr = '';
-    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const [code] = await once(child, 'exit');
     expect(code).toBe(2);
     expect(stderr).toContain('PORT');

@@ -10,7 +10,7 @@ import { MONGO_URL, REDIS_URL } from '../support/env.js';
 import { gql, gqlOk } from '../support/graphqlClient.js';
 import { dropTestState, startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
 import { EventCollector, wsClient } from '../support/subscriptions.js';
-import { MongoClient, ObjectId } from 'mongodb';
+import { MongoClient } from 'mongodb';
 import { Queue } from 'bullmq';
 import { ExecutionQueues } from '../../src/queue/executionQueues.js';
 import { QueueShards } from '../../src/queue/queueShards.js';
@@ -291,7 +291,7 @@ describe('quotas', () => {
       const queue = new Queue(shards.names('IO_BOUND')[0], { connection: { url: REDIS_URL }, prefix: k.prefix });
       try {
         const executions = mongo.db(k.dbName).collection<ExecutionDoc>('executions');
-        const ids = triggered.map((g) => fromGlobalId(g, 'Execution')!.id as ObjectId);
+        const ids = triggered.map((g) => fromGlobalId(g, 'Execution')!.id);
         // Two run; the third waits for a slot, QUEUED.
         const waiting = await waitUntil('two running and one waiting', async () => {
           const docs = await Promise.all(ids.map((_id) => executions.findOne({ _id })));

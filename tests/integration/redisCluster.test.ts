@@ -92,9 +92,9 @@ describe('on a Redis Cluster', () => {
 
   afterAll(async () => {
     for (const c of collectors) c.stop();
-    await Promise.all(clients.map((c) => c.dispose()));
+    await Promise.all(clients.map(async (c) => await c.dispose()));
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? once(c, 'exit') : null)));
+    await Promise.all(children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => once(c, 'exit')));
     await cluster?.quit().catch(() => cluster.disconnect());
     await dropTestState(name, name);
     await dropClusterKeys(name);
@@ -131,7 +131,7 @@ describe('on a Redis Cluster', () => {
   }, 60_000);
 
   it('cancels a running attempt through the cluster\'s pub/sub', async () => {
-    const t = tenants[1]!;
+    const t = tenants[1];
     const { createJob } = await gqlOk(url, t.token, CREATE, { input: { name: 'sleeper', schedule: { intervalSeconds: 31_536_000 }, target: { handler: 'sleep' } } });
     const { triggerJob } = await gqlOk(url, t.token, TRIGGER, { id: createJob.job.id, payload: { ms: 60_000 } });
     const id = triggerJob.execution.id;

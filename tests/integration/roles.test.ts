@@ -163,7 +163,7 @@ describe('roles: what each role may do, with a JWT and with an API key', () => {
   describe('subscriptions', () => {
     const clients: Client[] = [];
     afterAll(async () => {
-      await Promise.all(clients.map((c) => c.dispose()));
+      await Promise.all(clients.map(async (c) => await c.dispose()));
     });
 
     it.each(CALLERS)('$role via $via may subscribe to its tenant\'s execution events', async ({ role, via }) => {

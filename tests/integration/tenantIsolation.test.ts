@@ -372,7 +372,7 @@ describe("tenant isolation: B gets nothing of A's through any operation", () => 
     // The sleeping execution would otherwise hold the worker's drain.
     if (a.executions.running) await gql(k.url, tokenA, CANCEL, { id: a.executions.running }).catch(() => undefined);
     for (const events of [eventsA, eventsB, ...eventsBByJob.values()]) events?.stop();
-    await Promise.all(clients.map((c) => c.dispose()));
+    await Promise.all(clients.map(async (c) => await c.dispose()));
     await mongo?.close();
     await receiver?.close();
     await k?.stop();

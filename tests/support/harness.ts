@@ -5,6 +5,7 @@ import { loadConfig, type KairosConfig, type Role } from '../../src/config.js';
 import { startKairos, type Kairos, type KairosOptions } from '../../src/kairos.js';
 import { createLogger } from '../../src/logger.js';
 import { signDevToken } from '../../src/auth/verifyToken.js';
+import { dropRedisPrefix } from '../../tools/servers/dropRedisPrefix.js';
 import { MONGO_URL, REDIS_URL, TEST_JWT_SECRET } from './env.js';
 
 /** A unique name per test run and file: its own database and Redis prefix, so tests never share state. */
@@ -79,12 +80,7 @@ export async function dropTestState(dbName: string, prefix: string): Promise<voi
   const redis = new Redis(REDIS_URL);
   try {
     await mongo.db(dbName).dropDatabase();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
+    await dropRedisPrefix(redis, prefix);
   } finally {
     await mongo.close();
     await redis.quit();

@@ -16,7 +16,8 @@ export interface ReceivedRequest {
 export async function startReceiver(respond: (req: ReceivedRequest, index: number) => { status: number; body?: string; delayMs?: number }) {
   const received: ReceivedRequest[] = [];
   const waiters: (() => void)[] = [];
-  const server = http.createServer(async (req, res) => {
+  /** Records a request and answers it as `respond` says; rejects only when the client aborts mid-body. */
+  const answer = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const request = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
@@ -32,6 +33,9 @@ export async function startReceiver(respond: (req: ReceivedRequest, index: numbe
       const timer = setTimeout(send, reply.delayMs);
       res.on('close', () => clearTimeout(timer));
     } else send();
+  };
+  const server = http.createServer((req, res) => {
+    answer(req, res).catch(() => res.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { spawnKairos } from '../../src/chaos/kairosProcess.js';
+import { spawnKairos } from '../../tools/servers/kairosProcess.js';
 import { MONGO_URL, REDIS_URL, TEST_JWT_SECRET } from './env.js';
 
 /** Starts `node dist/main.js` (built by `npm test`) and resolves with its URL once it logs that it started. */

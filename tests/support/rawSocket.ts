@@ -19,7 +19,8 @@ export class RawSocket {
 
   private constructor(private readonly socket: WebSocket) {
     socket.on('message', (data) => {
-      this.messages.push(JSON.parse(String(data)) as ServerMessage);
+      // ws hands text frames over as a Buffer (its default binaryType).
+      this.messages.push(JSON.parse((data as Buffer).toString()) as ServerMessage);
       this.notify();
     });
     this.closed = new Promise((resolve) =>

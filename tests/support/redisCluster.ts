@@ -7,7 +7,7 @@ import { REDIS_CLUSTER_NODES } from './env.js';
 const run = promisify(execFile);
 
 /** The test cluster's seed nodes. */
-export const CLUSTER_NODES = REDIS_CLUSTER_NODES.split(',').map((n) => ({ host: n.split(':')[0]!, port: Number(n.split(':')[1]) }));
+export const CLUSTER_NODES = REDIS_CLUSTER_NODES.split(',').map((n) => ({ host: n.split(':')[0], port: Number(n.split(':')[1]) }));
 
 /** A Cluster client to the test cluster; the caller quits it. */
 export function clusterClient(): Cluster {

@@ -7,15 +7,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
  */
 export async function waitUntil<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, intervalMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  let last: unknown;
+  let last: string | undefined;
   for (;;) {
     try {
       const value = await probe();
       if (value !== undefined) return value;
     } catch (error) {
-      last = error instanceof Error ? error.message : error;
+      last = error instanceof Error ? error.message : String(error);
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last: ${String(last)})` : ''}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last: ${last})` : ''}`);
     await sleep(intervalMs);
   }
 }

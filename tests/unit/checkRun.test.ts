@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { ObjectId } from 'mongodb';
-import { checkRun, type CheckedExecution, type CheckInput } from '../../src/chaos/checkRun.js';
+import { checkRun, type CheckedExecution, type CheckInput } from '../../tools/chaos/checkRun.js';
 import type { AttemptOutcome } from '../../src/domain/execution.js';
-import type { Delivery } from '../../src/chaos/flakyReceiver.js';
+import type { Delivery } from '../../tools/chaos/flakyReceiver.js';
 import { toGlobalId } from '../../src/ids/globalId.js';
 
 const T0 = new Date('2026-12-02T10:00:00.000Z');

@@ -58,12 +58,6 @@ const QUERIES: Record<string, { collection: 'jobs' | 'executions' | 'apiKeys' | 
   'tenantStore.ensure': { collection: 'tenants', index: '_id', fields: ['_id'] },
   'tenantStore.replaceWebhookSecret': { collection: 'tenants', index: '_id', fields: ['_id'] },
   'tenantStore.retentions': { exempt: 'reads every tenant (the purge); one document per tenant' },
-  'auditStore.allExecutions': { exempt: 'the chaos audit only, never Kairos itself' },
-  'auditStore.firstDueByRange': { exempt: 'bench:scale only: the range query the sweep no longer runs' },
-  'auditStore.allJobs': { exempt: 'the chaos audit only, never Kairos itself' },
-  'auditStore.countJobsBehind': { exempt: 'the chaos audit only, never Kairos itself' },
-  'auditStore.countOpenExecutions': { exempt: 'the chaos audit only, never Kairos itself' },
-  'auditStore.runningWorkerIds': { exempt: 'the chaos audit only, never Kairos itself' },
 };
 
 /** `file.method` of every method in src/store that reaches a collection (`this.c.`). */

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const SRC = join(process.cwd(), 'src');
+const TOOLS = join(process.cwd(), 'tools');
 
 function sourcesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -59,8 +60,8 @@ describe('layer boundaries that keep the tenant scoping in one place', () => {
  * layer or from above. A new folder fails the test until it is given a layer here.
  */
 const LAYERS: string[][] = [
-  ['main.ts', 'cli', 'bench'],
-  ['kairos.ts', 'chaos'],
+  ['main.ts', 'cli'],
+  ['kairos.ts'],
   ['config.ts'],
   ['api'],
   ['resolvers'],
@@ -77,11 +78,21 @@ const LAYERS: string[][] = [
 ];
 
 
+/** The relative and `#` (package.json "imports") specifiers a source file imports. */
+function specifiers(file: string): string[] {
+  const source = readFileSync(file, 'utf8');
+  return [...source.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"]((?:\.{1,2}\/|#)[^'"]+)['"]/g)].map((m) => m[1]);
+}
+
+/** Where a specifier of `file` points, relative to the project root; `#` ones as written. */
+const targetOf = (file: string, specifier: string) => (specifier.startsWith('#') ? specifier : relative(process.cwd(), resolve(dirname(file), specifier)));
+
 /** The src/-relative paths of the modules a source file imports from inside src/ (`.js` specifiers as `.ts`). */
 function localImports(file: string): string[] {
-  const source = readFileSync(file, 'utf8');
-  const specifiers = [...source.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1]);
-  return specifiers.map((s) => relative(SRC, resolve(dirname(file), s)).replace(/\.js$/, '.ts')).filter((t) => !t.startsWith('..'));
+  return specifiers(file)
+    .filter((s) => !s.startsWith('#'))
+    .map((s) => relative(SRC, resolve(dirname(file), s)).replace(/\.js$/, '.ts'))
+    .filter((t) => !t.startsWith('..'));
 }
 
 /** The first path segment: the folder, or the file itself for a top-level file. */
@@ -114,5 +125,41 @@ describe('import direction between the folders of src/', () => {
     expect(isUpward('scheduler/sweepDueJobs.ts', 'workers/workerRole.ts')).toBe(true);
     expect(isUpward('api/httpServer.ts', 'store/jobStore.ts')).toBe(false);
     expect(isUpward('store/jobStore.ts', 'store/runStore.ts')).toBe(false);
+  });
+});
+
+/** An import a file of src/ must not make: anything outside src/ (tools/, tests/, scripts/), or `#kairos/*`, which is for the tools. */
+const leavesSrc = (target: string) => target.startsWith('#') || !target.startsWith('src/');
+/** An import a file of tools/ must not make: a relative path out of tools/ (into src/, tests/ or elsewhere). */
+const leavesToolsByPath = (target: string) => !target.startsWith('#') && !target.startsWith('tools/');
+
+/**
+ * The operational tooling (chaos run, benchmarks, audit reads, local servers) lives in tools/, on top
+ * of the product: it may import src/, src/ never imports it. Tools reach src/ through `#kairos/*`
+ * only, which node resolves to dist/ and the type check and jest to src/: a relative path into src/
+ * would point at sources that do not exist under dist/tools.
+ */
+describe('tooling stays out of the product', () => {
+  const srcEdges = sourcesUnder(SRC).flatMap((f) => specifiers(f).map((s) => ({ file: relative(process.cwd(), f), target: targetOf(f, s) })));
+  const toolEdges = sourcesUnder(TOOLS).flatMap((f) => specifiers(f).map((s) => ({ file: relative(process.cwd(), f), target: targetOf(f, s) })));
+
+  it('finds the tools and their imports of the product', () => {
+    expect(toolEdges.filter(({ target }) => target.startsWith('#kairos/')).length).toBeGreaterThan(50);
+  });
+
+  it('src/ imports nothing outside src/', () => {
+    expect(srcEdges.filter(({ target }) => leavesSrc(target)).map(({ file, target }) => `${file} -> ${target}`)).toEqual([]);
+  });
+
+  it('tools/ imports src/ through #kairos/* only', () => {
+    expect(toolEdges.filter(({ target }) => leavesToolsByPath(target)).map(({ file, target }) => `${file} -> ${target}`)).toEqual([]);
+  });
+
+  it('would catch src/ importing a tool (the check is not vacuous)', () => {
+    expect(leavesSrc(targetOf(join(SRC, 'kairos.ts'), '../tools/chaos/checkRun.js'))).toBe(true);
+    expect(leavesSrc(targetOf(join(SRC, 'store/jobStore.ts'), '#kairos/store/indexes.js'))).toBe(true);
+    expect(leavesSrc(targetOf(join(SRC, 'store/jobStore.ts'), './indexes.js'))).toBe(false);
+    expect(leavesToolsByPath(targetOf(join(TOOLS, 'chaos/runChaos.ts'), '../../src/config.js'))).toBe(true);
+    expect(leavesToolsByPath(targetOf(join(TOOLS, 'chaos/runChaos.ts'), '../servers/localServers.js'))).toBe(false);
   });
 });

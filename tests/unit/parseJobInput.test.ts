@@ -215,7 +215,7 @@ describe('target', () => {
     ['neither (both null)', { http: null, handler: null }],
     ['neither (no target)', null],
   ])('needs exactly one of http or handler: %s', (_label, input) => {
-    const error = badInput(() => target(input as TargetInputFields | null));
+    const error = badInput(() => target(input));
     expect(error.message).toBe('target needs exactly one of http or handler');
     expect(error.details).toEqual({ field: 'target' });
   });

@@ -24,7 +24,7 @@ describe('DateTime scalar', () => {
     ['0050-01-01T00:00:00Z', '0050-01-01T00:00:00.000Z'],
   ])('parses %s', (input, expected) => {
     expect(parseIsoDateTime(input).toISOString()).toBe(expected);
-    expect((DateTimeScalar.parseValue(input) as Date).toISOString()).toBe(expected);
+    expect(DateTimeScalar.parseValue(input).toISOString()).toBe(expected);
   });
 
   it.each([
@@ -49,7 +49,7 @@ describe('DateTime scalar', () => {
   });
 
   it('parses string literals with an explicit offset', () => {
-    expect((DateTimeScalar.parseLiteral(parseValue('"2024-05-01T14:00:01.5+02:00"')) as Date).toISOString()).toBe(
+    expect(DateTimeScalar.parseLiteral(parseValue('"2024-05-01T14:00:01.5+02:00"')).toISOString()).toBe(
       '2024-05-01T12:00:01.500Z',
     );
   });

@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { MongoClient } from 'mongodb';
 import { Redis } from 'ioredis';
-import { spawnKairos } from '../../dist/chaos/kairosProcess.js';
+import { spawnKairos } from '../../dist/tools/servers/kairosProcess.js';
+import { dropRedisPrefix } from '../../dist/tools/servers/dropRedisPrefix.js';
 import { signDevToken } from '../../dist/auth/verifyToken.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -108,12 +109,7 @@ after(async () => {
   const redis = new Redis(REDIS_URL);
   try {
     await mongo.db(name).dropDatabase();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${name}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
+    await dropRedisPrefix(redis, name);
   } finally {
     await mongo.close();
     await redis.quit();

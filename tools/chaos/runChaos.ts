@@ -4,14 +4,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { Redis } from 'ioredis';
-import { signDevToken } from '../auth/verifyToken.js';
-import { AuditStore } from '../store/auditStore.js';
+import { signDevToken } from '#kairos/auth/verifyToken.js';
+import { AuditStore } from '../audit/auditStore.js';
 import { chaosJobs } from './chaosJobs.js';
 import { checkRun } from './checkRun.js';
 import { FlakyReceiver } from './flakyReceiver.js';
-import { spawnKairos, type KairosProcess } from './kairosProcess.js';
-import { startLocalMongo, startLocalRedis } from './localServers.js';
-import { leaseKey } from '../scheduler/leaderLease.js';
+import { spawnKairos, type KairosProcess } from '../servers/kairosProcess.js';
+import { startLocalMongo, startLocalRedis } from '../servers/localServers.js';
+import { leaseKey } from '#kairos/scheduler/leaderLease.js';
 
 /**
  * `npm run chaos [-- --short] [--duration S] [--jobs N] [--postgres-url URL]`: runs Kairos as
@@ -226,7 +226,7 @@ for (const entry of processes) {
   entry.killedByUs = true;
   entry.proc.child.kill('SIGTERM');
 }
-const exited = Promise.all(processes.map((p) => (p.proc.child.exitCode === null ? new Promise((resolve) => p.proc.child.once('exit', resolve)) : null)));
+const exited = Promise.all(processes.filter((p) => p.proc.child.exitCode === null).map((p) => new Promise((resolve) => p.proc.child.once('exit', resolve))));
 // A process stuck on a hung server would keep the run waiting: 20 s after SIGTERM it is killed.
 if ((await Promise.race([exited.then(() => true), sleep(20_000).then(() => false)])) === false) {
   violations.push('shutdown: some processes did not exit within 20 s of SIGTERM; killed');

@@ -1,9 +1,9 @@
 import { ObjectId, type Db } from 'mongodb';
-import type { ExecutionDoc } from '../domain/execution.js';
-import { ensureIndexes } from '../store/indexes.js';
-import { ExecutionStore } from '../store/executionStore.js';
-import { SchedulerStore } from '../store/schedulerStore.js';
-import { parsePageRequest, type PageRequest } from '../pagination/pageRequest.js';
+import type { ExecutionDoc } from '#kairos/domain/execution.js';
+import { ensureIndexes } from '#kairos/store/indexes.js';
+import { ExecutionStore } from '#kairos/store/executionStore.js';
+import { SchedulerStore } from '#kairos/store/schedulerStore.js';
+import { parsePageRequest, type PageRequest } from '#kairos/pagination/pageRequest.js';
 import { figures, inParallel, progress, timeRepeatedly, type Figures, type ScaleTable } from './scaleSupport.js';
 
 export interface HistoryOptions {

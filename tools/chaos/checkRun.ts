@@ -1,8 +1,8 @@
-import type { AttemptOutcome, ExecutionDoc } from '../domain/execution.js';
-import { FINAL_STATUSES } from '../domain/execution.js';
-import type { JobDoc } from '../domain/job.js';
-import { firstOccurrence, nextAfter } from '../domain/schedule/nextOccurrences.js';
-import { toGlobalId } from '../ids/globalId.js';
+import type { AttemptOutcome, ExecutionDoc } from '#kairos/domain/execution.js';
+import { FINAL_STATUSES } from '#kairos/domain/execution.js';
+import type { JobDoc } from '#kairos/domain/job.js';
+import { firstOccurrence, nextAfter } from '#kairos/domain/schedule/nextOccurrences.js';
+import { toGlobalId } from '#kairos/ids/globalId.js';
 import type { Delivery } from './flakyReceiver.js';
 
 export type CheckedJob = Pick<JobDoc, '_id' | 'schedule' | 'createdAt'>;

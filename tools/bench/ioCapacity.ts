@@ -5,9 +5,9 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Queue, Worker } from 'bullmq';
 import { request } from 'undici';
-import { loadConfig } from '../config.js';
-import { BUILTIN_HANDLERS } from '../workers/handlers/builtins.js';
-import { targetAgent } from '../workers/targets/targetAgent.js';
+import { loadConfig } from '#kairos/config.js';
+import { BUILTIN_HANDLERS } from '#kairos/workers/handlers/builtins.js';
+import { targetAgent } from '#kairos/workers/targets/targetAgent.js';
 
 /**
  * `npm run bench:io [-- --slots 64,1000,4000 --ms 5000]`: how many IO_BOUND attempts that only

@@ -1,13 +1,13 @@
 import { ObjectId, type Db } from 'mongodb';
 import type { Redis } from 'ioredis';
 import WebSocket from 'ws';
-import type { KairosConfig } from '../config.js';
-import { signDevToken } from '../auth/verifyToken.js';
-import { spawnKairos, type KairosProcess } from '../chaos/kairosProcess.js';
-import { freePort } from '../chaos/localServers.js';
-import { toGlobalId } from '../ids/globalId.js';
-import { ensureIndexes } from '../store/indexes.js';
-import { JobStore } from '../store/jobStore.js';
+import type { KairosConfig } from '#kairos/config.js';
+import { signDevToken } from '#kairos/auth/verifyToken.js';
+import { spawnKairos, type KairosProcess } from '../servers/kairosProcess.js';
+import { freePort } from '../servers/localServers.js';
+import { toGlobalId } from '#kairos/ids/globalId.js';
+import { ensureIndexes } from '#kairos/store/indexes.js';
+import { JobStore } from '#kairos/store/jobStore.js';
 import { coresUsed, cpuByProcess } from './cpuByProcess.js';
 import { benchJob, figures, progress, residentBytes, sleep, type Figures, type ScaleTable } from './scaleSupport.js';
 
@@ -175,7 +175,7 @@ function openSocket(url: string, token: string, onMessage: (message: { type: str
   return new Promise((resolve, reject) => {
     socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } })));
     socket.on('message', (raw) => {
-      const message = JSON.parse(raw.toString()) as { type: string; payload?: unknown };
+      const message = JSON.parse((raw as Buffer).toString()) as { type: string; payload?: unknown };
       if (message.type === 'connection_ack') resolve(socket);
       else if (message.type === 'ping') socket.send(JSON.stringify({ type: 'pong' }));
       else onMessage(message);

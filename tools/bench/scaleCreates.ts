@@ -1,18 +1,18 @@
 import type { Db } from 'mongodb';
 import type { Redis } from 'ioredis';
-import type { KairosConfig } from '../config.js';
-import { createLogger } from '../logger.js';
-import { createJob, type CreateJobDeps } from '../jobs/createJob.js';
-import { JobCounter } from '../quotas/jobCounter.js';
-import { TenantLock } from '../quotas/tenantLock.js';
-import { ExecutionQueues, QueueShards } from '../queue/executionQueues.js';
-import { ExecutionEventBus } from '../events/executionEventBus.js';
-import { DueIndex } from '../scheduler/dueIndex.js';
-import { ensureIndexes } from '../store/indexes.js';
-import { JobStore } from '../store/jobStore.js';
-import { SchedulerStore } from '../store/schedulerStore.js';
-import { TenantStore } from '../store/tenantStore.js';
-import { BUILTIN_HANDLERS } from '../workers/handlers/builtins.js';
+import type { KairosConfig } from '#kairos/config.js';
+import { createLogger } from '#kairos/logger.js';
+import { createJob, type CreateJobDeps } from '#kairos/jobs/createJob.js';
+import { JobCounter } from '#kairos/quotas/jobCounter.js';
+import { TenantLock } from '#kairos/quotas/tenantLock.js';
+import { ExecutionQueues, QueueShards } from '#kairos/queue/executionQueues.js';
+import { ExecutionEventBus } from '#kairos/events/executionEventBus.js';
+import { DueIndex } from '#kairos/scheduler/dueIndex.js';
+import { ensureIndexes } from '#kairos/store/indexes.js';
+import { JobStore } from '#kairos/store/jobStore.js';
+import { SchedulerStore } from '#kairos/store/schedulerStore.js';
+import { TenantStore } from '#kairos/store/tenantStore.js';
+import { BUILTIN_HANDLERS } from '#kairos/workers/handlers/builtins.js';
 import { benchJob, figures, inParallel, progress, type Figures, type ScaleTable } from './scaleSupport.js';
 
 export interface CreatesOptions {

@@ -2,16 +2,16 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import { dropRedisPrefix } from './dropRedisPrefix.js';
+import { dropRedisPrefix } from '../servers/dropRedisPrefix.js';
 import { parse, specifiedRules, validate } from 'graphql';
-import { loadConfig } from '../config.js';
-import { systemClock } from '../clock.js';
-import { createLogger } from '../logger.js';
-import { RateLimiter } from '../quotas/rateLimiter.js';
-import { ConcurrencyLimiter } from '../quotas/concurrencyLimiter.js';
-import type { TenantQuotas } from '../quotas/tenantQuotas.js';
-import { queryLimits } from '../api/queryLimits.js';
-import { kairosSchema } from '../api/buildSchema.js';
+import { loadConfig } from '#kairos/config.js';
+import { systemClock } from '#kairos/clock.js';
+import { createLogger } from '#kairos/logger.js';
+import { RateLimiter } from '#kairos/quotas/rateLimiter.js';
+import { ConcurrencyLimiter } from '#kairos/quotas/concurrencyLimiter.js';
+import type { TenantQuotas } from '#kairos/quotas/tenantQuotas.js';
+import { queryLimits } from '#kairos/api/queryLimits.js';
+import { kairosSchema } from '#kairos/api/buildSchema.js';
 
 /**
  * `npm run bench:quotas [-- --ops 5000 --parallel 32]`: what the abuse controls cost per request.

@@ -3,16 +3,16 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { MongoClient, ObjectId } from 'mongodb';
 import { Redis } from 'ioredis';
-import { dropRedisPrefix } from './dropRedisPrefix.js';
-import { loadConfig } from '../config.js';
-import { startKairos } from '../kairos.js';
-import { createLogger } from '../logger.js';
-import { signDevToken } from '../auth/verifyToken.js';
-import { JobStore } from '../store/jobStore.js';
-import { ExecutionStore } from '../store/executionStore.js';
-import { parseNewJob } from '../jobs/parseJobInput.js';
-import { BUILTIN_HANDLERS } from '../workers/handlers/builtins.js';
-import { DueIndex } from '../scheduler/dueIndex.js';
+import { dropRedisPrefix } from '../servers/dropRedisPrefix.js';
+import { loadConfig } from '#kairos/config.js';
+import { startKairos } from '#kairos/kairos.js';
+import { createLogger } from '#kairos/logger.js';
+import { signDevToken } from '#kairos/auth/verifyToken.js';
+import { JobStore } from '#kairos/store/jobStore.js';
+import { ExecutionStore } from '#kairos/store/executionStore.js';
+import { parseNewJob } from '#kairos/jobs/parseJobInput.js';
+import { BUILTIN_HANDLERS } from '#kairos/workers/handlers/builtins.js';
+import { DueIndex } from '#kairos/scheduler/dueIndex.js';
 
 const BUILTIN_NAMES = new Set(BUILTIN_HANDLERS.keys());
 

@@ -4,9 +4,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { Redis } from 'ioredis';
-import { dropRedisPrefix } from './dropRedisPrefix.js';
-import { loadConfig } from '../config.js';
-import { connectMongo } from '../store/mongo.js';
+import { dropRedisPrefix } from '../servers/dropRedisPrefix.js';
+import { loadConfig } from '#kairos/config.js';
+import { connectMongo } from '#kairos/store/mongo.js';
 import { formatTable, machine, progress, type ScaleTable } from './scaleSupport.js';
 import { measureSchedules, schedulesTables, type SchedulesOptions } from './scaleSchedules.js';
 import { historyTable, measureHistory, type HistoryOptions } from './scaleHistory.js';
@@ -36,7 +36,7 @@ const { values } = parseArgs({
     subscriptions: { type: 'string' },
   },
 });
-const quick = values.quick!;
+const quick = values.quick;
 const only = new Set((values.only ?? 'schedules,history,creates,watchers').split(','));
 const config = loadConfig(undefined, { JWT_SECRET: randomBytes(24).toString('base64url') });
 

@@ -4,22 +4,21 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
 import { MongoClient, ObjectId, type Db } from 'mongodb';
 import { Redis } from 'ioredis';
-import { dropRedisPrefix } from './dropRedisPrefix.js';
+import { dropRedisPrefix } from '../servers/dropRedisPrefix.js';
 import { Queue, Worker } from 'bullmq';
 import { Agenda } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
-import { loadConfig } from '../config.js';
-import { signDevToken } from '../auth/verifyToken.js';
-import { JobStore } from '../store/jobStore.js';
-import { ExecutionStore } from '../store/executionStore.js';
-import { parseNewJob } from '../jobs/parseJobInput.js';
-import { BUILTIN_HANDLERS } from '../workers/handlers/builtins.js';
-import { DueIndex } from '../scheduler/dueIndex.js';
-import { spawnKairos, type KairosProcess } from '../chaos/kairosProcess.js';
-import { freePort } from '../chaos/localServers.js';
+import { loadConfig } from '#kairos/config.js';
+import { signDevToken } from '#kairos/auth/verifyToken.js';
+import { JobStore } from '#kairos/store/jobStore.js';
+import { ExecutionStore } from '#kairos/store/executionStore.js';
+import { parseNewJob } from '#kairos/jobs/parseJobInput.js';
+import { BUILTIN_HANDLERS } from '#kairos/workers/handlers/builtins.js';
+import { DueIndex } from '#kairos/scheduler/dueIndex.js';
+import { spawnKairos, type KairosProcess } from '../servers/kairosProcess.js';
+import { freePort } from '../servers/localServers.js';
 import type { CommandCounts } from './commandCounter.js';
 import { coresUsed, cpuByProcess } from './cpuByProcess.js';
 
@@ -192,7 +191,7 @@ async function startCluster(label: string, split: boolean): Promise<KairosCluste
   for (const [i, r] of roles.entries()) {
     const file = path.resolve(countsDir, `${label}-${i}.json`);
     files.push(file);
-    const counter = `${pathToFileURL(path.resolve('dist/bench/commandCounter.js')).href}?out=${encodeURIComponent(file)}`;
+    const counter = `${new URL('./commandCounter.js', import.meta.url).href}?out=${encodeURIComponent(file)}`;
     processes.push(await spawnKairos({ ...env, ROLES: r, PORT: String(await freePort()) }, { nodeArgs: ['--import', counter, ...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : [])] }));
   }
   const db = mongo.db(name);

@@ -8,7 +8,7 @@ export interface KairosProcess {
   /** Where it serves `/metrics`. */
   metricsUrl: string | null;
   /** Its log so far (the last 64 KiB), when not written to a file. */
-  stderr(): string;
+  stderr: () => string;
 }
 
 /**
@@ -26,7 +26,7 @@ export async function spawnKairos(env: Record<string, string>, options: { logFil
   const url = await new Promise<string | null>((resolve, reject) => {
     let started = false;
     const timer = setTimeout(() => reject(new Error(`no start within ${options.startTimeoutMs ?? 20_000} ms: ${log.slice(-2000)}`)), options.startTimeoutMs ?? 20_000);
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       const text = chunk.toString();
       file?.write(text);
       log = (log + text).slice(-65_536);

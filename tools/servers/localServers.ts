@@ -67,7 +67,7 @@ async function startServer(url: string, port: number, command: () => [string, st
       await waitForPort(port, 20_000, child);
     } catch (error) {
       child.kill('SIGKILL');
-      throw new Error(`${(error as Error).message}: ${stderr}`);
+      throw new Error(`${(error as Error).message}: ${stderr}`, { cause: error });
     }
   };
   const kill = async () => {

@@ -5,15 +5,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { Redis } from 'ioredis';
-import { dropRedisPrefix } from './dropRedisPrefix.js';
-import { loadConfig } from '../config.js';
-import { signDevToken } from '../auth/verifyToken.js';
-import { ExecutionStore } from '../store/executionStore.js';
-import { spawnKairos } from '../chaos/kairosProcess.js';
-import { freePort } from '../chaos/localServers.js';
+import { dropRedisPrefix } from '../servers/dropRedisPrefix.js';
+import { loadConfig } from '#kairos/config.js';
+import { signDevToken } from '#kairos/auth/verifyToken.js';
+import { ExecutionStore } from '#kairos/store/executionStore.js';
+import { spawnKairos } from '../servers/kairosProcess.js';
+import { freePort } from '../servers/localServers.js';
 import { coresUsed, cpuByProcess } from './cpuByProcess.js';
 import type { NoisyOrders, NoisyReport } from './noisyTenant.js';
 
@@ -145,7 +146,6 @@ function every(periodMs: number, tick: () => Promise<unknown>): NodeJS.Timeout {
 
 const clientDelay = monitorEventLoopDelay({ resolution: 10 });
 const labels = new Map<number, string>([[process.pid, 'bench client (tenant B)'], [kairos.child.pid!, 'kairos (all roles)']]);
-let report: NoisyReport | null = null;
 const result: Record<string, unknown> = {};
 try {
   const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`;
@@ -177,7 +177,7 @@ try {
   const cpu1 = cpuByProcess(labels);
   phase = 'noisy';
   const noisyStart = Date.now();
-  const child = fork(path.resolve('dist/bench/noisyTenant.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(new URL('./noisyTenant.js', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   labels.set(child.pid!, 'bench client (tenant A)');
   const reported = new Promise<NoisyReport>((resolve, reject) => {
     child.once('message', (m: NoisyReport | { error: string }) => ('error' in m ? reject(new Error(m.error)) : resolve(m)));
@@ -199,7 +199,7 @@ try {
   await new Promise((r) => setTimeout(r, phases.noisyMs - 300));
   const cpu2 = cpuByProcess(labels);
   const m2 = await scrape();
-  report = await Promise.race([reported, new Promise<never>((_, reject) => setTimeout(() => reject(new Error("tenant A's process did not report within 15 s of its end")), 15_000).unref())]);
+  const report = await Promise.race([reported, new Promise<never>((_, reject) => setTimeout(() => reject(new Error("tenant A's process did not report within 15 s of its end")), 15_000).unref())]);
   progress('tenant A stopped; reading B\'s executions');
   stopping = true;
   for (const t of timers) clearInterval(t);

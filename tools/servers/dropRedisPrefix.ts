@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 
-/** Deletes every key under a benchmark's Redis prefix, scanned in pages (KEYS would block a shared Redis). Uses the caller's connection. */
+/** Deletes every key under a Redis prefix (a benchmark's or a test's), scanned in pages (KEYS would block a shared Redis). Uses the caller's connection. */
 export async function dropRedisPrefix(redis: Redis, prefix: string): Promise<void> {
   let cursor = '0';
   do {

@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 export function cpuByProcess(labels: Map<number, string>): Map<string, number> {
   const ticks = 100; // USER_HZ on Linux
   const totals = new Map<string, number>();
-  let pids: string[] = [];
+  let pids: string[];
   try {
     pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
   } catch {

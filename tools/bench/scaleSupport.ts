@@ -1,9 +1,9 @@
 import os from 'node:os';
 import { ObjectId } from 'mongodb';
-import { DEFAULT_RETRY_POLICY } from '../domain/backoff.js';
-import type { JobDoc, JobStatus } from '../domain/job.js';
+import { DEFAULT_RETRY_POLICY } from '#kairos/domain/backoff.js';
+import type { JobDoc, JobStatus } from '#kairos/domain/job.js';
 
-/** Helpers shared by the parts of bench:scale (src/bench/scale*.ts). */
+/** Helpers shared by the parts of bench:scale (tools/bench/scale*.ts). */
 
 export const progress = (what: string): void => {
   process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${what}\n`);

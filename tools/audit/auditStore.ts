@@ -1,10 +1,10 @@
 import type { Db } from 'mongodb';
-import { FINAL_STATUSES, type ExecutionDoc } from '../domain/execution.js';
-import type { JobDoc } from '../domain/job.js';
-import { collections, type Collections } from './collections.js';
+import { FINAL_STATUSES, type ExecutionDoc } from '#kairos/domain/execution.js';
+import type { JobDoc } from '#kairos/domain/job.js';
+import { collections, type Collections } from '#kairos/store/collections.js';
 
 /**
- * Cross-tenant reads for the chaos run's audit (src/chaos), which checks a whole deployment from
+ * Cross-tenant reads for the chaos run's audit (tools/chaos), which checks a whole deployment from
  * outside, and for bench:scale's comparison. Never used by Kairos itself. Uses the caller's connection.
  */
 export class AuditStore {

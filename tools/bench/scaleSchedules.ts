@@ -1,16 +1,16 @@
 import type { Db } from 'mongodb';
-import type { JobDoc } from '../domain/job.js';
+import type { JobDoc } from '#kairos/domain/job.js';
 import type { Redis } from 'ioredis';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
-import { loadConfig, type KairosConfig } from '../config.js';
-import { startKairos } from '../kairos.js';
-import { createLogger } from '../logger.js';
-import { DueIndex } from '../scheduler/dueIndex.js';
-import { AuditStore } from '../store/auditStore.js';
-import { ensureIndexes } from '../store/indexes.js';
-import { ExecutionStore } from '../store/executionStore.js';
-import { JobStore } from '../store/jobStore.js';
-import { SPAN_ATTRIBUTES as A } from '../tracing/spanAttributes.js';
+import { loadConfig, type KairosConfig } from '#kairos/config.js';
+import { startKairos } from '#kairos/kairos.js';
+import { createLogger } from '#kairos/logger.js';
+import { DueIndex } from '#kairos/scheduler/dueIndex.js';
+import { AuditStore } from '../audit/auditStore.js';
+import { ensureIndexes } from '#kairos/store/indexes.js';
+import { ExecutionStore } from '#kairos/store/executionStore.js';
+import { JobStore } from '#kairos/store/jobStore.js';
+import { SPAN_ATTRIBUTES as A } from '#kairos/tracing/spanAttributes.js';
 import { benchJob, figures, inParallel, progress, sleep, type Figures, type ScaleTable } from './scaleSupport.js';
 
 export interface SchedulesOptions {

@@ -58,7 +58,7 @@ export function worstPreview(): { query: string; variables: Record<string, unkno
 }
 
 interface Answer {
-  data?: Record<string, { job?: { id: string } } | unknown>;
+  data?: Record<string, unknown>;
   errors?: { message: string; extensions?: { code?: string; retryAfterSeconds?: number } }[];
 }
 
@@ -107,7 +107,7 @@ async function run(orders: NoisyOrders): Promise<NoisyReport> {
     await new Promise<void>((resolve) => {
       socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${credentialToken}` } })));
       socket.on('message', (raw) => {
-        const message = JSON.parse(raw.toString()) as { type: string; payload?: unknown };
+        const message = JSON.parse((raw as Buffer).toString()) as { type: string; payload?: unknown };
         if (message.type === 'connection_ack') {
           acked = true;
           report.socketsOpen++;

@@ -93,22 +93,25 @@ export class KairosMetrics {
     });
     this.retries = new Counter({ name: 'kairos_retries_total', help: 'Executions put back to RETRYING after a failed, timed-out or crashed attempt.', labelNames: ['workload'], registers });
     this.takeovers = new Counter({ name: 'kairos_takeovers_total', help: 'Lost attempts recorded CRASHED by a worker taking over from one that disappeared.', registers });
-    const metrics = this;
+    const depthsReader = () => this.queueDepths;
+    const onRedisError = () => this.redisError('queue');
     this.queueDepth = new Gauge({
       name: 'kairos_queue_depth',
       help: 'Entries in each execution queue by state, read from Redis at scrape time (the same value from every process that reports it).',
       labelNames: ['queue', 'state'],
       registers,
+      // `this` is the gauge here (prom-client calls collect on it).
       async collect() {
-        if (!metrics.queueDepths) return;
+        const read = depthsReader();
+        if (!read) return;
         this.reset();
         try {
-          for (const [queue, counts] of Object.entries(await metrics.queueDepths())) {
+          for (const [queue, counts] of Object.entries(await read())) {
             for (const [state, value] of Object.entries(counts)) this.set({ queue, state }, value);
           }
         } catch {
           // An unreachable Redis must not fail the whole scrape; the series are simply absent meanwhile.
-          metrics.redisError('queue');
+          onRedisError();
         }
       },
     });

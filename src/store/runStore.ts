@@ -264,7 +264,7 @@ export class RunStore {
   /** Notes that the job started a run at `at`; written (as the job's lastRunAt, never moving back) with the next batch of ends. */
   noteJobRun(tenantId: string, jobId: ObjectId, at: Date): void {
     let jobs = this.jobRuns.get(tenantId);
-    if (!jobs) this.jobRuns.set(tenantId, (jobs = new Map()));
+    if (!jobs) this.jobRuns.set(tenantId, (jobs = new Map<string, { jobId: ObjectId; at: Date }>()));
     const key = jobId.toHexString();
     const known = jobs.get(key);
     if (!known || known.at < at) jobs.set(key, { jobId, at });

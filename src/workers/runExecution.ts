@@ -404,7 +404,7 @@ async function attempt(deps: RunDeps, run: Run, job: JobSnapshot, started: Start
       };
     }
     const context = {
-      payload: payloadJson === null ? null : JSON.parse(payloadJson),
+      payload: payloadJson === null ? null : (JSON.parse(payloadJson) as unknown),
       executionId: toGlobalId('Execution', run._id),
       attempt: number,
       signal: controller.signal,

@@ -32,7 +32,7 @@ export class ChildProcessRunner {
   /** Resolves with the handler's result; rejects with its error, with the signal's reason once aborted, or when the child dies. */
   run(handler: string, context: HandlerContext): Promise<unknown> {
     const { signal } = context;
-    if (signal.aborted) return Promise.reject(signal.reason);
+    if (signal.aborted) return Promise.reject(abortReason(signal));
     // execArgv: [] so the child does not inherit inspector or test-runner flags of this process.
     const child = fork(this.childScript, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.children.add(child);
@@ -49,7 +49,7 @@ export class ChildProcessRunner {
         send(child, { type: 'abort', message: signal.reason instanceof Error ? signal.reason.message : 'aborted' });
         killTimer = setTimeout(() => child.kill('SIGKILL'), this.killGraceMs);
         // The attempt ends now: the caller records why (timeout, cancel, shutdown) from the signal.
-        settle(() => reject(signal.reason));
+        settle(() => reject(abortReason(signal)));
       };
       signal.addEventListener('abort', onAbort, { once: true });
       child.on('message', (message: FromChild) => {
@@ -88,4 +88,10 @@ function send(child: ChildProcess, message: ToChild): void {
 function defaultChildScript(): string {
   const here = fileURLToPath(import.meta.url);
   return here.endsWith('.ts') ? here.replace(/\/src\/workers\/cpu\/childProcessRunner\.ts$/, '/dist/workers/cpu/cpuChild.js') : here.replace(/childProcessRunner\.js$/, 'cpuChild.js');
+}
+
+/** Why the attempt was aborted: the signal's reason (the worker aborts with Error classes; anything else is wrapped). */
+function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new Error(String(reason));
 }

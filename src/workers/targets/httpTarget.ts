@@ -75,7 +75,7 @@ export async function callHttpTarget(call: HttpCall): Promise<HttpOutcome> {
     if (call.signal.aborted || !(cause instanceof Error)) throw error;
     // A refusal is passed on as it is: its neutral message is what the attempt records.
     if (cause instanceof PrivateTargetError) throw cause;
-    throw new Error(`${(error as Error).message}: ${cause.message}`);
+    throw new Error(`${(error as Error).message}: ${cause.message}`, { cause: error });
   }
   const text = await readCapped(response, RESULT_BODY_LIMIT);
   return {
@@ -92,8 +92,8 @@ async function readCapped(response: Awaited<ReturnType<typeof fetch>>, limit: nu
   const chunks: Uint8Array[] = [];
   let size = 0;
   while (size < limit) {
-    const { done, value } = await reader.read();
-    if (done) break;
+    const { done, value } = (await reader.read()) as { done: boolean; value?: Uint8Array };
+    if (done || !value) break;
     chunks.push(value);
     size += value.byteLength;
   }

@@ -52,7 +52,7 @@ export function targetAgent(allowPrivate: boolean, onRefused?: OnRefusedTarget):
       lookup: (hostname, options, callback) => {
         dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
           if (error) return callback(error, '', 0);
-          const list = addresses as unknown as LookupAddress[];
+          const list = addresses;
           const blocked = list.find((a) => isPrivateAddress(a.address));
           if (blocked) {
             onRefused?.({ host: hostname, address: blocked.address });

@@ -39,10 +39,17 @@ let code;
 try {
   const url = kairos.url;
   if (!url) throw new Error('Kairos started without an api URL');
-  const token = execFileSync(process.execPath, ['dist/cli/token.js', '--tenant', tenant, '--role', 'admin', '--hours', '2'], { env: { ...process.env, ...env } }).toString().trim();
+  const token = execFileSync(process.execPath, ['dist/cli/token.js', '--tenant', tenant, '--role', 'admin', '--hours', '2'], {
+    env: { ...process.env, ...env },
+  })
+    .toString()
+    .trim();
   process.stderr.write(`with-kairos: ${url} (database and Redis prefix ${name}, tenant ${tenant})\n`);
   const [cmd, ...args] = command;
-  const child = spawn(cmd, args, { stdio: 'inherit', env: { ...process.env, KAIROS_URL: url, KAIROS_TOKEN: token, KAIROS_TENANT: tenant } });
+  const child = spawn(cmd, args, {
+    stdio: 'inherit',
+    env: { ...process.env, KAIROS_URL: url, KAIROS_TOKEN: token, KAIROS_TENANT: tenant },
+  });
   code = await new Promise((resolve) => child.once('exit', (status, signal) => resolve(status ?? (signal ? 1 : 0))));
 } finally {
   const exited = new Promise((resolve) => kairos.child.once('exit', resolve));

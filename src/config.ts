@@ -88,7 +88,12 @@ export interface KairosConfig {
    * DEFAULT_MAX_SOCKETS_PER_CREDENTIAL (20), DEFAULT_MAX_SOCKETS (100, the whole tenant),
    * DEFAULT_MAX_SUBSCRIPTIONS_PER_SOCKET (50) and DEFAULT_MAX_SUBSCRIPTIONS (200, the whole tenant).
    */
-  defaultConnectionQuota: { maxSocketsPerCredential: number; maxSockets: number; maxSubscriptionsPerSocket: number; maxSubscriptions: number };
+  defaultConnectionQuota: {
+    maxSocketsPerCredential: number;
+    maxSockets: number;
+    maxSubscriptionsPerSocket: number;
+    maxSubscriptions: number;
+  };
   /**
    * Traces (README "Traces"). `otlpEndpoint` (OTEL_EXPORTER_OTLP_ENDPOINT): the OTLP/HTTP base URL
    * spans are exported to (`/v1/traces` is appended); unset = no tracing at all. `serviceName`
@@ -96,7 +101,6 @@ export interface KairosConfig {
    */
   tracing: { otlpEndpoint: string | null; serviceName: string };
 }
-
 
 /**
  * Defaults of the settings whose value other modules take as a required option: kept here alone,
@@ -133,7 +137,8 @@ function int(env: Env, name: string, fallback: number, min: number, max = Number
 
 function logLevel(env: Env): LogLevel {
   const value = (env.LOG_LEVEL || 'info').toLowerCase();
-  if (!(LOG_LEVELS as readonly string[]).includes(value)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
+  if (!(LOG_LEVELS as readonly string[]).includes(value))
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
   return value as LogLevel;
 }
 
@@ -163,14 +168,20 @@ function url(env: Env, name: string, fallback: string, schemes: string[]): strin
 function clusterNodes(raw: string): RedisClusterTarget {
   const nodes: { host: string; port: number }[] = [];
   let first: URL | undefined;
-  for (const item of raw.split(',').map((n) => n.trim()).filter(Boolean)) {
+  for (const item of raw
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean)) {
     let parsed: URL;
     try {
       parsed = new URL(/^[a-z]+:\/\//i.test(item) ? item : `redis://${item}`);
     } catch {
-      throw new ConfigError(`REDIS_CLUSTER_NODES has an entry that is not host:port or a redis URL: "${item.replace(/\/\/[^@]*@/, '//***@')}"`);
+      throw new ConfigError(
+        `REDIS_CLUSTER_NODES has an entry that is not host:port or a redis URL: "${item.replace(/\/\/[^@]*@/, '//***@')}"`,
+      );
     }
-    if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new ConfigError('REDIS_CLUSTER_NODES entries must be host:port or start with redis:// or rediss://');
+    if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:')
+      throw new ConfigError('REDIS_CLUSTER_NODES entries must be host:port or start with redis:// or rediss://');
     if (!parsed.hostname) throw new ConfigError('REDIS_CLUSTER_NODES has an entry without a host');
     first ??= parsed;
     nodes.push({ host: parsed.hostname.replace(/^\[|\]$/g, ''), port: parsed.port ? Number(parsed.port) : 6379 });
@@ -206,7 +217,8 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
   if (!secret && !publicKey) throw new ConfigError('JWT_SECRET or JWT_PUBLIC_KEY is required');
   if (secret && publicKey) throw new ConfigError('Set only one of JWT_SECRET (HS256) and JWT_PUBLIC_KEY (RS256/ES256)');
   if (secret && secret.length < 16) throw new ConfigError('JWT_SECRET must be at least 16 characters');
-  if (publicKey && !publicKeyAlgorithm(publicKey)) throw new ConfigError('JWT_PUBLIC_KEY must be a PEM public key: RSA (RS256) or EC P-256 (ES256)');
+  if (publicKey && !publicKeyAlgorithm(publicKey))
+    throw new ConfigError('JWT_PUBLIC_KEY must be a PEM public key: RSA (RS256) or EC P-256 (ES256)');
   const mode = env.KAIROS_MODE || (env.NODE_ENV === 'production' ? 'production' : 'development');
   if (mode !== 'development' && mode !== 'production') {
     throw new ConfigError(`KAIROS_MODE must be development or production, got "${mode}"`);
@@ -222,7 +234,13 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     queueShards: int(env, 'QUEUE_SHARDS', redisCluster ? CONFIG_DEFAULTS.queueShardsCluster : CONFIG_DEFAULTS.queueShardsSingle, 1, 256),
     port: int(env, 'PORT', 4000, 0, 65535),
     roles: [...new Set(roles as Role[])],
-    jwt: { secret, publicKey, issuer: env.JWT_ISSUER || undefined, audience: env.JWT_AUDIENCE || undefined, maxTtlSeconds: int(env, 'JWT_MAX_TTL_SECONDS', CONFIG_DEFAULTS.jwtMaxTtlSeconds, 60, 10 * 365 * 24 * 3600) },
+    jwt: {
+      secret,
+      publicKey,
+      issuer: env.JWT_ISSUER || undefined,
+      audience: env.JWT_AUDIENCE || undefined,
+      maxTtlSeconds: int(env, 'JWT_MAX_TTL_SECONDS', CONFIG_DEFAULTS.jwtMaxTtlSeconds, 60, 10 * 365 * 24 * 3600),
+    },
     allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', false),
     workerIoConcurrency: int(env, 'WORKER_IO_CONCURRENCY', 1000, 1, 10000),
     workerCpuConcurrency: int(env, 'WORKER_CPU_CONCURRENCY', os.availableParallelism(), 1, 1024),

@@ -56,7 +56,18 @@ export interface KairosOptions {
    */
   handlers?: HandlerRegistry;
   /** Scheduler tuning beyond the configuration (tests shorten these). */
-  scheduler?: Partial<Pick<SchedulerRoleOptions, 'sweepEveryMs' | 'reconcileEveryMs' | 'reconcileGraceMs' | 'agendaProcessEveryMs' | 'agendaLockLifetimeMs' | 'misfireThresholdMs' | 'purgeEveryMs'>>;
+  scheduler?: Partial<
+    Pick<
+      SchedulerRoleOptions,
+      | 'sweepEveryMs'
+      | 'reconcileEveryMs'
+      | 'reconcileGraceMs'
+      | 'agendaProcessEveryMs'
+      | 'agendaLockLifetimeMs'
+      | 'misfireThresholdMs'
+      | 'purgeEveryMs'
+    >
+  >;
   /** Worker tuning beyond the configuration (tests shorten the drain). */
   worker?: Partial<Pick<WorkerRoleOptions, 'drainTimeoutMs' | 'lockDurationMs'>>;
   /** Host the api role listens on. Default 0.0.0.0. */
@@ -133,17 +144,32 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
     }
     const events = new ExecutionEventBus(redis, config.redisPrefix);
     closers.push(() => events.close());
-    const queues = new ExecutionQueues(producerConnection, config.redisPrefix, (error) => {
-      metrics.redisError('queue');
-      logger.warn('queue error', { error: errorMessage(error) });
-    }, shards);
+    const queues = new ExecutionQueues(
+      producerConnection,
+      config.redisPrefix,
+      (error) => {
+        metrics.redisError('queue');
+        logger.warn('queue error', { error: errorMessage(error) });
+      },
+      shards,
+    );
     // Queue depth is read at scrape time by the processes that feed or drain the queues.
     if (config.roles.includes('worker') || config.roles.includes('scheduler')) metrics.observeQueues(() => queues.depths());
     closers.push(() => queues.close());
     const tenants = new TenantStore(db, { ...config.defaultQuota, ...config.defaultConnectionQuota });
     const quotas = new TenantQuotas(tenants, clock);
     const rateLimiter = new RateLimiter(redis, config.redisPrefix, clock, logger);
-    const materialiseDeps: MaterialiseDeps = { store: new SchedulerStore(db, { updatesOneByOne: ferretDb, equalityFiltersOnly: ferretDb }), dueIndex: new DueIndex(redis, config.redisPrefix, (error) => logger.warn('could not write the due index; the leader\'s next rebuild adds the job', { error: errorMessage(error) })), queues, events, logger, random: Math.random, budget: new ScheduledBudget(rateLimiter, quotas) };
+    const materialiseDeps: MaterialiseDeps = {
+      store: new SchedulerStore(db, { updatesOneByOne: ferretDb, equalityFiltersOnly: ferretDb }),
+      dueIndex: new DueIndex(redis, config.redisPrefix, (error) =>
+        logger.warn("could not write the due index; the leader's next rebuild adds the job", { error: errorMessage(error) }),
+      ),
+      queues,
+      events,
+      logger,
+      random: Math.random,
+      budget: new ScheduledBudget(rateLimiter, quotas),
+    };
 
     let scheduler: SchedulerRole | null = null;
     // Every role may publish a cancel; only workers listen for them.
@@ -155,7 +181,9 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       const claims = new AttemptClaims(redis, config.redisPrefix);
       const tenantSlots = new ConcurrencyLimiter(redis, config.redisPrefix, clock, quotas);
       // The tenant's attempt records only "target address not allowed"; which address a name resolved to is for operators.
-      const dispatcher = targetAgent(config.allowPrivateTargets, (refused) => logger.warn('refused an HTTP target address', { ...refused }));
+      const dispatcher = targetAgent(config.allowPrivateTargets, (refused) =>
+        logger.warn('refused an HTTP target address', { ...refused }),
+      );
       closers.push(() => dispatcher.close());
       const cpu = new ChildProcessRunner({ handlersModule: config.handlersModule });
       // Closed after the worker has drained: kills a child that ignored its abort.
@@ -167,7 +195,27 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       // redis.on('close', () => starts.writeAll());
       const worker = new WorkerRole(
         consumerConnection,
-        { runStore, starts, tenants, queues, events, handlers, cpu, clock, logger, workerId: instanceId, random: Math.random, overlap, cancels, claims, tenantSlots, queueLockMs: config.queueLockMs, http: { dispatcher, allowPrivate: config.allowPrivateTargets }, metrics, tracer: tracing.tracer },
+        {
+          runStore,
+          starts,
+          tenants,
+          queues,
+          events,
+          handlers,
+          cpu,
+          clock,
+          logger,
+          workerId: instanceId,
+          random: Math.random,
+          overlap,
+          cancels,
+          claims,
+          tenantSlots,
+          queueLockMs: config.queueLockMs,
+          http: { dispatcher, allowPrivate: config.allowPrivateTargets },
+          metrics,
+          tracer: tracing.tracer,
+        },
         logger,
         {
           redisPrefix: config.redisPrefix,
@@ -245,7 +293,11 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       url = `http://127.0.0.1:${api.port}/graphql`;
       metricsUrl = `http://127.0.0.1:${api.port}/metrics`;
     } else {
-      const server = new MetricsServer(metrics, { port: config.metricsPort, host: options.host, onError: (error) => logger.warn('could not serve metrics', { error: errorMessage(error) }) });
+      const server = new MetricsServer(metrics, {
+        port: config.metricsPort,
+        host: options.host,
+        onError: (error) => logger.warn('could not serve metrics', { error: errorMessage(error) }),
+      });
       await server.start();
       closers.push(() => server.stop());
       metricsUrl = `http://127.0.0.1:${server.port}/metrics`;

@@ -20,7 +20,18 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** What replaces a redacted value. */
 export const REDACTED = '[REDACTED]';
 
-const SECRET_KEYS = ['authorization', 'Authorization', 'token', 'accessToken', 'refreshToken', 'secret', 'apiKey', 'webhookSecret', 'password', '"x-api-key"'];
+const SECRET_KEYS = [
+  'authorization',
+  'Authorization',
+  'token',
+  'accessToken',
+  'refreshToken',
+  'secret',
+  'apiKey',
+  'webhookSecret',
+  'password',
+  '"x-api-key"',
+];
 
 /**
  * pino `redact` paths: each secret key at the top level and up to two objects down (a `headers`
@@ -55,7 +66,8 @@ function scrubValue(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((item) => scrubValue(item, depth + 1));
   if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value;
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[key] = SECRET_KEY_SET.has(key.toLowerCase()) ? REDACTED : scrubValue(item, depth + 1);
+  for (const [key, item] of Object.entries(value))
+    out[key] = SECRET_KEY_SET.has(key.toLowerCase()) ? REDACTED : scrubValue(item, depth + 1);
   return out;
 }
 
@@ -81,9 +93,17 @@ function wrap(log: PinoLogger): Logger {
  * (pino-pretty in development), or stderr by default, written synchronously so the last lines
  * before `process.exit` are not lost.
  */
-export function createLogger(base: Record<string, unknown> = {}, level: LogLevel = 'info', out?: ((line: string) => void) | DestinationStream): Logger {
+export function createLogger(
+  base: Record<string, unknown> = {},
+  level: LogLevel = 'info',
+  out?: ((line: string) => void) | DestinationStream,
+): Logger {
   const destination: DestinationStream =
-    out === undefined ? pino.destination({ dest: 2, sync: true }) : typeof out === 'function' ? { write: (line: string) => out(line) } : out;
+    out === undefined
+      ? pino.destination({ dest: 2, sync: true })
+      : typeof out === 'function'
+        ? { write: (line: string) => out(line) }
+        : out;
   const log = pino(
     {
       level,

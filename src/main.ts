@@ -16,7 +16,9 @@ try {
 }
 // Pretty lines for a developer at a terminal; JSON whenever stderr is a pipe (log shippers, the chaos harness parse it).
 const pretty = config.mode === 'development' && process.stderr.isTTY;
-const destination = pretty ? (await import('pino-pretty')).default({ destination: 2, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' }) : undefined;
+const destination = pretty
+  ? (await import('pino-pretty')).default({ destination: 2, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' })
+  : undefined;
 const logger = createLogger({ service: 'kairos' }, config.logLevel, destination);
 
 try {

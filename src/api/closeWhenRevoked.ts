@@ -6,7 +6,12 @@ import type { ClosableSocket } from './closeAtExpiry.js';
  * says no (an API key was revoked). A failed check (database unreachable) keeps the socket and is
  * reported to `onError`. The timer is cleared when the socket closes.
  */
-export function closeWhenRevoked(socket: ClosableSocket, stillValid: () => Promise<boolean>, everyMs: number, onError: (error: unknown) => void): void {
+export function closeWhenRevoked(
+  socket: ClosableSocket,
+  stillValid: () => Promise<boolean>,
+  everyMs: number,
+  onError: (error: unknown) => void,
+): void {
   if (socket.readyState !== 1) return;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;

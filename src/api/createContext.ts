@@ -52,6 +52,11 @@ export async function createContext(app: AppServices, authorization: string | nu
     // The key lookup failed (MongoDB down): no access, but the credential is not bad either, so
     // this is INTERNAL_SERVER_ERROR (not UNAUTHENTICATED) and sockets are kept (see socketAuth).
     app.logger.error('could not authenticate a request', { error: errorMessage(error) });
-    return { app, scope: null, authError: new UnavailableError('The credential could not be checked right now; try again shortly'), validUntil: null };
+    return {
+      app,
+      scope: null,
+      authError: new UnavailableError('The credential could not be checked right now; try again shortly'),
+      validUntil: null,
+    };
   }
 }

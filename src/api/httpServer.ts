@@ -1,7 +1,16 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { GraphQLError, OperationTypeNode, getOperationAST, parse, specifiedRules, validate, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import {
+  GraphQLError,
+  OperationTypeNode,
+  getOperationAST,
+  parse,
+  specifiedRules,
+  validate,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+} from 'graphql';
 import type { WebSocket } from 'ws';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -50,7 +59,11 @@ export class ApiServer {
   /** The dashboard at /ui (and GraphiQL in development mode). */
   private readonly ui: UiHandler;
 
-  constructor(private readonly schema: GraphQLSchema, private readonly app: AppServices, private readonly options: ApiServerOptions) {
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly app: AppServices,
+    private readonly options: ApiServerOptions,
+  ) {
     this.apollo = new ApolloServer<Context>({
       schema,
       formatError: makeFormatError(app.logger, app.development),
@@ -62,7 +75,12 @@ export class ApiServer {
       parseOptions: { maxTokens: MAX_TOKENS },
       // One operation per request: a batch would multiply every per-operation limit.
       allowBatchedHttpRequests: false,
-      plugins: [writeRateLimit, operationMetrics(app.metrics), operationTracing(app.tracer), ...(app.development ? [] : [ApolloServerPluginLandingPageDisabled()])],
+      plugins: [
+        writeRateLimit,
+        operationMetrics(app.metrics),
+        operationTracing(app.tracer),
+        ...(app.development ? [] : [ApolloServerPluginLandingPageDisabled()]),
+      ],
     });
     this.ui = uiRoutes({ development: app.development });
     // Explicit rather than Node's default (which a flag can raise): larger headers get 431 from the parser.
@@ -102,7 +120,8 @@ export class ApiServer {
           try {
             const document = parse(payload.query, { maxTokens: MAX_TOKENS });
             const operation = getOperationAST(document, payload.operationName);
-            if (operation?.operation === OperationTypeNode.MUTATION) await chargeWrites((context = await auth.context(ctx)), document, operation);
+            if (operation?.operation === OperationTypeNode.MUTATION)
+              await chargeWrites((context = await auth.context(ctx)), document, operation);
           } catch (error) {
             if (error instanceof RateLimitedError) this.app.metrics.quotaRefused('rate', context?.scope?.identity.tenantId ?? 'unknown');
             if (error instanceof KairosError) return [new GraphQLError(error.message, { originalError: error })];
@@ -154,7 +173,10 @@ export class ApiServer {
       if (await this.ui(req, res, url)) return;
       if (url.pathname !== '/graphql') return send(res, 404, { error: 'Not found; the API is at /graphql' });
       const body = await readBody(req);
-      if (body === null) return send(res, 413, { errors: [{ message: `Request body over ${MAX_BODY_BYTES} bytes`, extensions: { code: 'BAD_USER_INPUT' } }] });
+      if (body === null)
+        return send(res, 413, {
+          errors: [{ message: `Request body over ${MAX_BODY_BYTES} bytes`, extensions: { code: 'BAD_USER_INPUT' } }],
+        });
       const headers = new HeaderMap();
       for (const [key, value] of Object.entries(req.headers)) {
         if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
@@ -167,7 +189,11 @@ export class ApiServer {
           return send(res, 400, { errors: [{ message: 'The request body is not valid JSON', extensions: { code: 'BAD_USER_INPUT' } }] });
         }
         if (Array.isArray(parsed)) {
-          return send(res, 400, { errors: [{ message: 'Batched requests are not supported; send one operation per request', extensions: { code: 'BAD_USER_INPUT' } }] });
+          return send(res, 400, {
+            errors: [
+              { message: 'Batched requests are not supported; send one operation per request', extensions: { code: 'BAD_USER_INPUT' } },
+            ],
+          });
         }
       }
       // Refused on the text, before graphql-js parses (recursively) what a hostile depth would overflow.
@@ -187,7 +213,8 @@ export class ApiServer {
       }
     } catch (error) {
       this.app.logger.error('http request failed', { error: error instanceof Error ? error.message : String(error) });
-      if (!res.headersSent) send(res, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+      if (!res.headersSent)
+        send(res, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
       else res.end();
     }
   }

@@ -84,9 +84,12 @@ export class LiveConnections {
     let tenantTotal = 0;
     for (const other of this.byTenant.get(owner.tenantId) ?? []) tenantTotal += running(other);
     if (tenantTotal > quota.maxSubscriptions) {
-      return new QuotaExceededError(`This tenant may run at most ${quota.maxSubscriptions} operations at once over its sockets on this server; complete one first`, {
-        maxSubscriptions: quota.maxSubscriptions,
-      });
+      return new QuotaExceededError(
+        `This tenant may run at most ${quota.maxSubscriptions} operations at once over its sockets on this server; complete one first`,
+        {
+          maxSubscriptions: quota.maxSubscriptions,
+        },
+      );
     }
     return null;
   }

@@ -4,7 +4,9 @@ import { GraphQLError, OperationTypeNode, type ValidationRule } from 'graphql';
 export const noSubscriptionsOverHttp: ValidationRule = (context) => ({
   OperationDefinition(node) {
     if (node.operation === OperationTypeNode.SUBSCRIPTION) {
-      context.reportError(new GraphQLError('Subscriptions are served over WebSocket (graphql-ws) at this URL, not over HTTP', { nodes: [node] }));
+      context.reportError(
+        new GraphQLError('Subscriptions are served over WebSocket (graphql-ws) at this URL, not over HTTP', { nodes: [node] }),
+      );
     }
   },
 });

@@ -87,7 +87,11 @@ function itemCount(node: FieldNode, field: GraphQLField<unknown, unknown> | unde
   if (!field || parent?.name.endsWith('Connection')) return 1;
   const names = new Set(field.args.map((a) => a.name));
   if (names.has('first') && names.has('last')) {
-    return intArgument(node, 'first', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE) ?? intArgument(node, 'last', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE) ?? DEFAULT_PAGE_SIZE;
+    return (
+      intArgument(node, 'first', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE) ??
+      intArgument(node, 'last', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE) ??
+      DEFAULT_PAGE_SIZE
+    );
   }
   if (names.has('count')) return intArgument(node, 'count', PREVIEW_DEFAULT_COUNT, MAX_PAGE_SIZE) ?? PREVIEW_DEFAULT_COUNT;
   return isListType(getNullableType(field.type)) ? LIST_SIZE : 1;
@@ -137,7 +141,10 @@ export const queryLimits: ValidationRule = (context) => {
     },
     OperationDefinition(node) {
       const depth = selectionDepth(node, measure);
-      if (depth > MAX_DEPTH) context.reportError(new GraphQLError(`The query is nested ${depth} levels deep; at most ${MAX_DEPTH} are allowed`, { nodes: [node] }));
+      if (depth > MAX_DEPTH)
+        context.reportError(
+          new GraphQLError(`The query is nested ${depth} levels deep; at most ${MAX_DEPTH} are allowed`, { nodes: [node] }),
+        );
       const root = context.getSchema().getRootType(node.operation) ?? undefined;
       const cost = selectionCost(node.selectionSet, root, measure);
       if (cost > MAX_COST) {

@@ -34,14 +34,19 @@ export interface SocketAuthOptions {
 export function socketAuth(app: AppServices, options: SocketAuthOptions = {}) {
   const recheckEveryMs = options.recheckEveryMs ?? 30_000;
   return {
-    async onConnect(ctx: CountedConnection & { connectionParams?: Readonly<Record<string, unknown>>; extra: SocketExtra }): Promise<boolean> {
+    async onConnect(
+      ctx: CountedConnection & { connectionParams?: Readonly<Record<string, unknown>>; extra: SocketExtra },
+    ): Promise<boolean> {
       const raw = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
       const authorization = typeof raw === 'string' ? raw : null;
       const context = await createContext(app, authorization);
       const { socket } = ctx.extra;
       if (!context.scope) {
         const unavailable = context.authError instanceof UnavailableError;
-        socket.close(unavailable ? CloseCode.InternalServerError : CloseCode.Unauthorized, closeReason(context.authError?.message ?? 'Unauthorized'));
+        socket.close(
+          unavailable ? CloseCode.InternalServerError : CloseCode.Unauthorized,
+          closeReason(context.authError?.message ?? 'Unauthorized'),
+        );
         return false;
       }
       if (options.connections && !(await admitted(app, options.connections, ctx, context.scope.identity))) return false;
@@ -54,7 +59,9 @@ export function socketAuth(app: AppServices, options: SocketAuthOptions = {}) {
           if (recheck.authError instanceof UnavailableError) throw recheck.authError;
           return recheck.scope !== null;
         };
-        closeWhenRevoked(socket, stillValid, recheckEveryMs, (error) => app.logger.warn('could not recheck a socket credential', { error: errorMessage(error) }));
+        closeWhenRevoked(socket, stillValid, recheckEveryMs, (error) =>
+          app.logger.warn('could not recheck a socket credential', { error: errorMessage(error) }),
+        );
       }
       return true;
     },
@@ -62,14 +69,20 @@ export function socketAuth(app: AppServices, options: SocketAuthOptions = {}) {
     async context(ctx: { extra: SocketExtra }): Promise<Context> {
       const context = await createContext(app, ctx.extra.authorization);
       // The operation then fails with authError; only a credential found bad ends the connection.
-      if (!context.scope && !(context.authError instanceof UnavailableError)) ctx.extra.socket.close(CloseCode.Unauthorized, closeReason(context.authError?.message ?? 'Unauthorized'));
+      if (!context.scope && !(context.authError instanceof UnavailableError))
+        ctx.extra.socket.close(CloseCode.Unauthorized, closeReason(context.authError?.message ?? 'Unauthorized'));
       return context;
     },
   };
 }
 
 /** Counts the socket against its tenant's socket caps, or closes it (4429, or 4500 when the quota cannot be read). */
-async function admitted(app: AppServices, connections: LiveConnections, ctx: CountedConnection & { extra: SocketExtra }, identity: { tenantId: string; subject: string }): Promise<boolean> {
+async function admitted(
+  app: AppServices,
+  connections: LiveConnections,
+  ctx: CountedConnection & { extra: SocketExtra },
+  identity: { tenantId: string; subject: string },
+): Promise<boolean> {
   const { socket } = ctx.extra;
   let quota;
   try {

@@ -101,7 +101,12 @@ export function uiRoutes(options: UiRoutesOptions): UiHandler {
 }
 
 function securityHeaders(): Record<string, string> {
-  return { 'content-security-policy': UI_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' };
+  return {
+    'content-security-policy': UI_CSP,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+  };
 }
 
 /** A browser navigating asks for HTML first; API clients do not. */

@@ -1,12 +1,23 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { Kind, OperationTypeNode, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import {
+  Kind,
+  OperationTypeNode,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
 import { RateLimitedError } from '../errors/index.js';
 import type { Context } from '../resolvers/context.type.js';
 
 /** The rate bucket mutations are counted in. */
 export const WRITES_BUCKET = 'writes';
 
-function rootFieldCount(selectionSet: SelectionSetNode, fragments: Record<string, FragmentDefinitionNode>, seen = new Set<string>()): number {
+function rootFieldCount(
+  selectionSet: SelectionSetNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+  seen = new Set<string>(),
+): number {
   let count = 0;
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) count += selection.name.value === '__typename' ? 0 : 1;
@@ -25,7 +36,11 @@ function rootFieldCount(selectionSet: SelectionSetNode, fragments: Record<string
  * RATE_LIMITED (and takes nothing) over the limit. Reads are not counted: the query limits bound
  * what one read may cost. Used over HTTP (the plugin below) and WebSocket alike.
  */
-export async function chargeWrites(context: Context, document: DocumentNode, operation: OperationDefinitionNode | null | undefined): Promise<void> {
+export async function chargeWrites(
+  context: Context,
+  document: DocumentNode,
+  operation: OperationDefinitionNode | null | undefined,
+): Promise<void> {
   const scope = context.scope;
   if (!scope || operation?.operation !== OperationTypeNode.MUTATION) return;
   const fragments = Object.fromEntries(

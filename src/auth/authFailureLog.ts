@@ -21,7 +21,8 @@ export class AuthFailureLog {
   record(fields: { code: string; reason: string }): void {
     const now = this.clock().getTime();
     if (now - this.windowStart >= this.windowMs) {
-      if (this.suppressed > 0) this.logger.warn('authentication failures left out of the log', { count: this.suppressed, windowMs: this.windowMs });
+      if (this.suppressed > 0)
+        this.logger.warn('authentication failures left out of the log', { count: this.suppressed, windowMs: this.windowMs });
       this.windowStart = now;
       this.written = 0;
       this.suppressed = 0;

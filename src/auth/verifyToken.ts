@@ -111,7 +111,10 @@ function whatFailed(error: unknown, algorithm: jwt.Algorithm): string {
 }
 
 /** Mints a development token (the `npm run token` command and tests). */
-export function signDevToken(secret: string, claims: { tenantId: string; role: 'admin' | 'member' | 'viewer'; subject?: string; expiresInSeconds?: number }): string {
+export function signDevToken(
+  secret: string,
+  claims: { tenantId: string; role: 'admin' | 'member' | 'viewer'; subject?: string; expiresInSeconds?: number },
+): string {
   return jwt.sign({ tid: claims.tenantId, role: claims.role }, secret, {
     algorithm: 'HS256',
     subject: claims.subject ?? `dev:${claims.tenantId}`,

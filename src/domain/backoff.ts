@@ -22,10 +22,7 @@ const MAX_MULTIPLIER = 10;
  */
 export function backoffDelayMs(policy: RetryPolicy, failedAttempt: number, random: () => number): number {
   const exponent = Math.max(0, Math.floor(failedAttempt) - 1);
-  const ceilingSeconds = Math.min(
-    policy.maxBackoffSeconds,
-    policy.initialBackoffSeconds * Math.pow(policy.backoffMultiplier, exponent),
-  );
+  const ceilingSeconds = Math.min(policy.maxBackoffSeconds, policy.initialBackoffSeconds * Math.pow(policy.backoffMultiplier, exponent));
   const lowMs = Math.round(policy.initialBackoffSeconds * 1000);
   const highMs = Math.max(lowMs, Math.round(ceilingSeconds * 1000));
   const delayMs = lowMs + Math.floor(random() * (highMs - lowMs + 1));
@@ -43,10 +40,7 @@ function given(value: number | null | undefined): value is number {
  * for a new job, the current policy for an update). Throws BadUserInputError naming the field, e.g.
  * `retryPolicy.maxAttempts`.
  */
-export function parseRetryPolicy(
-  input: RetryPolicyInput | null | undefined,
-  base: RetryPolicy = DEFAULT_RETRY_POLICY,
-): RetryPolicy {
+export function parseRetryPolicy(input: RetryPolicyInput | null | undefined, base: RetryPolicy = DEFAULT_RETRY_POLICY): RetryPolicy {
   const raw = input ?? {};
   const policy: RetryPolicy = {
     maxAttempts: given(raw.maxAttempts) ? raw.maxAttempts : base.maxAttempts,
@@ -76,9 +70,10 @@ export function parseRetryPolicy(
   }
   if (initialBackoffSeconds > maxBackoffSeconds) {
     // Blame the field the caller set; when both were set, the initial backoff.
-    const field = given(raw.initialBackoffSeconds) || !given(raw.maxBackoffSeconds)
-      ? 'retryPolicy.initialBackoffSeconds'
-      : 'retryPolicy.maxBackoffSeconds';
+    const field =
+      given(raw.initialBackoffSeconds) || !given(raw.maxBackoffSeconds)
+        ? 'retryPolicy.initialBackoffSeconds'
+        : 'retryPolicy.maxBackoffSeconds';
     throw new BadUserInputError(
       `retryPolicy.initialBackoffSeconds (${initialBackoffSeconds}) must not exceed retryPolicy.maxBackoffSeconds (${maxBackoffSeconds}); lower the first or raise the second`,
       field,

@@ -6,16 +6,7 @@ import type { Workload } from './job.js';
  * the GraphQL enum of the same name: adding a value here adds it to the API.
  */
 
-export const EXECUTION_STATUSES = [
-  'SCHEDULED',
-  'QUEUED',
-  'RUNNING',
-  'RETRYING',
-  'SUCCEEDED',
-  'FAILED',
-  'CANCELLED',
-  'SKIPPED',
-] as const;
+export const EXECUTION_STATUSES = ['SCHEDULED', 'QUEUED', 'RUNNING', 'RETRYING', 'SUCCEEDED', 'FAILED', 'CANCELLED', 'SKIPPED'] as const;
 export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 
 export const FINAL_STATUSES: readonly ExecutionStatus[] = ['SUCCEEDED', 'FAILED', 'CANCELLED', 'SKIPPED'];

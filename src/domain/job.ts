@@ -45,9 +45,7 @@ export interface HttpHeader {
   value: string;
 }
 
-export type JobTarget =
-  | { kind: 'HTTP'; url: string; method: HttpMethod; headers: HttpHeader[] }
-  | { kind: 'HANDLER'; handler: string };
+export type JobTarget = { kind: 'HTTP'; url: string; method: HttpMethod; headers: HttpHeader[] } | { kind: 'HANDLER'; handler: string };
 
 export const WORKLOADS = ['IO_BOUND', 'CPU_BOUND'] as const;
 export type Workload = (typeof WORKLOADS)[number];

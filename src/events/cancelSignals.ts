@@ -19,7 +19,10 @@ export class CancelSignals {
   private subscriber: RedisClient | null = null;
   private readonly channel: string;
 
-  constructor(private readonly redis: RedisClient, prefix: string) {
+  constructor(
+    private readonly redis: RedisClient,
+    prefix: string,
+  ) {
     this.channel = `${prefix}:cancel`;
   }
 

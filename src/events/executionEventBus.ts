@@ -26,7 +26,10 @@ export class ExecutionEventBus {
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly channel: string;
 
-  constructor(private readonly redis: RedisClient, prefix: string) {
+  constructor(
+    private readonly redis: RedisClient,
+    prefix: string,
+  ) {
     this.channel = `${prefix}:execution-events`;
   }
 

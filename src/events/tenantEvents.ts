@@ -7,7 +7,10 @@ import type { ExecutionEventBus, ExecutionEventMessage } from './executionEventB
  * further but cannot widen it.
  */
 export class TenantEvents {
-  constructor(private readonly bus: ExecutionEventBus, readonly tenantId: string) {}
+  constructor(
+    private readonly bus: ExecutionEventBus,
+    readonly tenantId: string,
+  ) {}
 
   /** This tenant's events that also pass `accept`, in arrival order (see eventStream). */
   stream(accept: (event: ExecutionEventMessage) => boolean): Promise<AsyncIterableIterator<ExecutionEventMessage>> {

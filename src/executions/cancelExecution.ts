@@ -26,7 +26,13 @@ export async function cancelExecution(
     throw new ConflictError(`Execution ${toGlobalId('Execution', id)} has already ended (${current.status})`);
   }
   if (current.status !== 'RUNNING') {
-    await cancelPendingExecutions(deps, current.jobId, { statuses: ['SCHEDULED', 'QUEUED', 'RETRYING'], executionId: id }, USER_CANCEL_REASON, now);
+    await cancelPendingExecutions(
+      deps,
+      current.jobId,
+      { statuses: ['SCHEDULED', 'QUEUED', 'RETRYING'], executionId: id },
+      USER_CANCEL_REASON,
+      now,
+    );
   }
   // Running (its start may not be written yet: the deferred claim), or claimed by a worker between
   // the read and the cancel: abort the attempt where it runs; it is recorded on the execution as it ends.

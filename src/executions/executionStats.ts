@@ -20,10 +20,19 @@ export function percentile(sorted: number[], p: number): number | null {
 }
 
 /** Counts over executions scheduled in [since, until) (until defaults to now), and start-lag percentiles over those that started. */
-export async function executionStats(executions: ExecutionStore, since: Date, until: Date | null, jobId: ObjectId | null, now: Date): Promise<ExecutionStatsResult> {
+export async function executionStats(
+  executions: ExecutionStore,
+  since: Date,
+  until: Date | null,
+  jobId: ObjectId | null,
+  now: Date,
+): Promise<ExecutionStatsResult> {
   const end = until ?? now;
   if (end <= since) throw new BadUserInputError('until must be later than since', 'until');
-  const [counts, lags] = await Promise.all([executions.countByStatus(since, end, jobId), executions.startLags(since, end, jobId, MAX_LAG_SAMPLES)]);
+  const [counts, lags] = await Promise.all([
+    executions.countByStatus(since, end, jobId),
+    executions.startLags(since, end, jobId, MAX_LAG_SAMPLES),
+  ]);
   lags.sort((a, b) => a - b);
   // In the order the statuses are declared (an execution's life), as the GraphQL enum lists them.
   const byStatus = counts.sort((a, b) => EXECUTION_STATUSES.indexOf(a.status) - EXECUTION_STATUSES.indexOf(b.status));

@@ -33,7 +33,11 @@ export async function cancelPendingExecutions(
   const removals = await Promise.allSettled(
     cancelled.map(({ execution, previousStatus }) =>
       // A retry round has its own entry id (see waitingEntryId).
-      deps.queues.remove({ executionId: execution._id.toHexString(), tenantId: execution.tenantId, workload: execution.workload }, previousStatus, execution.attempt),
+      deps.queues.remove(
+        { executionId: execution._id.toHexString(), tenantId: execution.tenantId, workload: execution.workload },
+        previousStatus,
+        execution.attempt,
+      ),
     ),
   );
   const failures = removals.filter((r): r is PromiseRejectedResult => r.status === 'rejected');

@@ -31,7 +31,8 @@ export interface CreateJobInputFields extends JobInputFields {
 export async function createJob(deps: CreateJobDeps, tenant: TenantDoc, input: CreateJobInputFields, now: Date): Promise<JobDoc> {
   const definition = parseNewJob(input, now, deps.handlerNames, deps.allowPrivateTargets);
   const key = parseIdempotencyKey(input.idempotencyKey);
-  const overQuota = () => new QuotaExceededError(`This tenant may have at most ${tenant.maxJobs} jobs; delete one first`, { maxJobs: tenant.maxJobs });
+  const overQuota = () =>
+    new QuotaExceededError(`This tenant may have at most ${tenant.maxJobs} jobs; delete one first`, { maxJobs: tenant.maxJobs });
   const { job, created } = await deps.createLock.run(tenant._id, async () => {
     // null: Redis could not answer, and the quota is checked by counting instead (see below).
     const reserved = await deps.jobCounter.reserve(tenant._id, tenant.maxJobs, () => deps.jobs.count()).catch(() => null);

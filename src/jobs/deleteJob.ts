@@ -15,6 +15,8 @@ import { errorMessage } from '../logger.js';
 export async function deleteJob(deps: JobDeps, id: ObjectId, now: Date): Promise<void> {
   if (!(await deps.jobs.deleteById(id))) throw new NotFoundError('Job', toGlobalId('Job', id));
   // After the delete, so a crash in between over-counts (healed by a recount) rather than under-counts.
-  await deps.jobCounter.release(deps.jobs.tenantId).catch((error: unknown) => deps.logger.warn('could not release a job slot', { error: errorMessage(error) }));
+  await deps.jobCounter
+    .release(deps.jobs.tenantId)
+    .catch((error: unknown) => deps.logger.warn('could not release a job slot', { error: errorMessage(error) }));
   await cancelPendingExecutions(deps, id, { statuses: ['SCHEDULED', 'QUEUED', 'RETRYING'] }, CANCEL_REASONS.deleted, now);
 }

@@ -54,7 +54,10 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 /** Refuses text that could not be stored and read back unchanged, or that would confuse logs and UIs. */
 function checkText(value: string, field: string, multiline = false): string {
   if ((multiline ? CONTROL_BUT_WHITESPACE : CONTROL).test(value)) {
-    throw new BadUserInputError(`${field} must not contain control characters${multiline ? ' other than tabs and line breaks' : ''}`, field);
+    throw new BadUserInputError(
+      `${field} must not contain control characters${multiline ? ' other than tabs and line breaks' : ''}`,
+      field,
+    );
   }
   if (LONE_SURROGATE.test(value)) throw new BadUserInputError(`${field} is not valid Unicode text (a lone surrogate)`, field);
   return value;
@@ -96,7 +99,11 @@ export function parsePayload(payload: unknown, field = 'payload'): string | null
  * Unless `allowPrivateTargets`, a URL whose host is an IP literal in a private or reserved range is
  * refused here; a host name is checked when the worker connects, since what it resolves to may change.
  */
-export function parseTarget(input: TargetInputFields | null | undefined, handlers: ReadonlySet<string>, allowPrivateTargets = false): JobTarget {
+export function parseTarget(
+  input: TargetInputFields | null | undefined,
+  handlers: ReadonlySet<string>,
+  allowPrivateTargets = false,
+): JobTarget {
   const http = input?.http ?? null;
   const handler = input?.handler ?? null;
   if ((http === null) === (handler === null)) {
@@ -104,7 +111,10 @@ export function parseTarget(input: TargetInputFields | null | undefined, handler
   }
   if (handler !== null) {
     if (!handlers.has(handler)) {
-      throw new BadUserInputError(`target.handler "${handler.slice(0, 100)}" is not registered; known handlers: ${[...handlers].join(', ')}`, 'target.handler');
+      throw new BadUserInputError(
+        `target.handler "${handler.slice(0, 100)}" is not registered; known handlers: ${[...handlers].join(', ')}`,
+        'target.handler',
+      );
     }
     return { kind: 'HANDLER', handler };
   }
@@ -120,7 +130,8 @@ export function parseTarget(input: TargetInputFields | null | undefined, handler
 }
 
 function parseUrl(raw: string): string {
-  if (raw.length > LIMITS.urlLength) throw new BadUserInputError(`target.http.url must be at most ${LIMITS.urlLength} characters`, 'target.http.url');
+  if (raw.length > LIMITS.urlLength)
+    throw new BadUserInputError(`target.http.url must be at most ${LIMITS.urlLength} characters`, 'target.http.url');
   let url: URL;
   try {
     url = new URL(raw);
@@ -141,14 +152,22 @@ function parseHeaders(headers: HttpHeader[]): HttpHeader[] {
     throw new BadUserInputError(`target.http.headers may have at most ${LIMITS.headerCount} entries`, 'target.http.headers');
   }
   if (headers.reduce((sum, { name, value }) => sum + name.length + value.length, 0) > LIMITS.headerBytes) {
-    throw new BadUserInputError(`target.http.headers may hold at most ${LIMITS.headerBytes / 1024} KiB of names and values`, 'target.http.headers');
+    throw new BadUserInputError(
+      `target.http.headers may hold at most ${LIMITS.headerBytes / 1024} KiB of names and values`,
+      'target.http.headers',
+    );
   }
   return headers.map(({ name, value }) => {
-    if (!HEADER_NAME.test(name)) throw new BadUserInputError(`header name "${name.slice(0, 50)}" is not a valid HTTP header name`, 'target.http.headers');
-    if (RESERVED_HEADERS.test(name)) throw new BadUserInputError(`header ${name} is set by Kairos and cannot be overridden`, 'target.http.headers');
+    if (!HEADER_NAME.test(name))
+      throw new BadUserInputError(`header name "${name.slice(0, 50)}" is not a valid HTTP header name`, 'target.http.headers');
+    if (RESERVED_HEADERS.test(name))
+      throw new BadUserInputError(`header ${name} is set by Kairos and cannot be overridden`, 'target.http.headers');
     // Visible ASCII and Latin-1 only: anything else cannot be sent in an HTTP header (fetch would throw on every attempt).
     if (value.length > LIMITS.headerValueLength || !/^[\t\x20-\x7e\x80-\xff]*$/.test(value)) {
-      throw new BadUserInputError(`header ${name} has an invalid value (printable Latin-1 characters only, no line breaks, at most ${LIMITS.headerValueLength} characters)`, 'target.http.headers');
+      throw new BadUserInputError(
+        `header ${name} has an invalid value (printable Latin-1 characters only, no line breaks, at most ${LIMITS.headerValueLength} characters)`,
+        'target.http.headers',
+      );
     }
     return { name, value };
   });
@@ -186,12 +205,7 @@ export type JobDefinition = Pick<
 >;
 
 /** The validated definition of a new job; throws BadUserInputError naming the first field to fix. */
-export function parseNewJob(
-  input: JobInputFields,
-  now: Date,
-  handlers: ReadonlySet<string>,
-  allowPrivateTargets = false,
-): JobDefinition {
+export function parseNewJob(input: JobInputFields, now: Date, handlers: ReadonlySet<string>, allowPrivateTargets = false): JobDefinition {
   if (!input.schedule) throw new BadUserInputError('schedule is required', 'schedule');
   return {
     name: parseName(input.name),

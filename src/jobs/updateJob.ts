@@ -37,7 +37,12 @@ export async function updateJob(deps: JobDeps, id: ObjectId, input: JobInputFiel
 }
 
 /** The validated difference between `current` and `input`, or null when there is none. */
-function jobChange(current: JobDoc, input: JobInputFields, now: Date, rules: Pick<JobDeps, 'handlerNames' | 'allowPrivateTargets'>): JobChange | null {
+function jobChange(
+  current: JobDoc,
+  input: JobInputFields,
+  now: Date,
+  rules: Pick<JobDeps, 'handlerNames' | 'allowPrivateTargets'>,
+): JobChange | null {
   const change: JobChange = {};
   const differs = <K extends keyof JobChange>(field: K, value: JobDoc[K]) => {
     if (!isDeepStrictEqual(value, current[field])) change[field] = value;
@@ -59,11 +64,13 @@ function jobChange(current: JobDoc, input: JobInputFields, now: Date, rules: Pic
       } satisfies JobChange);
     }
   }
-  if (input.target !== undefined) differs('target', parseTarget(notNull(input.target, 'target'), rules.handlerNames, rules.allowPrivateTargets));
+  if (input.target !== undefined)
+    differs('target', parseTarget(notNull(input.target, 'target'), rules.handlerNames, rules.allowPrivateTargets));
   if (input.payload !== undefined) differs('payloadJson', parsePayload(input.payload));
   if (input.workload !== undefined) differs('workload', notNull(input.workload, 'workload'));
   if (input.timeoutSeconds !== undefined) differs('timeoutSeconds', parseTimeout(notNull(input.timeoutSeconds, 'timeoutSeconds')));
-  if (input.retryPolicy !== undefined) differs('retryPolicy', parseRetryPolicy(notNull(input.retryPolicy, 'retryPolicy'), current.retryPolicy));
+  if (input.retryPolicy !== undefined)
+    differs('retryPolicy', parseRetryPolicy(notNull(input.retryPolicy, 'retryPolicy'), current.retryPolicy));
   if (input.overlapPolicy !== undefined) differs('overlapPolicy', notNull(input.overlapPolicy, 'overlapPolicy'));
   if (input.misfirePolicy !== undefined) differs('misfirePolicy', notNull(input.misfirePolicy, 'misfirePolicy'));
   return Object.keys(change).length > 0 ? change : null;

@@ -91,8 +91,17 @@ export class KairosMetrics {
       labelNames: ['outcome', 'workload', ...tenant],
       registers,
     });
-    this.retries = new Counter({ name: 'kairos_retries_total', help: 'Executions put back to RETRYING after a failed, timed-out or crashed attempt.', labelNames: ['workload'], registers });
-    this.takeovers = new Counter({ name: 'kairos_takeovers_total', help: 'Lost attempts recorded CRASHED by a worker taking over from one that disappeared.', registers });
+    this.retries = new Counter({
+      name: 'kairos_retries_total',
+      help: 'Executions put back to RETRYING after a failed, timed-out or crashed attempt.',
+      labelNames: ['workload'],
+      registers,
+    });
+    this.takeovers = new Counter({
+      name: 'kairos_takeovers_total',
+      help: 'Lost attempts recorded CRASHED by a worker taking over from one that disappeared.',
+      registers,
+    });
     const depthsReader = () => this.queueDepths;
     const onRedisError = () => this.redisError('queue');
     this.queueDepth = new Gauge({
@@ -115,25 +124,57 @@ export class KairosMetrics {
         }
       },
     });
-    this.sweepDuration = new Histogram({ name: 'kairos_sweep_pass_duration_seconds', help: "Duration of the leader's sweep passes.", buckets: LATENCY_BUCKETS, registers });
-    this.sweepJobs = new Histogram({ name: 'kairos_sweep_jobs_per_pass', help: 'Due jobs one sweep pass materialised.', buckets: PER_PASS_BUCKETS, registers });
-    this.sweepOccurrences = new Histogram({ name: 'kairos_sweep_occurrences_per_pass', help: 'Executions (occurrences) one sweep pass wrote.', buckets: PER_PASS_BUCKETS, registers });
+    this.sweepDuration = new Histogram({
+      name: 'kairos_sweep_pass_duration_seconds',
+      help: "Duration of the leader's sweep passes.",
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.sweepJobs = new Histogram({
+      name: 'kairos_sweep_jobs_per_pass',
+      help: 'Due jobs one sweep pass materialised.',
+      buckets: PER_PASS_BUCKETS,
+      registers,
+    });
+    this.sweepOccurrences = new Histogram({
+      name: 'kairos_sweep_occurrences_per_pass',
+      help: 'Executions (occurrences) one sweep pass wrote.',
+      buckets: PER_PASS_BUCKETS,
+      registers,
+    });
     this.sweepBehind = new Gauge({
       name: 'kairos_sweep_behind_seconds',
       help: 'How far the last sweep pass was behind: now minus the earliest cursor of a due job it found (0 when every due job was found ahead of time).',
       registers,
     });
-    this.sweepLastPass = new Gauge({ name: 'kairos_sweep_last_pass_timestamp_seconds', help: 'When the last sweep pass of this process ended (Unix seconds).', registers });
+    this.sweepLastPass = new Gauge({
+      name: 'kairos_sweep_last_pass_timestamp_seconds',
+      help: 'When the last sweep pass of this process ended (Unix seconds).',
+      registers,
+    });
     this.leader = new Gauge({ name: 'kairos_scheduler_leader', help: '1 while this scheduler holds the leader lease, else 0.', registers });
-    this.leadershipChanges = new Counter({ name: 'kairos_scheduler_leadership_changes_total', help: 'Leader lease acquired or lost by this scheduler.', labelNames: ['change'], registers });
+    this.leadershipChanges = new Counter({
+      name: 'kairos_scheduler_leadership_changes_total',
+      help: 'Leader lease acquired or lost by this scheduler.',
+      labelNames: ['change'],
+      registers,
+    });
     this.reconcileRepairs = new Counter({
       name: 'kairos_reconcile_repairs_total',
       help: 'Executions re-enqueued by reconcile (requeued: waiting past their time; takeover: RUNNING past their deadline) or by a new leader (leader_requeue).',
       labelNames: ['kind'],
       registers,
     });
-    this.subscriptionsOpen = new Gauge({ name: 'kairos_subscriptions_open', help: 'executionUpdated subscriptions open on this api process.', registers });
-    this.subscriptionEvents = new Counter({ name: 'kairos_subscription_events_sent_total', help: 'Events relayed to subscribers.', registers });
+    this.subscriptionsOpen = new Gauge({
+      name: 'kairos_subscriptions_open',
+      help: 'executionUpdated subscriptions open on this api process.',
+      registers,
+    });
+    this.subscriptionEvents = new Counter({
+      name: 'kairos_subscription_events_sent_total',
+      help: 'Events relayed to subscribers.',
+      registers,
+    });
     this.graphqlOperations = new Counter({
       name: 'kairos_graphql_operations_total',
       help: 'GraphQL operations over HTTP, by operation name (anonymous, or other past 200 distinct names), type and first error code (none when it succeeded).',
@@ -153,8 +194,18 @@ export class KairosMetrics {
       labelNames: ['kind', ...tenant],
       registers,
     });
-    this.mongoErrors = new Counter({ name: 'kairos_mongodb_errors_total', help: 'MongoDB errors: failed server heartbeats, and workers that found MongoDB unreachable.', labelNames: ['source'], registers });
-    this.redisErrors = new Counter({ name: 'kairos_redis_errors_total', help: 'Redis connection errors, by connection.', labelNames: ['connection'], registers });
+    this.mongoErrors = new Counter({
+      name: 'kairos_mongodb_errors_total',
+      help: 'MongoDB errors: failed server heartbeats, and workers that found MongoDB unreachable.',
+      labelNames: ['source'],
+      registers,
+    });
+    this.redisErrors = new Counter({
+      name: 'kairos_redis_errors_total',
+      help: 'Redis connection errors, by connection.',
+      labelNames: ['connection'],
+      registers,
+    });
     collectDefaultMetrics({ register: this.registry });
     // Zero series for the label values known up front, so a rate() works from the first scrape.
     for (const change of ['acquired', 'lost']) this.leadershipChanges.inc({ change }, 0);
@@ -186,7 +237,11 @@ export class KairosMetrics {
     return this.tenantLabel ? { ...labels, tenant: tenantId } : labels;
   }
 
-  executionFinished(status: Extract<ExecutionStatus, 'SUCCEEDED' | 'FAILED' | 'CANCELLED' | 'SKIPPED'>, trigger: ExecutionTrigger | undefined, tenantId: string): void {
+  executionFinished(
+    status: Extract<ExecutionStatus, 'SUCCEEDED' | 'FAILED' | 'CANCELLED' | 'SKIPPED'>,
+    trigger: ExecutionTrigger | undefined,
+    tenantId: string,
+  ): void {
     this.executionsFinished.inc(this.withTenant({ status, trigger: trigger ?? 'UNKNOWN' }, tenantId));
   }
 

@@ -16,7 +16,10 @@ export async function sendMetrics(metrics: KairosMetrics, res: ServerResponse): 
 export class MetricsServer {
   private readonly server: http.Server;
 
-  constructor(private readonly metrics: KairosMetrics, private readonly options: { port: number; host?: string; onError: (error: unknown) => void }) {
+  constructor(
+    private readonly metrics: KairosMetrics,
+    private readonly options: { port: number; host?: string; onError: (error: unknown) => void },
+  ) {
     this.server = http.createServer((req, res) => {
       const path = new URL(req.url ?? '/', 'http://localhost').pathname;
       if (path !== '/metrics') {

@@ -46,7 +46,10 @@ export function toConnection<T>(
   page: PageRequest,
   cursorOf: (row: T) => string,
   toNode: (row: T) => unknown,
-): { edges: { cursor: string; node: unknown }[]; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null } } {
+): {
+  edges: { cursor: string; node: unknown }[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+} {
   const more = rows.length > page.limit;
   const kept = rows.slice(0, page.limit);
   // Backward pages are fetched nearest-first (oldest first), then shown in list order (newest first).

@@ -18,14 +18,22 @@ export { QUEUE_NAMES, QueueShards } from './queueShards.js';
 export class ExecutionQueues {
   private readonly queues = new Map<string, Queue<ExecutionMessage>>();
 
-  constructor(connection: ConnectionOptions, prefix: string, onError: (error: Error) => void, readonly shards: QueueShards) {
+  constructor(
+    connection: ConnectionOptions,
+    prefix: string,
+    onError: (error: Error) => void,
+    readonly shards: QueueShards,
+  ) {
     const shared = 'duplicate' in connection;
     for (const workload of WORKLOADS) {
       for (const name of shards.names(workload)) {
         // Without an offline queue an add fails at once while Redis is unreachable, instead of hanging
         // the mutation until it returns; the execution is in MongoDB already and reconcile enqueues it.
         // (A shared client is made with enableOfflineQueue false by its owner.)
-        const queue = new Queue<ExecutionMessage>(name, { connection: shared ? connection : { ...connection, enableOfflineQueue: false }, prefix });
+        const queue = new Queue<ExecutionMessage>(name, {
+          connection: shared ? connection : { ...connection, enableOfflineQueue: false },
+          prefix,
+        });
         // BullMQ emits 'error' when Redis goes away; an unhandled 'error' event would crash the process.
         queue.on('error', onError);
         this.queues.set(name, queue);
@@ -62,7 +70,11 @@ export class ExecutionQueues {
   }
 
   /** Removes the waiting entry of an execution not yet started (cancellation); a running or missing one is left alone. */
-  async remove(execution: { executionId: string; tenantId: string; workload: Workload }, status: ExecutionStatus, attempt: number): Promise<void> {
+  async remove(
+    execution: { executionId: string; tenantId: string; workload: Workload },
+    status: ExecutionStatus,
+    attempt: number,
+  ): Promise<void> {
     await this.queue(execution.workload, execution.tenantId).remove(waitingEntryId(execution.executionId, status, attempt));
   }
 
@@ -74,7 +86,9 @@ export class ExecutionQueues {
     const depths: Record<string, { waiting: number; delayed: number; active: number }> = {};
     for (const workload of WORKLOADS) {
       const total = { waiting: 0, delayed: 0, active: 0 };
-      const counts = await Promise.all(this.shards.names(workload).map((name) => this.queues.get(name)!.getJobCounts('waiting', 'delayed', 'active')));
+      const counts = await Promise.all(
+        this.shards.names(workload).map((name) => this.queues.get(name)!.getJobCounts('waiting', 'delayed', 'active')),
+      );
       for (const c of counts) {
         total.waiting += c.waiting ?? 0;
         total.delayed += c.delayed ?? 0;

@@ -2,7 +2,10 @@ import type { ExecutionDoc, ExecutionStatus, ExecutionTrigger } from '../domain/
 import type { JobDoc, Workload } from '../domain/job.js';
 
 /** The job's fields an attempt needs, as they were when the entry was made (with their version). */
-export type JobSnapshot = Pick<JobDoc, 'version' | 'target' | 'payloadJson' | 'timeoutSeconds' | 'retryPolicy' | 'overlapPolicy' | 'workload'>;
+export type JobSnapshot = Pick<
+  JobDoc,
+  'version' | 'target' | 'payloadJson' | 'timeoutSeconds' | 'retryPolicy' | 'overlapPolicy' | 'workload'
+>;
 
 /**
  * The waiting execution as the entry's maker knew it: what the worker's claim expects (status and
@@ -52,7 +55,10 @@ export type EntryKind =
   /** Reconcile's takeover of a RUNNING attempt past its deadline. */
   | { kind: 'takeover' };
 
-type EntryExecution = Pick<ExecutionDoc, '_id' | 'tenantId' | 'jobId' | 'workload' | 'status' | 'attempt' | 'maxAttempts' | 'scheduledFor' | 'payloadJson'> &
+type EntryExecution = Pick<
+  ExecutionDoc,
+  '_id' | 'tenantId' | 'jobId' | 'workload' | 'status' | 'attempt' | 'maxAttempts' | 'scheduledFor' | 'payloadJson'
+> &
   Partial<Pick<ExecutionDoc, 'trigger'>>;
 
 /**
@@ -65,7 +71,12 @@ export function waitingEntryId(executionId: string, status: ExecutionStatus, att
 }
 
 /** The one place queue entries are built. `job`, when given, travels with the entry (no job read to start it). */
-export function queueEntry(execution: EntryExecution, dueAt: Date, kind: EntryKind = { kind: 'waiting' }, job?: JobDoc | JobSnapshot): QueueEntry {
+export function queueEntry(
+  execution: EntryExecution,
+  dueAt: Date,
+  kind: EntryKind = { kind: 'waiting' },
+  job?: JobDoc | JobSnapshot,
+): QueueEntry {
   const executionId = execution._id.toHexString();
   const message: ExecutionMessage = { executionId, tenantId: execution.tenantId };
   let id: string;

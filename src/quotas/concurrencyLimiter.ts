@@ -44,7 +44,17 @@ export class ConcurrencyLimiter {
     const { maxConcurrentExecutions } = await this.quotas.of(tenantId);
     const key = this.key(tenantId);
     const now = this.clock().getTime();
-    const [taken, waiting] = (await this.redis.eval(TAKE, 2, key, `${key}:waiting`, now, executionId, maxConcurrentExecutions, ttlMs, this.waitingTtlMs)) as [number, number];
+    const [taken, waiting] = (await this.redis.eval(
+      TAKE,
+      2,
+      key,
+      `${key}:waiting`,
+      now,
+      executionId,
+      maxConcurrentExecutions,
+      ttlMs,
+      this.waitingTtlMs,
+    )) as [number, number];
     return { slot: taken === 1 ? 'new' : taken === 2 ? 'held' : 'full', waiting: Number(waiting), limit: maxConcurrentExecutions };
   }
 

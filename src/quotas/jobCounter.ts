@@ -31,7 +31,11 @@ export class JobCounter {
   private readonly ttlMs: number;
   private readonly recheckMs: number;
 
-  constructor(private readonly redis: RedisClient, private readonly prefix: string, options: JobCounterOptions = {}) {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly prefix: string,
+    options: JobCounterOptions = {},
+  ) {
     this.ttlMs = options.ttlMs ?? 86_400_000;
     this.recheckMs = options.recheckMs ?? 60_000;
   }

@@ -13,7 +13,12 @@ const MINUTE_MS = 60_000;
  * one token every minute / perMinute). Uses the caller's Redis connection.
  */
 export class RateLimiter {
-  constructor(private readonly redis: RedisClient, private readonly prefix: string, private readonly clock: Clock, private readonly logger: Logger) {}
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly prefix: string,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
 
   private key(bucket: string, tenantId: string): string {
     return `${this.prefix}:rate:${bucket}:${tenantId}`;
@@ -27,7 +32,9 @@ export class RateLimiter {
   async take(bucket: string, tenantId: string, perMinute: number, tokens = 1): Promise<void> {
     let waitMs: number;
     try {
-      waitMs = Number(await this.redis.eval(TAKE, 1, this.key(bucket, tenantId), this.clock().getTime(), perMinute, MINUTE_MS, tokens, 'all'));
+      waitMs = Number(
+        await this.redis.eval(TAKE, 1, this.key(bucket, tenantId), this.clock().getTime(), perMinute, MINUTE_MS, tokens, 'all'),
+      );
     } catch (error) {
       this.logger.warn('rate limit not checked: Redis unreachable', { bucket, error: errorMessage(error) });
       return;
@@ -35,7 +42,10 @@ export class RateLimiter {
     if (waitMs > 0) {
       const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
       const asked = tokens > 1 ? `${tokens} operations at once exceed` : 'This request exceeds';
-      throw new RateLimitedError(`${asked} the tenant's limit of ${perMinute} per minute; retry after ${retryAfterSeconds} s`, retryAfterSeconds);
+      throw new RateLimitedError(
+        `${asked} the tenant's limit of ${perMinute} per minute; retry after ${retryAfterSeconds} s`,
+        retryAfterSeconds,
+      );
     }
   }
 
@@ -47,7 +57,9 @@ export class RateLimiter {
   async takeUpTo(bucket: string, tenantId: string, perMinute: number, wanted: number): Promise<number> {
     if (wanted <= 0) return 0;
     try {
-      return Number(await this.redis.eval(TAKE, 1, this.key(bucket, tenantId), this.clock().getTime(), perMinute, MINUTE_MS, wanted, 'up-to'));
+      return Number(
+        await this.redis.eval(TAKE, 1, this.key(bucket, tenantId), this.clock().getTime(), perMinute, MINUTE_MS, wanted, 'up-to'),
+      );
     } catch (error) {
       this.logger.warn('rate limit not checked: Redis unreachable', { bucket, error: errorMessage(error) });
       return wanted;

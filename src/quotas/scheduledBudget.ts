@@ -14,7 +14,10 @@ export const SCHEDULED_BUCKET = 'scheduled';
  * running, so a tenant's schedules cannot load the workers beyond its budget for everyone else.
  */
 export class ScheduledBudget {
-  constructor(private readonly rates: RateLimiter, private readonly quotas: TenantQuotas) {}
+  constructor(
+    private readonly rates: RateLimiter,
+    private readonly quotas: TenantQuotas,
+  ) {}
 
   /** Charges up to `wanted` occurrences of the tenant; returns how many may run and the budget. */
   async charge(tenantId: string, wanted: number): Promise<{ allowed: number; perMinute: number }> {

@@ -4,7 +4,13 @@ import type { TenantStore } from '../store/tenantStore.js';
 
 export type Quota = Pick<
   TenantDoc,
-  'maxJobs' | 'maxConcurrentExecutions' | 'maxExecutionsPerMinute' | 'maxSocketsPerCredential' | 'maxSockets' | 'maxSubscriptionsPerSocket' | 'maxSubscriptions'
+  | 'maxJobs'
+  | 'maxConcurrentExecutions'
+  | 'maxExecutionsPerMinute'
+  | 'maxSocketsPerCredential'
+  | 'maxSockets'
+  | 'maxSubscriptionsPerSocket'
+  | 'maxSubscriptions'
 >;
 
 /**

@@ -38,7 +38,8 @@ export interface RedisClientOptions {
 /** A new, not yet connected client (`lazyConnect`): the caller registers its listeners, connects, and owns it. */
 export function createRedisClient(target: RedisTarget, options: RedisClientOptions): RedisClient {
   const { maxRetriesPerRequest, enableOfflineQueue = true, autoPipelining = false } = options;
-  if (!target.cluster) return new Redis(target.url, { lazyConnect: true, maxRetriesPerRequest, enableOfflineQueue, enableAutoPipelining: autoPipelining });
+  if (!target.cluster)
+    return new Redis(target.url, { lazyConnect: true, maxRetriesPerRequest, enableOfflineQueue, enableAutoPipelining: autoPipelining });
   const { nodes, username, password, tls } = target.cluster;
   return new Cluster(nodes, {
     lazyConnect: true,

@@ -21,7 +21,11 @@ export class ApiKeyResolver {
   }
 
   @Mutation(() => ApiKeyPayload, { description: 'ADMIN only.' })
-  async createApiKey(@Arg('name', () => String) name: string, @Arg('role', () => Role) role: RoleName, @Ctx() ctx: Context): Promise<ApiKeyPayload> {
+  async createApiKey(
+    @Arg('name', () => String) name: string,
+    @Arg('role', () => Role) role: RoleName,
+    @Ctx() ctx: Context,
+  ): Promise<ApiKeyPayload> {
     const { apiKey, secret } = await createApiKey(scopeOf(ctx).apiKeys, { name, role }, ctx.app.clock());
     return { apiKey: toApiKey(apiKey), secret };
   }

@@ -6,5 +6,16 @@ import type { JobDeps } from '../jobs/jobDeps.js';
 export function jobDeps(ctx: Context): JobDeps {
   const scope = scopeOf(ctx);
   const { materialise, queues, statusPublisher, handlerNames, allowPrivateTargets, lookAheadMs, logger, jobCounter } = ctx.app;
-  return { jobs: scope.jobs, executions: scope.executions, materialise, queues, events: statusPublisher, handlerNames, allowPrivateTargets, lookAheadMs, logger, jobCounter };
+  return {
+    jobs: scope.jobs,
+    executions: scope.executions,
+    materialise,
+    queues,
+    events: statusPublisher,
+    handlerNames,
+    allowPrivateTargets,
+    lookAheadMs,
+    logger,
+    jobCounter,
+  };
 }

@@ -49,7 +49,11 @@ export class JobResolver {
   }
 
   @FieldResolver(() => ExecutionConnection, { description: 'Newest first (scheduledFor descending).' })
-  async executions(@Root() job: JobNode, @Args(() => ExecutionsArgs) args: ExecutionsArgs, @Ctx() ctx: Context): Promise<ExecutionConnection> {
+  async executions(
+    @Root() job: JobNode,
+    @Args(() => ExecutionsArgs) args: ExecutionsArgs,
+    @Ctx() ctx: Context,
+  ): Promise<ExecutionConnection> {
     return listExecutions(ctx, args, job.doc._id);
   }
 
@@ -91,7 +95,9 @@ export class JobResolver {
   }
 
   @Authorized('MEMBER')
-  @Mutation(() => ExecutionPayload, { description: "Run now, outside the schedule. payload overrides the job's payload for this execution." })
+  @Mutation(() => ExecutionPayload, {
+    description: "Run now, outside the schedule. payload overrides the job's payload for this execution.",
+  })
   async triggerJob(
     @Arg('id', () => ID) id: string,
     @Arg('payload', () => JSONScalar, { nullable: true }) payload: unknown,

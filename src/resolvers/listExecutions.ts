@@ -17,7 +17,13 @@ export async function listExecutions(ctx: Context, args: ExecutionsArgs, jobOfPa
   if (filter.jobId) {
     // An id that is malformed, of another type or of another tenant simply matches nothing.
     const parsed = fromGlobalId(filter.jobId, 'Job');
-    if (!parsed || (jobId && !jobId.equals(parsed.id))) return toConnection([], page, () => '', () => null) as ExecutionConnection;
+    if (!parsed || (jobId && !jobId.equals(parsed.id)))
+      return toConnection(
+        [],
+        page,
+        () => '',
+        () => null,
+      ) as ExecutionConnection;
     jobId = parsed.id;
   }
   const rows = await executions.list(

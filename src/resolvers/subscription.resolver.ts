@@ -17,7 +17,10 @@ interface ExecutionUpdatedArgs {
  * Relays the tenant's events (the scope holds only the token's tenant's) to this subscriber, narrowed
  * by jobId and statuses. Each event carries the execution as stored when the event is relayed.
  */
-async function executionUpdates({ args, context }: SubscribeResolverData<unknown, ExecutionUpdatedArgs, Context>): Promise<AsyncIterableIterator<ExecutionEvent>> {
+async function executionUpdates({
+  args,
+  context,
+}: SubscribeResolverData<unknown, ExecutionUpdatedArgs, Context>): Promise<AsyncIterableIterator<ExecutionEvent>> {
   const scope = scopeOf(context);
   const { jobId, statuses } = args;
   const job = jobId ? fromGlobalId(jobId, 'Job') : null;
@@ -45,7 +48,12 @@ async function executionUpdates({ args, context }: SubscribeResolverData<unknown
       const key = `${event.tenantId}:${event.executionId}:${event.status}:${event.occurredAt}`;
       const doc = await context.app.eventReads.read(key, () => scope.executions.findById(new ObjectId(event.executionId)));
       if (!doc) continue;
-      const value = { execution: toExecutionNode(doc), previousStatus: event.previousStatus, status: event.status, occurredAt: new Date(event.occurredAt) };
+      const value = {
+        execution: toExecutionNode(doc),
+        previousStatus: event.previousStatus,
+        status: event.status,
+        occurredAt: new Date(event.occurredAt),
+      };
       metrics.eventSent();
       return { value, done: false };
     }

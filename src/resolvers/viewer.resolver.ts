@@ -15,7 +15,10 @@ export class ViewerResolver {
   @Query(() => Viewer)
   async viewer(@Ctx() ctx: Context): Promise<Viewer> {
     const { identity, jobs, tenant: own } = scopeOf(ctx);
-    const [tenant, jobCount] = await Promise.all([own.ensure(ctx.app.clock()), countJobs(ctx.app.jobCounter, identity.tenantId, () => jobs.count())]);
+    const [tenant, jobCount] = await Promise.all([
+      own.ensure(ctx.app.clock()),
+      countJobs(ctx.app.jobCounter, identity.tenantId, () => jobs.count()),
+    ]);
     return {
       tenantId: identity.tenantId,
       subject: identity.subject,

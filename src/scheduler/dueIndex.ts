@@ -65,7 +65,9 @@ export class DueIndex {
 
   /** Up to `limit` entries due at or before `horizon`, earliest first, and whether the index is built. */
   async due(horizon: Date, limit: number): Promise<{ built: boolean; entries: DueEntry[] }> {
-    const raw = (await this.redis.eval(DUE_BATCH, 3, this.key, this.stampsKey, this.builtKey, horizon.getTime(), limit)) as (string | number)[];
+    const raw = (await this.redis.eval(DUE_BATCH, 3, this.key, this.stampsKey, this.builtKey, horizon.getTime(), limit)) as (
+      string | number
+    )[];
     const entries: DueEntry[] = [];
     for (let i = 1; i < raw.length; i += 3) entries.push({ jobId: String(raw[i]), at: Number(raw[i + 1]), stamp: String(raw[i + 2]) });
     return { built: Number(raw[0]) === 1, entries };

@@ -40,7 +40,10 @@ export class LeaderLease {
   private readonly key: string;
   private readonly fenceKey: string;
 
-  constructor(private readonly redis: RedisClient, private readonly options: LeaderLeaseOptions) {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly options: LeaderLeaseOptions,
+  ) {
     this.ttlMs = options.ttlMs;
     this.renewEveryMs = options.renewEveryMs ?? Math.floor(this.ttlMs / 3);
     // One hash tag for both: the acquire script touches them together (one slot on a Redis Cluster).

@@ -132,7 +132,14 @@ export async function materialise(
       // and a crash in between leaves a QUEUED execution without an entry, which the next pass or reconcile re-enqueues.
       docs.push(o.skippedReason ? skippedAs(doc, o.skippedReason, now) : { ...doc, status: 'QUEUED', queuedAt: now });
     }
-    advances.push({ jobId: job._id, version: job.version, expected: job.scheduleCursor, scheduleCursor: plan.scheduleCursor, status: plan.status, fencingToken });
+    advances.push({
+      jobId: job._id,
+      version: job.version,
+      expected: job.scheduleCursor,
+      scheduleCursor: plan.scheduleCursor,
+      status: plan.status,
+      fencingToken,
+    });
   }
   await skipOverBudget(deps, docs, now);
 
@@ -142,14 +149,19 @@ export async function materialise(
   // Left-behind executions are queued again (idempotent), but only what this pass inserted is
   // announced: repeating another pass's events could put a QUEUED after the worker's RUNNING.
   const waiting = [...fresh, ...leftBehind];
-  await deps.store.markQueued(leftBehind.filter((e) => e.status === 'SCHEDULED').map((e) => e._id), now);
+  await deps.store.markQueued(
+    leftBehind.filter((e) => e.status === 'SCHEDULED').map((e) => e._id),
+    now,
+  );
   await publishStatusEvents(deps.events, deps.logger, [
     ...skipped.map((e) => statusEvent(e, null, 'SKIPPED', now)),
     ...fresh.flatMap((e) => [statusEvent(e, null, 'SCHEDULED', now), statusEvent(e, 'SCHEDULED', 'QUEUED', now)]),
   ]);
   // The job travels with the entry: the worker starts the execution without reading it.
   const byId = new Map(jobs.map((j) => [j._id.toHexString(), j]));
-  await deps.queues.enqueue(waiting.map((e) => queueEntry({ ...e, status: 'QUEUED' }, e.scheduledFor, { kind: 'waiting' }, byId.get(e.jobId.toHexString()))));
+  await deps.queues.enqueue(
+    waiting.map((e) => queueEntry({ ...e, status: 'QUEUED' }, e.scheduledFor, { kind: 'waiting' }, byId.get(e.jobId.toHexString()))),
+  );
   const states = await statesAfter(deps, advances, await deps.store.advanceJobs(advances, now));
   await dropIfJobChanged(deps, jobs, states, waiting, now);
   return { executions: waiting.length, states };
@@ -190,7 +202,13 @@ async function skipOverBudget(deps: MaterialiseDeps, docs: ExecutionDoc[], now: 
  * that was updated and is still ACTIVE keeps them: an occurrence its new schedule shares must not
  * be lost, and at-least-once prefers an extra run of an old occurrence to a missed one.
  */
-async function dropIfJobChanged(deps: MaterialiseDeps, jobs: JobDoc[], states: JobStates, waiting: ExecutionDoc[], now: Date): Promise<void> {
+async function dropIfJobChanged(
+  deps: MaterialiseDeps,
+  jobs: JobDoc[],
+  states: JobStates,
+  waiting: ExecutionDoc[],
+  now: Date,
+): Promise<void> {
   if (waiting.length === 0) return;
   const stopped = new Set(
     jobs
@@ -202,10 +220,26 @@ async function dropIfJobChanged(deps: MaterialiseDeps, jobs: JobDoc[], states: J
   );
   const stale = waiting.filter((e) => stopped.has(e.jobId.toHexString()));
   if (stale.length === 0) return;
-  const cancelled = new Set((await deps.store.cancelWaiting(stale.map((e) => e._id), STALE_REASON, now)).map((id) => id.toHexString()));
+  const cancelled = new Set(
+    (
+      await deps.store.cancelWaiting(
+        stale.map((e) => e._id),
+        STALE_REASON,
+        now,
+      )
+    ).map((id) => id.toHexString()),
+  );
   const mine = stale.filter((e) => cancelled.has(e._id.toHexString()));
-  await Promise.all(mine.map((e) => deps.queues.remove({ executionId: e._id.toHexString(), tenantId: e.tenantId, workload: e.workload }, 'QUEUED', e.attempt)));
-  await publishStatusEvents(deps.events, deps.logger, mine.map((e) => statusEvent(e, 'QUEUED', 'CANCELLED', now)));
+  await Promise.all(
+    mine.map((e) =>
+      deps.queues.remove({ executionId: e._id.toHexString(), tenantId: e.tenantId, workload: e.workload }, 'QUEUED', e.attempt),
+    ),
+  );
+  await publishStatusEvents(
+    deps.events,
+    deps.logger,
+    mine.map((e) => statusEvent(e, 'QUEUED', 'CANCELLED', now)),
+  );
 }
 
 /**

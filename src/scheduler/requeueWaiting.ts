@@ -15,6 +15,8 @@ export async function requeueWaiting(
   limit = 5000,
 ): Promise<{ requeued: number }> {
   const waiting = await deps.store.findWaiting(horizon, limit);
-  await deps.queues.enqueue(waiting.map((e) => queueEntry(e, e.status === 'RETRYING' && e.nextAttemptAt ? e.nextAttemptAt : e.scheduledFor)));
+  await deps.queues.enqueue(
+    waiting.map((e) => queueEntry(e, e.status === 'RETRYING' && e.nextAttemptAt ? e.nextAttemptAt : e.scheduledFor)),
+  );
   return { requeued: waiting.length };
 }

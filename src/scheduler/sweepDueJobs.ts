@@ -40,7 +40,9 @@ export async function sweepDueJobs(
       void deps.dueIndex
         .rebuild(() => deps.store.activeCursors())
         .then((count) => deps.logger.info('rebuilt the due index from MongoDB', { jobs: count }))
-        .catch((error: unknown) => deps.logger.warn('could not rebuild the due index; retrying next sweep', { error: errorMessage(error) }));
+        .catch((error: unknown) =>
+          deps.logger.warn('could not rebuild the due index; retrying next sweep', { error: errorMessage(error) }),
+        );
     }
     if (index.entries.length === 0) break;
     entries += index.entries.length;

@@ -69,7 +69,8 @@ registerEnumType(ExecutionStatus, {
     RETRYING: { description: 'An attempt failed; the next one waits for its backoff (see nextAttemptAt).' },
     FAILED: { description: 'All attempts failed.' },
     SKIPPED: {
-      description: "Not run, because of the job's overlap policy, or of its misfire policy (SKIP, RUN_ONCE) for an occurrence missed while no scheduler ran (see reason).",
+      description:
+        "Not run, because of the job's overlap policy, or of its misfire policy (SKIP, RUN_ONCE) for an occurrence missed while no scheduler ran (see reason).",
     },
   },
 });

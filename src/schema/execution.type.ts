@@ -90,8 +90,7 @@ export class Execution implements Node {
 
   @Field(() => String, {
     nullable: true,
-    description:
-      'Why it was SKIPPED or CANCELLED (overlap policy, misfire policy, pause, schedule change, delete, user), in words.',
+    description: 'Why it was SKIPPED or CANCELLED (overlap policy, misfire policy, pause, schedule change, delete, user), in words.',
   })
   reason?: string | null;
 

@@ -5,8 +5,7 @@ import { JSONResolver } from 'graphql-scalars';
  * ISO-8601 date-time with a mandatory `Z` or `±HH:MM` / `±HHMM` / `±HH` offset.
  * Seconds and a fraction of any length are optional (the fraction is cut to milliseconds).
  */
-const ISO_DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
 
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;

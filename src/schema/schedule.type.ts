@@ -31,8 +31,7 @@ export class Schedule {
   endAt?: Date | null;
 
   @Field(() => Int, {
-    description:
-      'Up to this many seconds of random delay added to each occurrence (spreads thundering herds). Default 0.',
+    description: 'Up to this many seconds of random delay added to each occurrence (spreads thundering herds). Default 0.',
   })
   jitterSeconds!: number;
 }

@@ -21,17 +21,25 @@ export class TenantQuota {
   executionRetentionDays!: number;
 
   @Field(() => Int, {
-    description: 'Subscription sockets one credential (a JWT subject or an API key) may hold open on one API server; the next is closed at connection_init with code 4429.',
+    description:
+      'Subscription sockets one credential (a JWT subject or an API key) may hold open on one API server; the next is closed at connection_init with code 4429.',
   })
   maxSocketsPerCredential!: number;
 
-  @Field(() => Int, { description: 'Subscription sockets the whole tenant may hold open on one API server; the next is closed at connection_init with code 4429.' })
+  @Field(() => Int, {
+    description:
+      'Subscription sockets the whole tenant may hold open on one API server; the next is closed at connection_init with code 4429.',
+  })
   maxSockets!: number;
 
-  @Field(() => Int, { description: 'Operations one socket may run at once; the next subscribe gets QUOTA_EXCEEDED and the socket stays open.' })
+  @Field(() => Int, {
+    description: 'Operations one socket may run at once; the next subscribe gets QUOTA_EXCEEDED and the socket stays open.',
+  })
   maxSubscriptionsPerSocket!: number;
 
-  @Field(() => Int, { description: "Operations the tenant's sockets on one API server may run at once, together; the next subscribe gets QUOTA_EXCEEDED." })
+  @Field(() => Int, {
+    description: "Operations the tenant's sockets on one API server may run at once, together; the next subscribe gets QUOTA_EXCEEDED.",
+  })
   maxSubscriptions!: number;
 }
 

@@ -19,6 +19,9 @@ export class ApiKeyLookup {
 
   /** Sets lastUsedAt to `now` unless it is already at or after `notBefore` (saves a write per request). */
   async touch(id: ObjectId, now: Date, notBefore: Date): Promise<void> {
-    await this.c.apiKeys.updateOne({ _id: id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: notBefore } }] }, { $set: { lastUsedAt: now } });
+    await this.c.apiKeys.updateOne(
+      { _id: id, $or: [{ lastUsedAt: null }, { lastUsedAt: { $lt: notBefore } }] },
+      { $set: { lastUsedAt: now } },
+    );
   }
 }

@@ -14,7 +14,10 @@ const WITHOUT_HASH = { projection: { secretHash: 0 } } as const;
 export class ApiKeyStore {
   private readonly c: Collections;
 
-  constructor(db: Db, readonly tenantId: string) {
+  constructor(
+    db: Db,
+    readonly tenantId: string,
+  ) {
     this.c = collections(db);
   }
 

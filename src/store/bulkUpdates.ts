@@ -24,7 +24,11 @@ export interface BulkUpdateCounts {
  * Waits for every statement; if some failed, throws after the rest settled (an unavailable-server
  * error first, so callers can tell a retryable outage from a statement that failed).
  */
-export async function bulkUpdate<T extends Document>(collection: Collection<T>, ops: AnyBulkWriteOperation<T>[], oneByOne: boolean): Promise<BulkUpdateCounts> {
+export async function bulkUpdate<T extends Document>(
+  collection: Collection<T>,
+  ops: AnyBulkWriteOperation<T>[],
+  oneByOne: boolean,
+): Promise<BulkUpdateCounts> {
   if (ops.length === 0) return { matchedCount: 0, modifiedCount: 0, matched: [] };
   if (!oneByOne) {
     const result = await collection.bulkWrite(ops, { ordered: false });

@@ -37,7 +37,10 @@ type WaitingRow = Pick<ExecutionDoc, '_id' | 'tenantId' | 'jobId' | 'workload' |
 export class ExecutionStore {
   private readonly c: Collections;
 
-  constructor(db: Db, readonly tenantId: string) {
+  constructor(
+    db: Db,
+    readonly tenantId: string,
+  ) {
     this.c = collections(db);
   }
 
@@ -136,11 +139,18 @@ export class ExecutionStore {
   }
 
   /** When executions scheduled in [since, until) were due, started and finished (the benchmark's figures); at most `limit`. */
-  async timings(since: Date, until: Date, limit: number): Promise<Pick<ExecutionDoc, 'status' | 'scheduledFor' | 'startedAt' | 'finishedAt'>[]> {
+  async timings(
+    since: Date,
+    until: Date,
+    limit: number,
+  ): Promise<Pick<ExecutionDoc, 'status' | 'scheduledFor' | 'startedAt' | 'finishedAt'>[]> {
     return this.c.executions
-      .find<Pick<ExecutionDoc, 'status' | 'scheduledFor' | 'startedAt' | 'finishedAt'>>(this.scoped({ scheduledFor: { $gte: since, $lt: until } }), {
-        projection: { _id: 0, status: 1, scheduledFor: 1, startedAt: 1, finishedAt: 1 },
-      })
+      .find<Pick<ExecutionDoc, 'status' | 'scheduledFor' | 'startedAt' | 'finishedAt'>>(
+        this.scoped({ scheduledFor: { $gte: since, $lt: until } }),
+        {
+          projection: { _id: 0, status: 1, scheduledFor: 1, startedAt: 1, finishedAt: 1 },
+        },
+      )
       .limit(limit)
       .toArray();
   }

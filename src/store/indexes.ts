@@ -33,7 +33,11 @@ export const INDEXES: { jobs: IndexDescription[]; executions: IndexDescription[]
 export async function ensureIndexes(db: Db): Promise<void> {
   const c = collections(db);
   await renameScheduleCursor(c.jobs);
-  await Promise.all([createEach(c.jobs, INDEXES.jobs), createEach(c.executions, INDEXES.executions), createEach(c.apiKeys, INDEXES.apiKeys)]);
+  await Promise.all([
+    createEach(c.jobs, INDEXES.jobs),
+    createEach(c.executions, INDEXES.executions),
+    createEach(c.apiKeys, INDEXES.apiKeys),
+  ]);
 }
 
 /**

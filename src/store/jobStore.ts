@@ -20,7 +20,10 @@ export type JobChange = Partial<Omit<JobDoc, '_id' | 'tenantId' | 'version' | 'c
 export class JobStore {
   private readonly c: Collections;
 
-  constructor(db: Db, readonly tenantId: string) {
+  constructor(
+    db: Db,
+    readonly tenantId: string,
+  ) {
     this.c = collections(db);
   }
 
@@ -31,7 +34,11 @@ export class JobStore {
   /** Inserts a job; when its idempotency key was used before, returns the job created first instead. */
   /** Inserts many new jobs in one command (the benchmark's setup; the API creates one at a time). */
   async insertMany(jobs: Omit<JobDoc, 'tenantId'>[]): Promise<void> {
-    if (jobs.length > 0) await this.c.jobs.insertMany(jobs.map((job) => ({ ...job, tenantId: this.tenantId })), { ordered: false });
+    if (jobs.length > 0)
+      await this.c.jobs.insertMany(
+        jobs.map((job) => ({ ...job, tenantId: this.tenantId })),
+        { ordered: false },
+      );
   }
 
   async insert(job: Omit<JobDoc, 'tenantId'>): Promise<{ job: JobDoc; created: boolean }> {

@@ -26,7 +26,12 @@ export function urlSetsPoolSize(url: string): boolean {
 export async function connectMongo(url: string, dbName?: string): Promise<{ client: MongoClient; db: Db; ferretDb: boolean }> {
   const client = await newClient(url);
   // A server that refuses buildInfo is not FerretDB (which always answers it): keep the defaults.
-  const ferretDb = isFerretDb(await client.db('admin').command({ buildInfo: 1 }).catch(() => ({})));
+  const ferretDb = isFerretDb(
+    await client
+      .db('admin')
+      .command({ buildInfo: 1 })
+      .catch(() => ({})),
+  );
   if (!ferretDb || urlSetsPoolSize(url)) return { client, db: client.db(dbName), ferretDb };
   // A connected client's pool size is fixed, so reconnect with the cap; only one connection was open.
   await client.close();

@@ -6,7 +6,10 @@ import type { TenantStore } from './tenantStore.js';
  * built per request like the other scoped stores, so no resolver hands over a tenant id itself.
  */
 export class OwnTenantStore {
-  constructor(private readonly tenants: TenantStore, readonly tenantId: string) {}
+  constructor(
+    private readonly tenants: TenantStore,
+    readonly tenantId: string,
+  ) {}
 
   /** The tenant, created on first use with the default plan. */
   ensure(now: Date): Promise<TenantDoc> {

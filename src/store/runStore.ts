@@ -69,7 +69,11 @@ export class RunStore {
 
   private readonly oneByOne: boolean;
 
-  constructor(db: Db, private readonly clock: Clock, options: RunStoreOptions = {}) {
+  constructor(
+    db: Db,
+    private readonly clock: Clock,
+    options: RunStoreOptions = {},
+  ) {
     this.c = collections(db);
     this.oneByOne = options.updatesOneByOne ?? true;
     const windowMs = options.groupWindowMs ?? 2;
@@ -93,7 +97,18 @@ export class RunStore {
     const error = 'the worker running this attempt disappeared; taken over after the visibility timeout';
     const number = unwritten ? current.attempt + 1 : current.attempt;
     const attempts = unwritten
-      ? [...current.attempts, { number, startedAt: unwritten.startedAt, finishedAt: now, outcome: 'CRASHED' as const, error, httpStatus: null, workerId: unwritten.workerId }]
+      ? [
+          ...current.attempts,
+          {
+            number,
+            startedAt: unwritten.startedAt,
+            finishedAt: now,
+            outcome: 'CRASHED' as const,
+            error,
+            httpStatus: null,
+            workerId: unwritten.workerId,
+          },
+        ]
       : current.attempts.map((a) => (a.number === number ? { ...a, finishedAt: now, outcome: 'CRASHED' as const, error } : a));
     const last = number >= current.maxAttempts;
     return this.c.executions.findOneAndUpdate(
@@ -126,7 +141,15 @@ export class RunStore {
   private async writeClaims(requests: ClaimRequest[]): Promise<{ claimed: boolean }[]> {
     const now = this.clock();
     const ops: AnyBulkWriteOperation<ExecutionDoc>[] = requests.map((r) => {
-      const attempt: AttemptDoc = { number: r.from.attempt + 1, startedAt: r.startedAt, finishedAt: null, outcome: null, error: null, httpStatus: null, workerId: r.workerId };
+      const attempt: AttemptDoc = {
+        number: r.from.attempt + 1,
+        startedAt: r.startedAt,
+        finishedAt: null,
+        outcome: null,
+        error: null,
+        httpStatus: null,
+        workerId: r.workerId,
+      };
       return {
         updateOne: {
           filter: { _id: r.id, status: r.from.status, attempt: r.from.attempt },
@@ -188,12 +211,28 @@ export class RunStore {
   }
 
   private executionEndFields(r: EndRequest, now: Date): Record<string, unknown> {
-    return { status: r.status, nextAttemptAt: r.nextAttemptAt, finishedAt: r.final ? now : null, error: r.error, reason: r.reason, resultJson: r.resultJson, updatedAt: now };
+    return {
+      status: r.status,
+      nextAttemptAt: r.nextAttemptAt,
+      finishedAt: r.final ? now : null,
+      error: r.error,
+      reason: r.reason,
+      resultJson: r.resultJson,
+      updatedAt: now,
+    };
   }
 
   /** The attempt an end records whole when its start was never written. */
   private wholeAttempt(r: EndRequest & { start: UnwrittenStart }, now: Date): AttemptDoc {
-    return { number: r.attempt, startedAt: r.start.startedAt, finishedAt: now, outcome: r.outcome, error: r.error, httpStatus: r.httpStatus, workerId: r.start.workerId };
+    return {
+      number: r.attempt,
+      startedAt: r.start.startedAt,
+      finishedAt: now,
+      outcome: r.outcome,
+      error: r.error,
+      httpStatus: r.httpStatus,
+      workerId: r.start.workerId,
+    };
   }
 
   /** An end whose start was never written: one statement, a compare-and-set on the state the start expected. */
@@ -202,7 +241,12 @@ export class RunStore {
       updateOne: {
         filter: { _id: r.id, status: r.start.from.status, attempt: r.start.from.attempt },
         update: {
-          $set: { ...this.executionEndFields(r, now), attempt: r.attempt, deadlineAt: null, ...(r.attempt === 1 ? { startedAt: r.start.startedAt } : {}) },
+          $set: {
+            ...this.executionEndFields(r, now),
+            attempt: r.attempt,
+            deadlineAt: null,
+            ...(r.attempt === 1 ? { startedAt: r.start.startedAt } : {}),
+          },
           $push: { attempts: this.wholeAttempt(r, now) },
         },
       },
@@ -244,7 +288,11 @@ export class RunStore {
     return Promise.all(
       requests.map(async (r) => {
         const result = await this.c.executions.updateOne(
-          { _id: r.id, attempt: r.attempt, $or: [{ status: 'RUNNING' }, { status: r.status, [`attempts.${r.attempt - 1}.outcome`]: r.outcome }] },
+          {
+            _id: r.id,
+            attempt: r.attempt,
+            $or: [{ status: 'RUNNING' }, { status: r.status, [`attempts.${r.attempt - 1}.outcome`]: r.outcome }],
+          },
           { $set: this.endFields(r, now) },
         );
         if (result.matchedCount === 0 && hasUnwrittenStart(r)) await this.recordCancelledAttempt(r, now);
@@ -283,7 +331,8 @@ export class RunStore {
       // By `_id` on FerretDB (see writeEnds); one updateMany per tenant on MongoDB.
       const ops = [...runs].flatMap(([tenantId, jobs]): AnyBulkWriteOperation<JobDoc>[] => {
         const list = [...jobs.values()];
-        if (this.oneByOne) return list.map((j) => ({ updateOne: { filter: { _id: j.jobId, tenantId }, update: { $max: { lastRunAt: j.at } } } }));
+        if (this.oneByOne)
+          return list.map((j) => ({ updateOne: { filter: { _id: j.jobId, tenantId }, update: { $max: { lastRunAt: j.at } } } }));
         const at = new Date(Math.max(...list.map((j) => j.at.getTime())));
         return [{ updateMany: { filter: { tenantId, _id: { $in: list.map((j) => j.jobId) } }, update: { $max: { lastRunAt: at } } } }];
       });
@@ -295,7 +344,12 @@ export class RunStore {
   }
 
   /** Ends an execution that never started (SKIPPED or CANCELLED, with the reason); false when it changed meanwhile. */
-  async endUnstarted(current: Pick<ExecutionDoc, '_id' | 'status' | 'attempt'>, status: 'SKIPPED' | 'CANCELLED', reason: string, now: Date): Promise<boolean> {
+  async endUnstarted(
+    current: Pick<ExecutionDoc, '_id' | 'status' | 'attempt'>,
+    status: 'SKIPPED' | 'CANCELLED',
+    reason: string,
+    now: Date,
+  ): Promise<boolean> {
     const result = await this.c.executions.updateOne(
       { _id: current._id, status: current.status, attempt: current.attempt },
       { $set: { status, reason, finishedAt: now, nextAttemptAt: null, updatedAt: now } },

@@ -19,7 +19,10 @@ export interface DefaultQuota {
 export class TenantStore {
   private readonly c: Collections;
 
-  constructor(db: Db, private readonly defaults: DefaultQuota) {
+  constructor(
+    db: Db,
+    private readonly defaults: DefaultQuota,
+  ) {
     this.c = collections(db);
   }
 

@@ -18,7 +18,10 @@ export interface ClaimHolder {
  * longer be running and a takeover has had time to find a dead holder. Uses the caller's Redis connection.
  */
 export class AttemptClaims {
-  constructor(private readonly redis: RedisClient, private readonly prefix: string) {}
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly prefix: string,
+  ) {}
 
   private key(executionId: string, attempt: number): string {
     return `${this.prefix}:claim:${executionId}:${attempt}`;
@@ -36,7 +39,8 @@ export class AttemptClaims {
     if (!raw) return null;
     try {
       const parsed = JSON.parse(raw) as { workerId?: unknown; startedAt?: unknown };
-      if (typeof parsed.workerId === 'string' && typeof parsed.startedAt === 'number') return { workerId: parsed.workerId, startedAt: new Date(parsed.startedAt) };
+      if (typeof parsed.workerId === 'string' && typeof parsed.startedAt === 'number')
+        return { workerId: parsed.workerId, startedAt: new Date(parsed.startedAt) };
     } catch {
       // A claim written before claims held their holder ('1'): nothing to record from it.
     }

@@ -85,7 +85,10 @@ export class DeferredClaims {
    * @param store Where starts are written (the worker's RunStore).
    * @param afterMs How long an attempt runs before its start is written (config WORKER_CLAIM_AFTER_MS).
    */
-  constructor(private readonly store: Pick<RunStore, 'claim'>, readonly afterMs: number) {}
+  constructor(
+    private readonly store: Pick<RunStore, 'claim'>,
+    readonly afterMs: number,
+  ) {}
 
   /**
    * The start of the attempt `request` describes; null when, written at once (`afterMs` 0), the

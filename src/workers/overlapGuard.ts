@@ -19,7 +19,10 @@ export type OverlapDecision =
  * Uses the caller's Redis connection.
  */
 export class OverlapGuard {
-  constructor(private readonly redis: RedisClient, private readonly prefix: string) {}
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly prefix: string,
+  ) {}
 
   private keys(jobId: string): [string, string] {
     // The job id is the hash tag: releaseRun.lua touches both keys (one slot on a Redis Cluster).
@@ -43,7 +46,10 @@ export class OverlapGuard {
     }
     switch (policy) {
       case 'SKIP':
-        return { action: 'skip', reason: `overlap policy SKIP: execution ${toGlobalId('Execution', holder)} of this job was still running` };
+        return {
+          action: 'skip',
+          reason: `overlap policy SKIP: execution ${toGlobalId('Execution', holder)} of this job was still running`,
+        };
       case 'BUFFER_ONE': {
         if (await this.redis.set(buffer, executionId, 'PX', 24 * 3600_000, 'NX')) return { action: 'hold', runningId: holder };
         const buffered = await this.redis.get(buffer);

@@ -105,7 +105,11 @@ interface Started {
  * on a takeover, the execution is read from MongoDB: a finished or cancelled one is dropped, a
  * RUNNING one too unless its previous worker disappeared (then its attempt is recorded CRASHED).
  */
-export async function runExecution(deps: RunDeps, message: ExecutionMessage, delivery: { takeover: boolean } = { takeover: false }): Promise<Redelivery | null> {
+export async function runExecution(
+  deps: RunDeps,
+  message: ExecutionMessage,
+  delivery: { takeover: boolean } = { takeover: false },
+): Promise<Redelivery | null> {
   if (!delivery.takeover && message.run) {
     const run: Run = {
       _id: new ObjectId(message.executionId),
@@ -190,7 +194,13 @@ async function runWaiting(deps: RunDeps, run: Run, fromEntry: boolean): Promise<
 }
 
 /** runWaiting within the tenant's share of this process: the tenant's slot, the overlap policy, the attempt. */
-async function runWithinShare(deps: RunDeps, run: Run, job: JobSnapshot, fromEntry: boolean, wait: TenantWait): Promise<'done' | 'stale' | Redelivery> {
+async function runWithinShare(
+  deps: RunDeps,
+  run: Run,
+  job: JobSnapshot,
+  fromEntry: boolean,
+  wait: TenantWait,
+): Promise<'done' | 'stale' | Redelivery> {
   const { executionId } = run;
   const jobId = run.jobId.toHexString();
   const slotTtlMs = job.timeoutSeconds * 1000 + 30_000;
@@ -225,7 +235,8 @@ async function runWithinShare(deps: RunDeps, run: Run, job: JobSnapshot, fromEnt
     }
     await publishStatusEvents(deps.events, deps.logger, [statusEvent(run, run.status, 'RUNNING', started.startedAt)]);
     if (started.number === 1) deps.runStore.noteJobRun(run.tenantId, run.jobId, started.startedAt);
-    if (started.number === 1) deps.metrics.attemptStarted(started.startedAt.getTime() - run.scheduledFor.getTime(), run.trigger, run.workload, run.tenantId);
+    if (started.number === 1)
+      deps.metrics.attemptStarted(started.startedAt.getTime() - run.scheduledFor.getTime(), run.trigger, run.workload, run.tenantId);
     await finish(deps, run, job, started, await tracedAttempt(deps, run, job, started));
     return 'done';
   } catch (error) {
@@ -299,7 +310,8 @@ async function takeOverAndRequeue(deps: RunDeps, run: Run, started: Started): Pr
     const written = await started.claim.settle();
     if (!(await deps.claims.takeTakeover(run.executionId, started.number))) return;
     const current = await deps.runStore.findRunnable(run._id);
-    if (!current || current.attempt !== (written ? started.number : started.number - 1) || (current.status === 'RUNNING') !== written) return;
+    if (!current || current.attempt !== (written ? started.number : started.number - 1) || (current.status === 'RUNNING') !== written)
+      return;
     const after = await takeOver(deps, current, written ? null : { workerId: deps.workerId, startedAt: started.startedAt });
     if (after) await deps.queues.enqueue([queueEntry(after, deps.clock())]);
   } catch (error) {
@@ -318,12 +330,21 @@ async function takeOver(deps: RunDeps, current: ExecutionDoc, unwritten: ClaimHo
   const startedAt = unwritten?.startedAt ?? current.attempts.find((a) => a.number === current.attempt)?.startedAt;
   recordCrashed(deps.metrics, current, after, startedAt ? now.getTime() - startedAt.getTime() : null);
   await publishStatusEvents(deps.events, deps.logger, [statusEvent(after, 'RUNNING', after.status, now)]);
-  attemptLogger(deps.logger, current.tenantId, current.jobId, current._id.toHexString()).warn('took over an execution whose worker disappeared', { attempt: after.attempt });
+  attemptLogger(deps.logger, current.tenantId, current.jobId, current._id.toHexString()).warn(
+    'took over an execution whose worker disappeared',
+    { attempt: after.attempt },
+  );
   return after.status === 'RETRYING' ? after : null;
 }
 
 /** Cancels the running execution and waits for its slot; takes the slot anyway after a while (its worker may be gone). */
-async function cancelPrevious(deps: RunDeps, runningId: string, jobId: string, executionId: string, slotTtlMs: number): Promise<OverlapDecision> {
+async function cancelPrevious(
+  deps: RunDeps,
+  runningId: string,
+  jobId: string,
+  executionId: string,
+  slotTtlMs: number,
+): Promise<OverlapDecision> {
   await deps.cancels.cancel(runningId, `cancelled by a newer execution (overlap policy CANCEL_PREVIOUS)`);
   // Counted in polls, not read from a clock: a fixed test clock must not make this wait forever.
   for (let waitedMs = 0; waitedMs < CANCEL_PREVIOUS_WAIT_MS; waitedMs += CANCEL_PREVIOUS_POLL_MS) {
@@ -335,7 +356,12 @@ async function cancelPrevious(deps: RunDeps, runningId: string, jobId: string, e
   return deps.overlap.decide('SKIP', jobId, executionId, slotTtlMs);
 }
 
-async function releaseSlot(deps: RunDeps, execution: Pick<ExecutionDoc, 'tenantId' | 'workload'>, jobId: string, executionId: string): Promise<void> {
+async function releaseSlot(
+  deps: RunDeps,
+  execution: Pick<ExecutionDoc, 'tenantId' | 'workload'>,
+  jobId: string,
+  executionId: string,
+): Promise<void> {
   const buffered = await deps.overlap.release(jobId, executionId);
   if (buffered) await deps.queues.enqueue([bufferedEntry(buffered, execution.tenantId, execution.workload, deps.clock())]);
 }
@@ -355,8 +381,13 @@ async function endUnstarted(deps: RunDeps, run: Run, status: 'SKIPPED' | 'CANCEL
 async function tracedAttempt(deps: RunDeps, run: Run, job: JobSnapshot, started: Started): Promise<AttemptResult> {
   const { number } = started;
   const attributes = {
-    [A.executionId]: toGlobalId('Execution', run._id), [A.jobId]: toGlobalId('Job', run.jobId), [A.tenantId]: run.tenantId,
-    [A.attempt]: number, [A.workload]: run.workload, [A.targetKind]: job.target.kind, ...(run.trigger ? { [A.trigger]: run.trigger } : {}),
+    [A.executionId]: toGlobalId('Execution', run._id),
+    [A.jobId]: toGlobalId('Job', run.jobId),
+    [A.tenantId]: run.tenantId,
+    [A.attempt]: number,
+    [A.workload]: run.workload,
+    [A.targetKind]: job.target.kind,
+    ...(run.trigger ? { [A.trigger]: run.trigger } : {}),
   };
   return inSpan(deps.tracer, 'execution.attempt', { attributes }, async (span) => {
     const result = await attempt(deps, run, job, started, traceparent(span.spanContext()));
@@ -371,12 +402,21 @@ async function tracedAttempt(deps: RunDeps, run: Run, job: JobSnapshot, started:
 }
 
 /** Runs the target once under the job's timeout; cancel and shutdown signals abort it. */
-async function attempt(deps: RunDeps, run: Run, job: JobSnapshot, started: Started, traceparentHeader: string | null): Promise<AttemptResult> {
+async function attempt(
+  deps: RunDeps,
+  run: Run,
+  job: JobSnapshot,
+  started: Started,
+  traceparentHeader: string | null,
+): Promise<AttemptResult> {
   const { number } = started;
   const controller = new AbortController();
   // The start's write found the execution changed (cancelled while waiting, or taken over): it is no longer this attempt's.
   started.claim.onMissed(() => controller.abort(new CancelledError('the execution changed while this attempt was starting')));
-  const timer = setTimeout(() => controller.abort(new AttemptTimeout(`Timed out after ${job.timeoutSeconds} s`)), job.timeoutSeconds * 1000);
+  const timer = setTimeout(
+    () => controller.abort(new AttemptTimeout(`Timed out after ${job.timeoutSeconds} s`)),
+    job.timeoutSeconds * 1000,
+  );
   const untrack = deps.cancels.track(run.executionId, controller);
   const payloadJson = run.payloadJson ?? job.payloadJson;
   try {
@@ -444,18 +484,35 @@ async function attempt(deps: RunDeps, run: Run, job: JobSnapshot, started: Start
  * retry, enqueues the next attempt (which reads the job again: a fixed target applies to it).
  */
 async function finish(deps: RunDeps, run: Run, job: JobSnapshot, started: Started, result: AttemptResult): Promise<void> {
-  const decision = decideAttemptEnd(result, { number: started.number, maxAttempts: run.maxAttempts, retryPolicy: job.retryPolicy }, deps.clock(), deps.random);
+  const decision = decideAttemptEnd(
+    result,
+    { number: started.number, maxAttempts: run.maxAttempts, retryPolicy: job.retryPolicy },
+    deps.clock(),
+    deps.random,
+  );
   // A start not written yet is written by the end, in the same statement.
-  const start = (await started.claim.settle()) ? null : { from: { status: run.status, attempt: run.attempt }, startedAt: started.startedAt, workerId: deps.workerId };
+  const start = (await started.claim.settle())
+    ? null
+    : { from: { status: run.status, attempt: run.attempt }, startedAt: started.startedAt, workerId: deps.workerId };
   const { ended, at } = await retryWhileMongoDown(() =>
-    deps.runStore.endAttempt({ id: run._id, attempt: started.number, ...decision, outcome: result.outcome, httpStatus: result.httpStatus, start }),
+    deps.runStore.endAttempt({
+      id: run._id,
+      attempt: started.number,
+      ...decision,
+      outcome: result.outcome,
+      httpStatus: result.httpStatus,
+      start,
+    }),
   );
   if (!ended) return;
   recordAttemptEnd(deps.metrics, run, result.outcome, decision, at.getTime() - started.startedAt.getTime());
   if (result.outcome === 'FAILED' || result.outcome === 'TIMED_OUT' || result.outcome === 'CRASHED') {
     // One line per failed attempt (a refused target included: its error says so), for operators.
     attemptLogger(deps.logger, run.tenantId, run.jobId, run.executionId).warn('attempt failed', {
-      attempt: started.number, outcome: result.outcome, error: result.error, next: decision.status,
+      attempt: started.number,
+      outcome: result.outcome,
+      error: result.error,
+      next: decision.status,
     });
   }
   await publishStatusEvents(deps.events, deps.logger, [statusEvent(run, 'RUNNING', decision.status, at)]);
@@ -469,7 +526,13 @@ function attemptLogger(logger: Logger, tenantId: string, jobId: ObjectId, execut
   return logger.child({ tenantId, jobId: jobId.toHexString(), executionId });
 }
 
-function recordAttemptEnd(metrics: KairosMetrics, run: Run, outcome: AttemptResult['outcome'], decision: AttemptEndDecision, durationMs: number): void {
+function recordAttemptEnd(
+  metrics: KairosMetrics,
+  run: Run,
+  outcome: AttemptResult['outcome'],
+  decision: AttemptEndDecision,
+  durationMs: number,
+): void {
   metrics.attemptEnded(outcome, run.workload, run.tenantId, durationMs);
   if (decision.status === 'RETRYING') metrics.retried(run.workload);
   else metrics.executionFinished(decision.status, run.trigger, run.tenantId);

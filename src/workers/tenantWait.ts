@@ -18,7 +18,12 @@ export const TENANT_WAIT_DEFAULTS: TenantWaitOptions = { baseMs: 500, maxMs: 10_
  * The wait in milliseconds for one of `waiting` executions refused one of `limit` slots, with
  * `random()` in [0, 1) adding up to half again as jitter so the waiters spread out.
  */
-export function tenantWaitMs(waiting: number, limit: number, random: () => number, options: TenantWaitOptions = TENANT_WAIT_DEFAULTS): number {
+export function tenantWaitMs(
+  waiting: number,
+  limit: number,
+  random: () => number,
+  options: TenantWaitOptions = TENANT_WAIT_DEFAULTS,
+): number {
   const spaced = options.baseMs * Math.max(1, waiting / Math.max(1, limit));
   return Math.round(Math.min(options.maxMs, spaced) * (1 + random() / 2));
 }

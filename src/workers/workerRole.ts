@@ -66,7 +66,12 @@ export class WorkerRole {
 
   private readonly deps: RunDeps;
 
-  constructor(connection: ConnectionOptions, runDeps: Omit<RunDeps, 'tenantShare'>, private readonly logger: Logger, options: WorkerRoleOptions) {
+  constructor(
+    connection: ConnectionOptions,
+    runDeps: Omit<RunDeps, 'tenantShare'>,
+    private readonly logger: Logger,
+    options: WorkerRoleOptions,
+  ) {
     this.drainTimeoutMs = options.drainTimeoutMs;
     // A tenant holds at most its share of each pool, so its backlog never takes every slot of the process.
     const tenantShare = new TenantShare({
@@ -153,7 +158,9 @@ export class WorkerRole {
   }
 
   private run(consumer: Consumer): void {
-    consumer.worker.run().catch((error: unknown) => this.logger.error('queue consumer stopped', { queue: consumer.name, error: errorMessage(error) }));
+    consumer.worker
+      .run()
+      .catch((error: unknown) => this.logger.error('queue consumer stopped', { queue: consumer.name, error: errorMessage(error) }));
   }
 
   /** Replaces each wedged consumer by a new one; the old one is force-closed (it runs nothing). */
@@ -177,7 +184,10 @@ export class WorkerRole {
     const closed = Promise.all([...this.consumers.map((c) => c.worker.close()), ...this.retired]);
     for (const gate of this.gates.values()) gate.close();
     let timer: NodeJS.Timeout | undefined;
-    const drained = await Promise.race([closed.then(() => true), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.drainTimeoutMs)))]);
+    const drained = await Promise.race([
+      closed.then(() => true),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.drainTimeoutMs))),
+    ]);
     clearTimeout(timer);
     if (!drained) {
       this.logger.warn('drain timeout: aborting running attempts', { drainTimeoutMs: this.drainTimeoutMs });
@@ -191,7 +201,10 @@ export class WorkerRole {
 async function closeWithin(worker: Worker<ExecutionMessage>, timeoutMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const closed = await Promise.race([
-    worker.close(true).then(() => true, () => true),
+    worker.close(true).then(
+      () => true,
+      () => true,
+    ),
     new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
   ]);
   clearTimeout(timer);

@@ -52,7 +52,12 @@ describe('createJob to a live subscription event, on real servers', () => {
     const sdkA = client(tokenA);
     const created = await sdkA.createJob({ name: 'every-second', schedule: { intervalSeconds: 1 }, target: { handler: 'noop' } });
     const jobId = created.id;
-    expect(created).toMatchObject({ name: 'every-second', status: 'ACTIVE', workload: 'IO_BOUND', schedule: { kind: 'INTERVAL', intervalSeconds: 1 } });
+    expect(created).toMatchObject({
+      name: 'every-second',
+      status: 'ACTIVE',
+      workload: 'IO_BOUND',
+      schedule: { kind: 'INTERVAL', intervalSeconds: 1 },
+    });
 
     const lifecycles = (items: ExecutionEvent[]) => {
       const byExecution = new Map<string, string[]>();
@@ -87,7 +92,12 @@ describe('createJob to a live subscription event, on real servers', () => {
     for (const id of succeeded) expect(seen.map((e) => e.id)).toContain(id);
 
     // Tenant B sees nothing of tenant A: not the job, not its executions, not its events.
-    const other = await gql(kairos.url, tokenB, `query($id: ID!, $jobId: ID) { job(id: $id) { id } node(id: $id) { id } executions(filter: { jobId: $jobId }) { edges { node { id } } } }`, { id: jobId, jobId });
+    const other = await gql(
+      kairos.url,
+      tokenB,
+      `query($id: ID!, $jobId: ID) { job(id: $id) { id } node(id: $id) { id } executions(filter: { jobId: $jobId }) { edges { node { id } } } }`,
+      { id: jobId, jobId },
+    );
     expect(other.errors).toBeUndefined();
     expect(other.data).toEqual({ job: null, node: null, executions: { edges: [] } });
     const allOfB: any = await gqlOk(kairos.url, tokenB, `{ executions(first: 100) { edges { node { jobId } } } }`);

@@ -43,7 +43,10 @@ describe('api: auth, viewer and bad input', () => {
     it('closes a subscription socket with 4401 when the token is bad', async () => {
       const client = wsClient(k.url, 'not-a-jwt');
       const closed = await new Promise<{ code: number }>((resolve) => {
-        client.subscribe({ query: 'subscription { executionUpdated { status } }' }, { next: () => undefined, error: (e) => resolve(e as { code: number }), complete: () => resolve({ code: 0 }) });
+        client.subscribe(
+          { query: 'subscription { executionUpdated { status } }' },
+          { next: () => undefined, error: (e) => resolve(e as { code: number }), complete: () => resolve({ code: 0 }) },
+        );
       });
       await client.dispose();
       expect(closed.code).toBe(4401);
@@ -51,7 +54,11 @@ describe('api: auth, viewer and bad input', () => {
   });
 
   it('answers viewer from the token, creating the tenant with the default quota', async () => {
-    const data = await gqlOk(k.url, member, '{ viewer { tenantId subject role quota { maxJobs jobCount maxConcurrentExecutions maxExecutionsPerMinute } } }');
+    const data = await gqlOk(
+      k.url,
+      member,
+      '{ viewer { tenantId subject role quota { maxJobs jobCount maxConcurrentExecutions maxExecutionsPerMinute } } }',
+    );
     expect(data.viewer).toEqual({
       tenantId: tenant,
       subject: `dev:${tenant}`,
@@ -63,7 +70,9 @@ describe('api: auth, viewer and bad input', () => {
   it('lets a VIEWER read but not create jobs (FORBIDDEN)', async () => {
     const viewer = tokenFor(tenant, 'viewer');
     expect((await gql(k.url, viewer, COUNT)).errors).toBeUndefined();
-    const result = await gql(k.url, viewer, CREATE, { input: { name: 'x', schedule: { intervalSeconds: 60 }, target: { handler: 'noop' } } });
+    const result = await gql(k.url, viewer, CREATE, {
+      input: { name: 'x', schedule: { intervalSeconds: 60 }, target: { handler: 'noop' } },
+    });
     expect(result.errors?.[0].extensions?.code).toBe('FORBIDDEN');
   });
 
@@ -102,7 +111,10 @@ describe('api: auth, viewer and bad input', () => {
       ['an unknown field', '{ jobs { nope } }'],
       ['a syntax error', '{ jobs { '],
       // 15 levels: jobs > edges > node > (executions > edges > node > job) x 3 > id
-      ['a query nested too deep', '{ jobs { edges { node { executions { edges { node { job { executions { edges { node { job { executions { edges { node { job { id } } } } } } } } } } } } } } } }'],
+      [
+        'a query nested too deep',
+        '{ jobs { edges { node { executions { edges { node { job { executions { edges { node { job { executions { edges { node { job { id } } } } } } } } } } } } } } } }',
+      ],
       ['an alias flood', `{ ${Array.from({ length: 501 }, (_, i) => `a${i}: viewer { tenantId }`).join(' ')} }`],
     ])('%s', async (_label, query) => {
       const result = await gql(k.url, member, query);
@@ -120,10 +132,17 @@ describe('api: auth, viewer and bad input', () => {
     const other = tokenFor(uniqueName('pager'), 'member');
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const data = await gqlOk(k.url, other, CREATE, { input: { name: `Report ${i}`, schedule: { intervalSeconds: 3600 }, target: { handler: 'noop' }, paused: i === 4 } });
+      const data = await gqlOk(k.url, other, CREATE, {
+        input: { name: `Report ${i}`, schedule: { intervalSeconds: 3600 }, target: { handler: 'noop' }, paused: i === 4 },
+      });
       ids.push(data.createJob.job.id);
     }
-    const page = (args: string) => gqlOk(k.url, other, `{ jobs(${args}) { totalCount edges { cursor node { id name status } } pageInfo { hasNextPage hasPreviousPage endCursor startCursor } } }`);
+    const page = (args: string) =>
+      gqlOk(
+        k.url,
+        other,
+        `{ jobs(${args}) { totalCount edges { cursor node { id name status } } pageInfo { hasNextPage hasPreviousPage endCursor startCursor } } }`,
+      );
     const first = (await page('first: 2')).jobs;
     expect(first.totalCount).toBe(5);
     expect(first.edges.map((e: any) => e.node.id)).toEqual([ids[4], ids[3]]);
@@ -139,7 +158,10 @@ describe('api: auth, viewer and bad input', () => {
   it('returns the first job for a repeated idempotency key', async () => {
     const input = { name: 'once', schedule: { intervalSeconds: 3600 }, target: { handler: 'noop' }, idempotencyKey: 'k-1' };
     const other = tokenFor(uniqueName('idem'), 'member');
-    const [a, b] = await Promise.all([gqlOk(k.url, other, CREATE, { input }), gqlOk(k.url, other, CREATE, { input: { ...input, name: 'twice' } })]);
+    const [a, b] = await Promise.all([
+      gqlOk(k.url, other, CREATE, { input }),
+      gqlOk(k.url, other, CREATE, { input: { ...input, name: 'twice' } }),
+    ]);
     expect(a.createJob.job.id).toBe(b.createJob.job.id);
     expect((await gqlOk(k.url, other, COUNT)).jobs.totalCount).toBe(1);
   });

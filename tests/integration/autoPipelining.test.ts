@@ -8,7 +8,14 @@ import { waitUntil } from '../support/waitFor.js';
 const target = { url: REDIS_URL, cluster: null };
 
 function event(i: number): ExecutionEventMessage {
-  return { tenantId: 't', executionId: `e${i}`, jobId: 'j', previousStatus: 'QUEUED', status: 'RUNNING', occurredAt: new Date(0).toISOString() };
+  return {
+    tenantId: 't',
+    executionId: `e${i}`,
+    jobId: 'j',
+    previousStatus: 'QUEUED',
+    status: 'RUNNING',
+    occurredAt: new Date(0).toISOString(),
+  };
 }
 
 describe('the shared Redis connection (real Redis)', () => {

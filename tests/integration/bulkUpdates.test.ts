@@ -24,7 +24,18 @@ function psql(sql: string): void {
 
 function execution(tenantId: string): ExecutionDoc {
   const at = new Date('2030-01-01T00:00:00Z');
-  return newExecution({ tenantId, jobId: new ObjectId(), occurrenceKey: new ObjectId().toHexString(), trigger: 'SCHEDULE', workload: 'IO_BOUND', scheduledFor: at, maxAttempts: 3 }, at);
+  return newExecution(
+    {
+      tenantId,
+      jobId: new ObjectId(),
+      occurrenceKey: new ObjectId().toHexString(),
+      trigger: 'SCHEDULE',
+      workload: 'IO_BOUND',
+      scheduledFor: at,
+      maxAttempts: 3,
+    },
+    at,
+  );
 }
 
 describe('update statements on a FerretDB with a small PostgreSQL pool', () => {
@@ -52,7 +63,9 @@ describe('update statements on a FerretDB with a small PostgreSQL pool', () => {
   it('applies 60 statements one command each and counts what they matched and changed', async () => {
     const docs = Array.from({ length: 60 }, () => execution('bulk-a'));
     await executions.insertMany(docs);
-    const ops = docs.map((d, i) => ({ updateOne: { filter: { _id: d._id, status: 'SCHEDULED' as const }, update: { $set: { reason: i % 2 === 0 ? 'even' : null } } } }));
+    const ops = docs.map((d, i) => ({
+      updateOne: { filter: { _id: d._id, status: 'SCHEDULED' as const }, update: { $set: { reason: i % 2 === 0 ? 'even' : null } } },
+    }));
     // Two statements that match nothing, at known places.
     const missing = { updateOne: { filter: { _id: new ObjectId(), status: 'SCHEDULED' as const }, update: { $set: { reason: 'none' } } } };
     ops.splice(10, 0, missing);
@@ -90,11 +103,33 @@ describe('update statements on a FerretDB with a small PostgreSQL pool', () => {
     await executions.insertMany(docs);
     const store = new RunStore(db, () => new Date(), { updatesOneByOne: true });
     const claims = await Promise.all(
-      docs.map((d) => store.claim({ id: d._id, from: { status: 'SCHEDULED', attempt: 0 }, workerId: 'w-1', startedAt: new Date(), deadlineAfterMs: 60_000 })),
+      docs.map((d) =>
+        store.claim({
+          id: d._id,
+          from: { status: 'SCHEDULED', attempt: 0 },
+          workerId: 'w-1',
+          startedAt: new Date(),
+          deadlineAfterMs: 60_000,
+        }),
+      ),
     );
     expect(claims.filter((c) => c.claimed)).toHaveLength(150);
     const ends = await Promise.all(
-      docs.map((d) => store.endAttempt({ id: d._id, attempt: 1, status: 'SUCCEEDED', nextAttemptAt: null, final: true, error: null, reason: null, resultJson: null, outcome: 'SUCCEEDED', httpStatus: 200, start: null })),
+      docs.map((d) =>
+        store.endAttempt({
+          id: d._id,
+          attempt: 1,
+          status: 'SUCCEEDED',
+          nextAttemptAt: null,
+          final: true,
+          error: null,
+          reason: null,
+          resultJson: null,
+          outcome: 'SUCCEEDED',
+          httpStatus: 200,
+          start: null,
+        }),
+      ),
     );
     expect(ends.filter((e) => e.ended)).toHaveLength(150);
     expect(await executions.countDocuments({ tenantId: 'bulk-c', status: 'SUCCEEDED' })).toBe(150);

@@ -29,7 +29,12 @@ describe('limits on live connections: sockets per credential and tenant, operati
   beforeAll(async () => {
     // Small caps so the tests open a handful of sockets, not hundreds.
     k = await startTestKairos('connlimits', {
-      env: { DEFAULT_MAX_SOCKETS_PER_CREDENTIAL: '2', DEFAULT_MAX_SOCKETS: '3', DEFAULT_MAX_SUBSCRIPTIONS_PER_SOCKET: '2', DEFAULT_MAX_SUBSCRIPTIONS: '3' },
+      env: {
+        DEFAULT_MAX_SOCKETS_PER_CREDENTIAL: '2',
+        DEFAULT_MAX_SOCKETS: '3',
+        DEFAULT_MAX_SUBSCRIPTIONS_PER_SOCKET: '2',
+        DEFAULT_MAX_SUBSCRIPTIONS: '3',
+      },
     });
   });
   afterEach(async () => {
@@ -41,24 +46,37 @@ describe('limits on live connections: sockets per credential and tenant, operati
 
   it('shows the caps in viewer.quota: the defaults, or what the tenant document says', async () => {
     const tenant = uniqueName('conn_quota');
-    expect((await gqlOk(k.url, tokenOf(tenant, 'u'), QUOTA)).viewer.quota).toEqual({ maxSocketsPerCredential: 2, maxSockets: 3, maxSubscriptionsPerSocket: 2, maxSubscriptions: 3 });
+    expect((await gqlOk(k.url, tokenOf(tenant, 'u'), QUOTA)).viewer.quota).toEqual({
+      maxSocketsPerCredential: 2,
+      maxSockets: 3,
+      maxSubscriptionsPerSocket: 2,
+      maxSubscriptions: 3,
+    });
     const custom = uniqueName('conn_custom');
     const mongo = await new MongoClient(MONGO_URL).connect();
     try {
       // A tenant whose document predates these caps reads the defaults for the ones it lacks.
-      await mongo.db(k.dbName).collection<{ _id: string }>('tenants').insertOne({
-        _id: custom,
-        maxJobs: 5,
-        maxConcurrentExecutions: 1,
-        maxExecutionsPerMinute: 10,
-        webhookSecret: 'x'.repeat(43),
-        createdAt: new Date(),
-        maxSockets: 7,
-      } as never);
+      await mongo
+        .db(k.dbName)
+        .collection<{ _id: string }>('tenants')
+        .insertOne({
+          _id: custom,
+          maxJobs: 5,
+          maxConcurrentExecutions: 1,
+          maxExecutionsPerMinute: 10,
+          webhookSecret: 'x'.repeat(43),
+          createdAt: new Date(),
+          maxSockets: 7,
+        } as never);
     } finally {
       await mongo.close();
     }
-    expect((await gqlOk(k.url, tokenOf(custom, 'u'), QUOTA)).viewer.quota).toEqual({ maxSocketsPerCredential: 2, maxSockets: 7, maxSubscriptionsPerSocket: 2, maxSubscriptions: 3 });
+    expect((await gqlOk(k.url, tokenOf(custom, 'u'), QUOTA)).viewer.quota).toEqual({
+      maxSocketsPerCredential: 2,
+      maxSockets: 7,
+      maxSubscriptionsPerSocket: 2,
+      maxSubscriptions: 3,
+    });
   });
 
   it('closes a socket past the credential cap, then past the tenant cap, with 4429 and a reason; another tenant is unaffected', async () => {
@@ -70,12 +88,20 @@ describe('limits on live connections: sockets per credential and tenant, operati
     expect(first.acked).toBe(true);
 
     const third = await connect(alice);
-    expect(third).toMatchObject({ acked: false, code: 4429, reason: 'This credential may hold at most 2 open sockets on this server; close one first' });
+    expect(third).toMatchObject({
+      acked: false,
+      code: 4429,
+      reason: 'This credential may hold at most 2 open sockets on this server; close one first',
+    });
     expect(Buffer.byteLength(third.reason!)).toBeLessThanOrEqual(123);
 
     // Bob's own cap is not reached, but the tenant's (3) is with his first socket.
     expect((await connect(bob)).acked).toBe(true);
-    expect(await connect(bob)).toMatchObject({ acked: false, code: 4429, reason: 'This tenant may hold at most 3 open sockets on this server; close one first' });
+    expect(await connect(bob)).toMatchObject({
+      acked: false,
+      code: 4429,
+      reason: 'This tenant may hold at most 3 open sockets on this server; close one first',
+    });
 
     // Another tenant with the same subject is counted apart.
     expect((await connect(tokenOf(uniqueName('conn_other'), 'alice'))).acked).toBe(true);
@@ -101,7 +127,10 @@ describe('limits on live connections: sockets per credential and tenant, operati
     one.subscribe('c', SUBSCRIBE);
     await one.waitFor(() => one.of('c').some((m) => m.type === 'error'), 5000);
     expect(one.of('c')[0].payload).toEqual([
-      { message: 'A socket may run at most 2 operations at once; complete one first', extensions: { code: 'QUOTA_EXCEEDED', maxSubscriptionsPerSocket: 2 } },
+      {
+        message: 'A socket may run at most 2 operations at once; complete one first',
+        extensions: { code: 'QUOTA_EXCEEDED', maxSubscriptionsPerSocket: 2 },
+      },
     ]);
 
     // A second socket of the tenant: one more fits under the tenant's 3, the next does not.
@@ -118,8 +147,16 @@ describe('limits on live connections: sockets per credential and tenant, operati
     expect(one.open && two.open).toBe(true);
 
     // Every admitted subscription still gets the tenant's events.
-    const job = (await gqlOk(k.url, token, CREATE, { input: { name: 'probe', schedule: { intervalSeconds: 3600 }, target: { handler: 'noop' }, paused: true } })).createJob.job.id;
-    const admitted: [RawSocket, string][] = [[one, 'a'], [one, 'b'], [two, 'd']];
+    const job = (
+      await gqlOk(k.url, token, CREATE, {
+        input: { name: 'probe', schedule: { intervalSeconds: 3600 }, target: { handler: 'noop' }, paused: true },
+      })
+    ).createJob.job.id;
+    const admitted: [RawSocket, string][] = [
+      [one, 'a'],
+      [one, 'b'],
+      [two, 'd'],
+    ];
     await eventsReach(admitted, async () => (await gqlOk(k.url, token, TRIGGER, { id: job })).triggerJob.execution.id);
     expect(one.of('c').filter((m) => m.type === 'next')).toEqual([]);
 
@@ -138,10 +175,13 @@ describe('limits on live connections: sockets per credential and tenant, operati
 async function eventsReach(subscriptions: [RawSocket, string][], trigger: () => Promise<string>): Promise<void> {
   const triggered = new Set<string>();
   const reached = () =>
-    subscriptions.every(([socket, id]) => socket.of(id).some((m) => m.type === 'next' && triggered.has(m.payload?.data?.executionUpdated?.execution?.id)));
+    subscriptions.every(([socket, id]) =>
+      socket.of(id).some((m) => m.type === 'next' && triggered.has(m.payload?.data?.executionUpdated?.execution?.id)),
+    );
   const deadline = Date.now() + 15_000;
   while (!reached()) {
-    if (Date.now() > deadline) throw new Error(`not every subscription saw an event: ${JSON.stringify(subscriptions.map(([s, id]) => s.of(id))).slice(0, 1500)}`);
+    if (Date.now() > deadline)
+      throw new Error(`not every subscription saw an event: ${JSON.stringify(subscriptions.map(([s, id]) => s.of(id))).slice(0, 1500)}`);
     triggered.add(await trigger());
     await Promise.all(subscriptions.map(([socket]) => socket.waitFor(reached, 1000).catch(() => undefined)));
   }

@@ -42,10 +42,13 @@ describe('CPU_BOUND executions run in isolated child processes', () => {
 
   async function job(name: string, workload: string, handler: string, extra: Record<string, unknown> = {}): Promise<string> {
     const runAt = new Date(Date.now() + 3_600_000).toISOString();
-    const { createJob } = await gqlOk(k.url, token, CREATE, { input: { name, workload, schedule: { runAt }, target: { handler }, ...extra } });
+    const { createJob } = await gqlOk(k.url, token, CREATE, {
+      input: { name, workload, schedule: { runAt }, target: { handler }, ...extra },
+    });
     return createJob.job.id;
   }
-  const trigger = async (jobId: string, payload?: unknown) => (await gqlOk(k.url, token, TRIGGER, { id: jobId, payload })).triggerJob.execution.id as string;
+  const trigger = async (jobId: string, payload?: unknown) =>
+    (await gqlOk(k.url, token, TRIGGER, { id: jobId, payload })).triggerJob.execution.id as string;
 
   it('runs a handler from HANDLERS_MODULE in a child process, not in the worker', async () => {
     const id = await trigger(await job('double', 'CPU_BOUND', 'double'), { n: 21 });
@@ -76,8 +79,16 @@ describe('CPU_BOUND executions run in isolated child processes', () => {
   });
 
   it('fails the attempt with the error the handler threw in its child process', async () => {
-    const thrown = await waitForExecution(k.url, token, await trigger(await job('double-bad', 'CPU_BOUND', 'double', { retryPolicy: { maxAttempts: 1 } }), null), FINAL, 15_000);
+    const thrown = await waitForExecution(
+      k.url,
+      token,
+      await trigger(await job('double-bad', 'CPU_BOUND', 'double', { retryPolicy: { maxAttempts: 1 } }), null),
+      FINAL,
+      15_000,
+    );
     expect(thrown.status).toBe('FAILED');
-    expect(thrown.attempts[0]).toEqual(expect.objectContaining({ outcome: 'FAILED', error: expect.stringContaining("Cannot read properties of null") }));
+    expect(thrown.attempts[0]).toEqual(
+      expect.objectContaining({ outcome: 'FAILED', error: expect.stringContaining('Cannot read properties of null') }),
+    );
   });
 });

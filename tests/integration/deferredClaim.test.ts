@@ -13,15 +13,35 @@ const T0 = new Date('2030-01-01T00:00:00Z');
 
 function execution(status: ExecutionDoc['status'] = 'QUEUED', maxAttempts = 3): ExecutionDoc {
   return {
-    ...newExecution({ tenantId: 'deferred', jobId: new ObjectId(), occurrenceKey: new ObjectId().toHexString(), trigger: 'SCHEDULE', workload: 'IO_BOUND', scheduledFor: T0, maxAttempts }, T0),
+    ...newExecution(
+      {
+        tenantId: 'deferred',
+        jobId: new ObjectId(),
+        occurrenceKey: new ObjectId().toHexString(),
+        trigger: 'SCHEDULE',
+        workload: 'IO_BOUND',
+        scheduledFor: T0,
+        maxAttempts,
+      },
+      T0,
+    ),
     status,
   };
 }
 
 function succeeded(doc: ExecutionDoc, startedAt: Date): EndRequest {
   return {
-    id: doc._id, attempt: doc.attempt + 1, status: 'SUCCEEDED', nextAttemptAt: null, final: true, error: null, reason: null, resultJson: '1',
-    outcome: 'SUCCEEDED', httpStatus: 200, start: { from: { status: doc.status, attempt: doc.attempt }, startedAt, workerId: 'w-1' },
+    id: doc._id,
+    attempt: doc.attempt + 1,
+    status: 'SUCCEEDED',
+    nextAttemptAt: null,
+    final: true,
+    error: null,
+    reason: null,
+    resultJson: '1',
+    outcome: 'SUCCEEDED',
+    httpStatus: 200,
+    start: { from: { status: doc.status, attempt: doc.attempt }, startedAt, workerId: 'w-1' },
   };
 }
 
@@ -54,7 +74,17 @@ describe('attempts whose start is written late or not at all (the deferred claim
     expect(await store.endAttempt(succeeded(doc, startedAt))).toMatchObject({ ended: true });
     const after = await executions.findOne({ _id: doc._id });
     expect(after).toMatchObject({ status: 'SUCCEEDED', attempt: 1, startedAt, finishedAt: new Date(T0.getTime() + 5000), resultJson: '1' });
-    expect(after?.attempts).toEqual([{ number: 1, startedAt, finishedAt: new Date(T0.getTime() + 5000), outcome: 'SUCCEEDED', error: null, httpStatus: 200, workerId: 'w-1' }]);
+    expect(after?.attempts).toEqual([
+      {
+        number: 1,
+        startedAt,
+        finishedAt: new Date(T0.getTime() + 5000),
+        outcome: 'SUCCEEDED',
+        error: null,
+        httpStatus: 200,
+        workerId: 'w-1',
+      },
+    ]);
     // The same end again (a retry after a lost answer) matches its own write and adds nothing.
     expect(await store.endAttempt(succeeded(doc, startedAt))).toMatchObject({ ended: true });
     expect((await executions.findOne({ _id: doc._id }))?.attempts).toHaveLength(1);
@@ -64,7 +94,9 @@ describe('attempts whose start is written late or not at all (the deferred claim
     const doc = execution('RETRYING');
     await executions.insertOne(doc);
     const startedAt = new Date(T0.getTime() + 1000);
-    expect(await store.claim({ id: doc._id, from: { status: 'RETRYING', attempt: 0 }, workerId: 'w-1', startedAt, deadlineAfterMs: 60_000 })).toEqual({ claimed: true });
+    expect(
+      await store.claim({ id: doc._id, from: { status: 'RETRYING', attempt: 0 }, workerId: 'w-1', startedAt, deadlineAfterMs: 60_000 }),
+    ).toEqual({ claimed: true });
     expect(await store.endAttempt(succeeded(doc, startedAt))).toMatchObject({ ended: true });
     const after = await executions.findOne({ _id: doc._id });
     expect(after?.status).toBe('SUCCEEDED');
@@ -83,7 +115,11 @@ describe('attempts whose start is written late or not at all (the deferred claim
 
   it('records a lost unwritten attempt CRASHED from its claim holder, and a last one as FAILED', async () => {
     const retrying = execution('QUEUED', 2);
-    const last = { ...execution('RETRYING', 2), attempt: 1, attempts: [{ number: 1, startedAt: T0, finishedAt: T0, outcome: 'FAILED' as const, error: 'x', httpStatus: 500, workerId: 'w-0' }] };
+    const last = {
+      ...execution('RETRYING', 2),
+      attempt: 1,
+      attempts: [{ number: 1, startedAt: T0, finishedAt: T0, outcome: 'FAILED' as const, error: 'x', httpStatus: 500, workerId: 'w-0' }],
+    };
     await executions.insertMany([retrying, last]);
     const holder = { workerId: 'w-dead', startedAt: new Date(T0.getTime() + 2000) };
     const now = new Date(T0.getTime() + 9000);
@@ -92,7 +128,10 @@ describe('attempts whose start is written late or not at all (the deferred claim
     expect(a?.attempts.map((x) => [x.number, x.outcome, x.workerId, x.startedAt])).toEqual([[1, 'CRASHED', 'w-dead', holder.startedAt]]);
     const b = await store.recordCrash(last, now, holder);
     expect(b).toMatchObject({ status: 'FAILED', attempt: 2, finishedAt: now });
-    expect(b?.attempts.map((x) => [x.number, x.outcome])).toEqual([[1, 'FAILED'], [2, 'CRASHED']]);
+    expect(b?.attempts.map((x) => [x.number, x.outcome])).toEqual([
+      [1, 'FAILED'],
+      [2, 'CRASHED'],
+    ]);
     // Changed meanwhile (the compare-and-set on status and attempt): nothing recorded twice.
     expect(await store.recordCrash(retrying, now, holder)).toBeNull();
   });
@@ -103,10 +142,21 @@ describe('attempts whose start is written late or not at all (the deferred claim
     const cancelled = execution();
     await executions.insertMany([slow, flushed, cancelled]);
     const starts = new DeferredClaims(store, 300);
-    const request = (doc: ExecutionDoc) => ({ id: doc._id, from: { status: doc.status, attempt: 0 }, workerId: 'w-1', startedAt: T0, deadlineAfterMs: 60_000 });
+    const request = (doc: ExecutionDoc) => ({
+      id: doc._id,
+      from: { status: doc.status, attempt: 0 },
+      workerId: 'w-1',
+      startedAt: T0,
+      deadlineAfterMs: 60_000,
+    });
     const a = (await starts.start(request(slow)))!;
     expect((await executions.findOne({ _id: slow._id }))?.status).toBe('QUEUED');
-    await waitUntil('the deferred start written', async () => ((await executions.findOne({ _id: slow._id }))?.status === 'RUNNING' ? true : undefined), 5000, 50);
+    await waitUntil(
+      'the deferred start written',
+      async () => ((await executions.findOne({ _id: slow._id }))?.status === 'RUNNING' ? true : undefined),
+      5000,
+      50,
+    );
     expect(await a.settle()).toBe(true);
 
     await executions.updateOne({ _id: cancelled._id }, { $set: { status: 'CANCELLED' } });
@@ -125,7 +175,13 @@ describe('attempts whose start is written late or not at all (the deferred claim
     const doc = execution();
     await executions.insertOne(doc);
     const starts = new DeferredClaims(store, 200);
-    const claim = (await starts.start({ id: doc._id, from: { status: 'QUEUED', attempt: 0 }, workerId: 'w-1', startedAt: T0, deadlineAfterMs: 60_000 }))!;
+    const claim = (await starts.start({
+      id: doc._id,
+      from: { status: 'QUEUED', attempt: 0 },
+      workerId: 'w-1',
+      startedAt: T0,
+      deadlineAfterMs: 60_000,
+    }))!;
     expect(await claim.settle()).toBe(false);
     starts.writeAll();
     await new Promise((r) => setTimeout(r, 400));

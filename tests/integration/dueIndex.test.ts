@@ -25,7 +25,10 @@ describe('the due index after Redis loses its data', () => {
     redisServer = await startLocalRedis();
     redis = new Redis(redisServer.url);
     mongo = await MongoClient.connect(MONGO_URL);
-    k = await startTestKairos('dueindex', { roles: ['scheduler', 'worker'], env: { REDIS_URL: redisServer.url, LOOK_AHEAD_MS: '5000', WORKER_IO_CONCURRENCY: '64' } });
+    k = await startTestKairos('dueindex', {
+      roles: ['scheduler', 'worker'],
+      env: { REDIS_URL: redisServer.url, LOOK_AHEAD_MS: '5000', WORKER_IO_CONCURRENCY: '64' },
+    });
   }, 60_000);
   afterAll(async () => {
     await k?.stop();
@@ -40,7 +43,9 @@ describe('the due index after Redis loses its data', () => {
     // JOBS one-minute schedules (500: 1 000 made the test miss its threshold on a loaded two-core machine) whose next occurrences fall 25–55 s from now: past the look-ahead,
     // so at the flush they exist only in MongoDB and in the due index.
     const start = Date.now() + 25_000;
-    const jobs: JobDoc[] = Array.from({ length: JOBS }, (_, i) => jobDoc(new Date(start + Math.floor((i * 30_000) / JOBS)), { tenantId: `t${i % 10}` }));
+    const jobs: JobDoc[] = Array.from({ length: JOBS }, (_, i) =>
+      jobDoc(new Date(start + Math.floor((i * 30_000) / JOBS)), { tenantId: `t${i % 10}` }),
+    );
     for (let i = 0; i < jobs.length; i += 250) await db.collection<JobDoc>('jobs').insertMany(jobs.slice(i, i + 250));
     // Written straight to MongoDB, so only a rebuild can index them: the leader's first sweep does it.
     await waitUntil('the first build of the due index', async () => ((await index.size()) === JOBS ? true : undefined), 30_000, 200);

@@ -40,10 +40,14 @@ describe('cancelExecution and retryExecution', () => {
 
   /** The execution once `n` attempts are on record: an aborted attempt whose start was not written yet (the deferred claim) is added as it ends, just after the cancel. */
   const withAttempts = (id: string, n: number) =>
-    waitUntil(`${n} attempts on record`, async () => {
-      const { execution } = await gqlOk(k.url, token, EXECUTION, { id });
-      return execution.attempts.length >= n ? execution : undefined;
-    }, 5000);
+    waitUntil(
+      `${n} attempts on record`,
+      async () => {
+        const { execution } = await gqlOk(k.url, token, EXECUTION, { id });
+        return execution.attempts.length >= n ? execution : undefined;
+      },
+      5000,
+    );
 
   it('cancels a running attempt wherever it runs, then queues it again for a fresh round on retry', async () => {
     const jobId = await job({ target: { handler: 'sleep' }, retryPolicy: { maxAttempts: 2 } });
@@ -65,9 +69,15 @@ describe('cancelExecution and retryExecution', () => {
     const retried = (await gqlOk(k.url, token, RETRY, { id })).retryExecution.execution;
     expect(retried).toMatchObject({ status: 'QUEUED', attempt: 1, maxAttempts: 3 });
     // The new round runs with the execution's own payload override, so it sleeps again: cancel it too.
-    await events.waitFor((items) => items.filter((e) => e.executionUpdated.execution.id === id && e.executionUpdated.status === 'RUNNING').length >= 2, 15_000);
+    await events.waitFor(
+      (items) => items.filter((e) => e.executionUpdated.execution.id === id && e.executionUpdated.status === 'RUNNING').length >= 2,
+      15_000,
+    );
     await gqlOk(k.url, token, CANCEL, { id });
-    await events.waitFor((items) => items.filter((e) => e.executionUpdated.execution.id === id && e.executionUpdated.status === 'CANCELLED').length >= 2, 15_000);
+    await events.waitFor(
+      (items) => items.filter((e) => e.executionUpdated.execution.id === id && e.executionUpdated.status === 'CANCELLED').length >= 2,
+      15_000,
+    );
     events.stop();
     const history = await withAttempts(id, 2);
     expect(history.attempts.map((a: any) => [a.number, a.outcome])).toEqual([
@@ -78,8 +88,14 @@ describe('cancelExecution and retryExecution', () => {
 
   it('cancels a queued execution before it runs, and removes it from the queue', async () => {
     const runAt = new Date(Date.now() + 2000).toISOString();
-    const jobId = (await gqlOk(k.url, token, CREATE, { input: { name: 'later', schedule: { runAt }, target: { handler: 'noop' } } })).createJob.job.id;
-    const listed = await gqlOk(k.url, token, `query($jobId: ID) { executions(filter: { jobId: $jobId }) { edges { node { id status } } } }`, { jobId });
+    const jobId = (await gqlOk(k.url, token, CREATE, { input: { name: 'later', schedule: { runAt }, target: { handler: 'noop' } } }))
+      .createJob.job.id;
+    const listed = await gqlOk(
+      k.url,
+      token,
+      `query($jobId: ID) { executions(filter: { jobId: $jobId }) { edges { node { id status } } } }`,
+      { jobId },
+    );
     const { id, status } = listed.executions.edges[0].node;
     expect(status).toBe('QUEUED');
     const { cancelExecution } = await gqlOk(k.url, token, CANCEL, { id });
@@ -126,11 +142,18 @@ describe('cancelExecution and retryExecution', () => {
     const mine = tokenFor(uniqueName('stats'), 'member');
     const since = new Date().toISOString();
     const create = async (target: Record<string, unknown>) =>
-      (await gqlOk(k.url, mine, CREATE, { input: { name: 's', schedule: { intervalSeconds: 31_536_000 }, target, retryPolicy: { maxAttempts: 1 } } })).createJob.job.id;
+      (
+        await gqlOk(k.url, mine, CREATE, {
+          input: { name: 's', schedule: { intervalSeconds: 31_536_000 }, target, retryPolicy: { maxAttempts: 1 } },
+        })
+      ).createJob.job.id;
     const ok = await create({ handler: 'noop' });
     const bad = await create({ http: { url: 'http://127.0.0.1:9/closed' } });
     const watcher = wsClient(k.url, mine);
-    const events = new EventCollector<Event>(watcher, `subscription { executionUpdated(statuses: [SUCCEEDED, FAILED]) { status execution { id } } }`);
+    const events = new EventCollector<Event>(
+      watcher,
+      `subscription { executionUpdated(statuses: [SUCCEEDED, FAILED]) { status execution { id } } }`,
+    );
     for (const id of [ok, ok, bad]) await gqlOk(k.url, mine, TRIGGER, { id });
     await events.waitFor((items) => items.length >= 3, 15_000);
     events.stop();
@@ -144,9 +167,17 @@ describe('cancelExecution and retryExecution', () => {
     ]);
     expect(all.startLagMsP50).toBeGreaterThanOrEqual(0);
     expect(all.startLagMsP99).toBeGreaterThanOrEqual(all.startLagMsP50);
-    expect((await gqlOk(k.url, mine, STATS, { since, jobId: ok })).executionStats).toMatchObject({ total: 2, byStatus: [{ status: 'SUCCEEDED', count: 2 }] });
+    expect((await gqlOk(k.url, mine, STATS, { since, jobId: ok })).executionStats).toMatchObject({
+      total: 2,
+      byStatus: [{ status: 'SUCCEEDED', count: 2 }],
+    });
     // Another tenant's window and job are empty for this one.
-    expect((await gqlOk(k.url, other, STATS, { since, jobId: ok })).executionStats).toEqual({ total: 0, byStatus: [], startLagMsP50: null, startLagMsP99: null });
+    expect((await gqlOk(k.url, other, STATS, { since, jobId: ok })).executionStats).toEqual({
+      total: 0,
+      byStatus: [],
+      startLagMsP50: null,
+      startLagMsP99: null,
+    });
     const empty = (await gqlOk(k.url, mine, STATS, { since: '2000-01-01T00:00:00Z', jobId: 'not-an-id' })).executionStats;
     expect(empty.total).toBe(0);
   });

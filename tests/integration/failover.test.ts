@@ -43,7 +43,9 @@ describe('scheduler leader failover across processes', () => {
     await spawnRole('scheduler');
     await spawnRole('scheduler');
     for (const i of [1, 2, 3]) {
-      const { createJob } = await gqlOk(url, token, CREATE, { input: { name: `tick-${i}`, schedule: { intervalSeconds: 1 }, target: { handler: 'noop' } } });
+      const { createJob } = await gqlOk(url, token, CREATE, {
+        input: { name: `tick-${i}`, schedule: { intervalSeconds: 1 }, target: { handler: 'noop' } },
+      });
       jobIds.push(createJob.job.id);
     }
   }, 60_000);
@@ -56,10 +58,15 @@ describe('scheduler leader failover across processes', () => {
 
   /** Waits for a leader other than `previous` and returns its pid and how long it took. */
   async function nextLeader(previous: number, since: number) {
-    const pid = await waitUntil('a new leader', async () => {
-      const pid = await leaderPid();
-      return pid && pid !== previous ? pid : undefined;
-    }, LEASE_TTL_MS * 3, 20);
+    const pid = await waitUntil(
+      'a new leader',
+      async () => {
+        const pid = await leaderPid();
+        return pid && pid !== previous ? pid : undefined;
+      },
+      LEASE_TTL_MS * 3,
+      20,
+    );
     return { pid, afterMs: Date.now() - since };
   }
 
@@ -86,11 +93,16 @@ describe('scheduler leader failover across processes', () => {
     // Every occurrence from creation to a few seconds after the failover: exactly one execution each, all run.
     const until = Date.now() + 3000;
     for (const jobId of jobIds) {
-      const due = await waitUntil(`job ${jobId} to run past the failover`, async () => {
-        const all = (await gqlOk(url, token, EXECUTIONS, { jobId })).executions.edges.map((e: any) => e.node).reverse();
-        const due = all.filter((e: any) => Date.parse(e.scheduledFor) <= until);
-        return Date.now() > until + 1000 && due.every((e: any) => e.status === 'SUCCEEDED') ? due : undefined;
-      }, 30_000, 250);
+      const due = await waitUntil(
+        `job ${jobId} to run past the failover`,
+        async () => {
+          const all = (await gqlOk(url, token, EXECUTIONS, { jobId })).executions.edges.map((e: any) => e.node).reverse();
+          const due = all.filter((e: any) => Date.parse(e.scheduledFor) <= until);
+          return Date.now() > until + 1000 && due.every((e: any) => e.status === 'SUCCEEDED') ? due : undefined;
+        },
+        30_000,
+        250,
+      );
       const times = due.map((e: any) => Date.parse(e.scheduledFor));
       expect(times.length).toBeGreaterThan(5);
       for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBe(1000);

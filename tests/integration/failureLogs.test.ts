@@ -25,11 +25,21 @@ describe('log lines for failures', () => {
     const token = tokenFor(tenant, 'member');
     const job = (
       await gqlOk(k.url, token, `mutation($i: CreateJobInput!) { createJob(input: $i) { job { id } } }`, {
-        i: { name: 'fails', paused: true, schedule: { intervalSeconds: 3600 }, target: { http: { url: `${receiver.url}/hook` } }, retryPolicy: { maxAttempts: 1 } },
+        i: {
+          name: 'fails',
+          paused: true,
+          schedule: { intervalSeconds: 3600 },
+          target: { http: { url: `${receiver.url}/hook` } },
+          retryPolicy: { maxAttempts: 1 },
+        },
       })
     ).createJob.job;
     await gqlOk(k.url, token, `mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }`, { id: job.id });
-    const line = await waitUntil('an attempt-failed log line', async () => lines.find((l) => l.msg === 'attempt failed' && l.tenantId === tenant), 15_000);
+    const line = await waitUntil(
+      'an attempt-failed log line',
+      async () => lines.find((l) => l.msg === 'attempt failed' && l.tenantId === tenant),
+      15_000,
+    );
     expect(line).toMatchObject({ level: 'warn', attempt: 1, outcome: 'FAILED', next: 'FAILED' });
     expect(line.jobId).toMatch(/^[0-9a-f]{24}$/);
     expect(line.executionId).toMatch(/^[0-9a-f]{24}$/);
@@ -42,11 +52,20 @@ describe('log lines for failures', () => {
       const token = tokenFor(strictTenant, 'member');
       const job = (
         await gqlOk(strict.url, token, `mutation($i: CreateJobInput!) { createJob(input: $i) { job { id } } }`, {
-          i: { name: 'refused', paused: true, schedule: { intervalSeconds: 3600 }, target: { http: { url: `${receiver.url.replace('127.0.0.1', 'localhost')}/hook` } } },
+          i: {
+            name: 'refused',
+            paused: true,
+            schedule: { intervalSeconds: 3600 },
+            target: { http: { url: `${receiver.url.replace('127.0.0.1', 'localhost')}/hook` } },
+          },
         })
       ).createJob.job;
       await gqlOk(strict.url, token, `mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }`, { id: job.id });
-      const line = await waitUntil('a refused-target log line', async () => lines.find((l) => l.msg === 'attempt failed' && l.tenantId === strictTenant), 15_000);
+      const line = await waitUntil(
+        'a refused-target log line',
+        async () => lines.find((l) => l.msg === 'attempt failed' && l.tenantId === strictTenant),
+        15_000,
+      );
       expect(String(line.error)).toBe('target address not allowed');
       expect(line).toMatchObject({ level: 'warn', attempt: 1, next: 'FAILED' });
     } finally {
@@ -56,7 +75,11 @@ describe('log lines for failures', () => {
 
   it('logs a refused token, saying which check failed and not the token', async () => {
     const bad = tokenFor(tenant, 'member').slice(0, -4) + 'AAAA';
-    await fetch(k.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bad}` }, body: '{"query":"{ viewer { tenantId } }"}' });
+    await fetch(k.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${bad}` },
+      body: '{"query":"{ viewer { tenantId } }"}',
+    });
     const line = await waitUntil('an auth-failure log line', async () => lines.find((l) => l.msg === 'authentication failed'), 5_000);
     expect(line).toMatchObject({ level: 'warn', code: 'UNAUTHENTICATED' });
     expect(String(line.reason)).toMatch(/signature/);

@@ -25,7 +25,13 @@ async function executionsOf(url: string, token: string, jobId: string): Promise<
 function mostAtOnce(executions: Execution[]): number {
   const edges = executions
     .flatMap((e) => e.attempts)
-    .flatMap((a) => [[Date.parse(a.startedAt), 1], [a.finishedAt ? Date.parse(a.finishedAt) : Infinity, -1]] as const)
+    .flatMap(
+      (a) =>
+        [
+          [Date.parse(a.startedAt), 1],
+          [a.finishedAt ? Date.parse(a.finishedAt) : Infinity, -1],
+        ] as const,
+    )
     // An attempt ending at the instant another starts does not overlap it.
     .sort((x, y) => x[0] - y[0] || x[1] - y[1]);
   let running = 0;
@@ -48,13 +54,30 @@ describe('fair share of a worker between tenants', () => {
   it("a tenant that fills its share waits; another tenant's execution starts meanwhile", async () => {
     const a = tokenFor(uniqueName('busy'), 'member');
     const b = tokenFor(uniqueName('other'), 'member');
-    const sleeper = (await gqlOk(k.url, a, CREATE, {
-      input: { name: 'sleeper', schedule: { intervalSeconds: 3600 }, paused: true, target: { handler: 'sleep' }, payload: { ms: 2000 }, timeoutSeconds: 30 },
-    })).createJob.job.id;
-    const quick = (await gqlOk(k.url, b, CREATE, { input: { name: 'quick', schedule: { intervalSeconds: 3600 }, paused: true, target: { handler: 'noop' } } })).createJob.job.id;
+    const sleeper = (
+      await gqlOk(k.url, a, CREATE, {
+        input: {
+          name: 'sleeper',
+          schedule: { intervalSeconds: 3600 },
+          paused: true,
+          target: { handler: 'sleep' },
+          payload: { ms: 2000 },
+          timeoutSeconds: 30,
+        },
+      })
+    ).createJob.job.id;
+    const quick = (
+      await gqlOk(k.url, b, CREATE, {
+        input: { name: 'quick', schedule: { intervalSeconds: 3600 }, paused: true, target: { handler: 'noop' } },
+      })
+    ).createJob.job.id;
     const triggered = 6;
     for (let i = 0; i < triggered; i++) await gqlOk(k.url, a, TRIGGER, { id: sleeper });
-    await waitUntil('tenant A to run two executions', async () => ((await executionsOf(k.url, a, sleeper)).filter((e) => e.status === 'RUNNING').length >= 2 ? true : undefined), 15_000);
+    await waitUntil(
+      'tenant A to run two executions',
+      async () => ((await executionsOf(k.url, a, sleeper)).filter((e) => e.status === 'RUNNING').length >= 2 ? true : undefined),
+      15_000,
+    );
 
     const other = (await gqlOk(k.url, b, TRIGGER, { id: quick })).triggerJob.execution.id;
     expect((await waitForExecution(k.url, b, other, ['SUCCEEDED', 'FAILED'], 20_000)).status).toBe('SUCCEEDED');
@@ -97,10 +120,14 @@ describe('scheduled occurrences count against maxExecutionsPerMinute', () => {
     const hot = (await gqlOk(k.url, busy, CREATE, { input: { name: 'every second', ...every } })).createJob.job.id;
     const other = (await gqlOk(k.url, calm, CREATE, { input: { name: 'also every second', ...every } })).createJob.job.id;
     // The look-ahead (30 s) materialises about thirty occurrences of each at once.
-    const seen = await waitUntil('occurrences past the budget', async () => {
-      const all = await executionsOf(k.url, busy, hot);
-      return all.length >= 12 ? all : undefined;
-    }, 15_000);
+    const seen = await waitUntil(
+      'occurrences past the budget',
+      async () => {
+        const all = await executionsOf(k.url, busy, hot);
+        return all.length >= 12 ? all : undefined;
+      },
+      15_000,
+    );
     // Past its budget the tenant can still write: scheduled runs have a budget of their own.
     await gqlOk(k.url, busy, PAUSE, { id: hot });
     const elapsedMinutes = (Date.now() - started) / 60_000;
@@ -113,14 +140,19 @@ describe('scheduled occurrences count against maxExecutionsPerMinute', () => {
     expect(ran.length).toBeLessThanOrEqual(5 + Math.ceil(elapsedMinutes * 5));
     expect(inOrder.slice(0, 5).map((e) => e.status)).not.toContain('SKIPPED');
     expect(skipped.length).toBeGreaterThan(0);
-    for (const e of skipped) expect(e.reason).toBe("over the tenant's budget of 5 scheduled executions per minute (maxExecutionsPerMinute)");
+    for (const e of skipped)
+      expect(e.reason).toBe("over the tenant's budget of 5 scheduled executions per minute (maxExecutionsPerMinute)");
     for (const e of ran.slice(0, 5)) expect(['QUEUED', 'RUNNING', 'SUCCEEDED', 'CANCELLED']).toContain(e.status);
 
     // The other tenant's first occurrences run: its budget is its own.
-    const calmFirst = await waitUntil('the other tenant\'s first occurrence', async () => {
-      const all = (await executionsOf(k.url, calm, other)).sort((x, y) => Date.parse(x.scheduledFor) - Date.parse(y.scheduledFor));
-      return all.length > 0 ? all[0] : undefined;
-    }, 10_000);
+    const calmFirst = await waitUntil(
+      "the other tenant's first occurrence",
+      async () => {
+        const all = (await executionsOf(k.url, calm, other)).sort((x, y) => Date.parse(x.scheduledFor) - Date.parse(y.scheduledFor));
+        return all.length > 0 ? all[0] : undefined;
+      },
+      10_000,
+    );
     expect((await waitForExecution(k.url, calm, calmFirst.id, ['SUCCEEDED', 'FAILED', 'SKIPPED'], 15_000)).status).toBe('SUCCEEDED');
     await gqlOk(k.url, calm, PAUSE, { id: other });
   });

@@ -22,16 +22,28 @@ const capture = (): Logger => {
 function overSocket(client: Client, query: string, variables: Record<string, unknown> = {}): Promise<{ errors?: any[]; data?: any }> {
   return new Promise((resolve) => {
     let result: { errors?: any[]; data?: any } = {};
-    client.subscribe({ query, variables }, {
-      next: (value) => void (result = value as typeof result),
-      error: (errors) => resolve({ errors: Array.isArray(errors) ? errors : [errors] }),
-      complete: () => resolve(result),
-    });
+    client.subscribe(
+      { query, variables },
+      {
+        next: (value) => void (result = value as typeof result),
+        error: (errors) => resolve({ errors: Array.isArray(errors) ? errors : [errors] }),
+        complete: () => resolve(result),
+      },
+    );
   });
 }
 
-async function overHttp(url: string, token: string, query: string, variables: Record<string, unknown> = {}): Promise<{ status: number; errors?: any[]; data?: any }> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }) });
+async function overHttp(
+  url: string,
+  token: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<{ status: number; errors?: any[]; data?: any }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query, variables }),
+  });
   return { status: response.status, ...((await response.json()) as object) };
 }
 
@@ -65,13 +77,22 @@ describe('hardening on both transports (production mode)', () => {
 
   it.each([
     ['3 000 nested selections', nested(3000, '{ jobs { edges { node ', '} } }', '{ id }')],
-    ['a list nested 4 000 deep', `{ previewSchedule(count: 1, schedule: { intervalSeconds: 60, timezone: ${nested(4000, '[', ']', '"UTC"')} }) { at } }`],
+    [
+      'a list nested 4 000 deep',
+      `{ previewSchedule(count: 1, schedule: { intervalSeconds: 60, timezone: ${nested(4000, '[', ']', '"UTC"')} }) { at } }`,
+    ],
   ])('refuses %s with BAD_USER_INPUT before parsing, on both transports', async (_what, query) => {
     const http = await overHttp(k.url, token, query);
     expect(http.status).toBe(400);
-    expect(http.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringMatching(/more than 100 levels deep/) });
+    expect(http.errors?.[0]).toMatchObject({
+      extensions: { code: 'BAD_USER_INPUT' },
+      message: expect.stringMatching(/more than 100 levels deep/),
+    });
     const ws = await overSocket(client, query);
-    expect(ws.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringMatching(/more than 100 levels deep/) });
+    expect(ws.errors?.[0]).toMatchObject({
+      extensions: { code: 'BAD_USER_INPUT' },
+      message: expect.stringMatching(/more than 100 levels deep/),
+    });
   });
 
   it('refuses a triggerJob payload nested 5 000 deep with BAD_USER_INPUT on both transports', async () => {
@@ -79,16 +100,28 @@ describe('hardening on both transports (production mode)', () => {
     const payload = nested(5000, '[', ']', '1');
     const query = 'mutation($id: ID!, $payload: JSON) { triggerJob(id: $id, payload: $payload) { execution { id } } }';
     const variables = `{"id":"Sm9iOjAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMA","payload":${payload}}`;
-    const response = await fetch(k.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: `{"query":${JSON.stringify(query)},"variables":${variables}}` });
+    const response = await fetch(k.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: `{"query":${JSON.stringify(query)},"variables":${variables}}`,
+    });
     const http = (await response.json()) as { errors?: any[] };
-    expect(http.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringMatching(/variables nest .* more than 100 levels/) });
+    expect(http.errors?.[0]).toMatchObject({
+      extensions: { code: 'BAD_USER_INPUT' },
+      message: expect.stringMatching(/variables nest .* more than 100 levels/),
+    });
 
     const socket = new WebSocket(k.url.replace(/^http/, 'ws'), 'graphql-transport-ws');
     const messages: any[] = [];
-    const got = (type: string) => new Promise<any>((resolve) => {
-      const check = () => { const found = messages.find((m) => m.type === type); if (found) resolve(found); else socket.once('message', check); };
-      check();
-    });
+    const got = (type: string) =>
+      new Promise<any>((resolve) => {
+        const check = () => {
+          const found = messages.find((m) => m.type === type);
+          if (found) resolve(found);
+          else socket.once('message', check);
+        };
+        check();
+      });
     socket.on('message', (data) => void messages.push(JSON.parse((data as Buffer).toString())));
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
     socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } }));
@@ -110,6 +143,12 @@ describe('hardening on both transports (production mode)', () => {
     expect(await closed).toBe(1009);
     consoleError.mockRestore();
     expect(consoleError).not.toHaveBeenCalled();
-    expect(lines.slice(before)).toEqual([{ level: 'warn', msg: 'WebSocket frame over the size limit refused', fields: { code: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH', limitBytes: 1024 * 1024 } }]);
+    expect(lines.slice(before)).toEqual([
+      {
+        level: 'warn',
+        msg: 'WebSocket frame over the size limit refused',
+        fields: { code: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH', limitBytes: 1024 * 1024 },
+      },
+    ]);
   });
 });

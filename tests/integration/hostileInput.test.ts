@@ -63,7 +63,11 @@ interface RawResponse {
 }
 
 async function post(url: string, body: string, headers: Record<string, string> = {}, method = 'POST'): Promise<RawResponse> {
-  const response = await fetch(url, { method, headers: { 'content-type': 'application/json', ...headers }, body: method === 'GET' ? undefined : body });
+  const response = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: method === 'GET' ? undefined : body,
+  });
   const text = await response.text();
   let json: RawResponse['json'];
   try {
@@ -161,11 +165,22 @@ describe('hostile input: a clear error or inert storage, never a 5xx or a half w
       ['an unknown role', bearer(jwt.sign({ ...good, role: 'root' }, TEST_JWT_SECRET))],
       ['a role that is an array', bearer(jwt.sign({ ...good, role: ['admin'] }, TEST_JWT_SECRET))],
       ['a token not yet valid (nbf in an hour)', bearer(jwt.sign({ ...good, nbf: now + 3600 }, TEST_JWT_SECRET))],
-      ['a tampered payload', bearer((() => { const [h, , s] = jwt.sign({ ...good, tid: tenant }, TEST_JWT_SECRET).split('.'); return `${h}.${b64({ ...good, tid: tenant, role: 'admin' })}.${s}`; })())],
+      [
+        'a tampered payload',
+        bearer(
+          (() => {
+            const [h, , s] = jwt.sign({ ...good, tid: tenant }, TEST_JWT_SECRET).split('.');
+            return `${h}.${b64({ ...good, tid: tenant, role: 'admin' })}.${s}`;
+          })(),
+        ),
+      ],
       ['a made-up API key', bearer(`kairos_${'A'.repeat(43)}`)],
     ];
     it.each(tokens)('%s', async (_label, headers) => {
-      const response = await send({ query: CREATE, variables: { input: { name: 'intruder', schedule: { intervalSeconds: 60 }, target: { handler: 'noop' } } } }, headers);
+      const response = await send(
+        { query: CREATE, variables: { input: { name: 'intruder', schedule: { intervalSeconds: 60 }, target: { handler: 'noop' } } } },
+        headers,
+      );
       expect(expectClearError(response)).toBe('UNAUTHENTICATED');
       expect(response.json!.data ?? null).toBeNull();
       const token = headers.authorization?.split(' ')[1];
@@ -193,14 +208,21 @@ describe('hostile input: a clear error or inert storage, never a 5xx or a half w
       ['an empty query', JSON.stringify({ query: '' }), {}],
       ['a subscription over HTTP', JSON.stringify({ query: 'subscription { executionUpdated { status } }' }), {}],
       ['a text/plain body (CSRF)', JSON.stringify({ query: '{ viewer { tenantId } }' }), { 'content-type': 'text/plain' }],
-      ['extensions that are an operator object', JSON.stringify({ query: '{ viewer { tenantId } }', extensions: { persistedQuery: { $gt: '' } } }), {}],
+      [
+        'extensions that are an operator object',
+        JSON.stringify({ query: '{ viewer { tenantId } }', extensions: { persistedQuery: { $gt: '' } } }),
+        {},
+      ],
     ];
     it.each(cases)('%s', async (_label, body, headers) => {
       expectClearError(await send(body, { ...bearer(member), ...headers }), ['BAD_USER_INPUT']);
     });
 
     it('request headers over 16 KiB get 431 and the server stays up', async () => {
-      const response = await post(k.url, JSON.stringify({ query: '{ viewer { tenantId } }' }), { ...bearer(member), 'x-pad': 'x'.repeat(32 * 1024) });
+      const response = await post(k.url, JSON.stringify({ query: '{ viewer { tenantId } }' }), {
+        ...bearer(member),
+        'x-pad': 'x'.repeat(32 * 1024),
+      });
       expect(response.status).toBe(431);
       expect(await counts()).toEqual(stored);
     });
@@ -215,10 +237,14 @@ describe('hostile input: a clear error or inert storage, never a 5xx or a half w
   });
 
   describe('deep, wide, costly and aliased documents get BAD_USER_INPUT', () => {
-    const nest = (levels: number) => `{ jobs { edges { node { ${'executions { edges { node { job { '.repeat(levels)}id${' } } } }'.repeat(levels)} } } } }`;
+    const nest = (levels: number) =>
+      `{ jobs { edges { node { ${'executions { edges { node { job { '.repeat(levels)}id${' } } } }'.repeat(levels)} } } } }`;
     const fragmentBomb = (() => {
       const levels = 25;
-      const fragments = Array.from({ length: levels }, (_, i) => `fragment F${i} on Query { ${i === levels - 1 ? 'viewer { tenantId }' : `...F${i + 1} ...F${i + 1}`} }`);
+      const fragments = Array.from(
+        { length: levels },
+        (_, i) => `fragment F${i} on Query { ${i === levels - 1 ? 'viewer { tenantId }' : `...F${i + 1} ...F${i + 1}`} }`,
+      );
       return `query { ...F0 } ${fragments.join(' ')}`;
     })();
     const documents: [string, string][] = [
@@ -227,12 +253,21 @@ describe('hostile input: a clear error or inert storage, never a 5xx or a half w
       ['501 fields', `{ viewer { ${'tenantId '.repeat(501)} } }`],
       ['31 aliases', `{ ${Array.from({ length: 31 }, (_, i) => `a${i}: viewer { tenantId }`).join(' ')} }`],
       ['31 aliased mutations', `mutation { ${Array.from({ length: 31 }, (_, i) => `t${i}: pauseJob(id: "x") { job { id } }`).join(' ')} }`],
-      ['a connection inside a connection of 100 each', '{ jobs(first: 100) { edges { node { executions(first: 100) { edges { node { id status attempts { number } } } } } } } }'],
-      ['pages of variable size, nested', 'query($n: Int) { jobs(first: $n) { edges { node { executions(first: $n) { edges { node { id } } } } } } }'],
+      [
+        'a connection inside a connection of 100 each',
+        '{ jobs(first: 100) { edges { node { executions(first: 100) { edges { node { id status attempts { number } } } } } } } }',
+      ],
+      [
+        'pages of variable size, nested',
+        'query($n: Int) { jobs(first: $n) { edges { node { executions(first: $n) { edges { node { id } } } } } } }',
+      ],
       ['a fragment bomb', fragmentBomb],
       ['a fragment cycle', 'query { ...A } fragment A on Query { ...B } fragment B on Query { ...A }'],
       ['over 10 000 tokens', `{ viewer { ${'__typename '.repeat(10_001)} } }`],
-      ['a huge inline list argument', `{ jobs(filter: { statuses: [${Array.from({ length: 12_000 }, () => 'ACTIVE').join(',')}] }) { totalCount } }`],
+      [
+        'a huge inline list argument',
+        `{ jobs(filter: { statuses: [${Array.from({ length: 12_000 }, () => 'ACTIVE').join(',')}] }) { totalCount } }`,
+      ],
       ['a repeated directive', '{ viewer @include(if: true) @include(if: true) { tenantId } }'],
       ['an unknown directive', '{ viewer @exec(cmd: "rm -rf /") { tenantId } }'],
       ['an unknown field', '{ viewer { password } }'],
@@ -246,9 +281,18 @@ describe('hostile input: a clear error or inert storage, never a 5xx or a half w
     });
 
     it.each([
-      ['a page of 100 executions with every field and their attempts', `{ executions(first: 100) { edges { cursor node { id jobId status trigger scheduledFor queuedAt startedAt finishedAt durationMs startLagMs attempt maxAttempts nextAttemptAt error reason result createdAt updatedAt job { id name } attempts { number startedAt finishedAt outcome error httpStatus workerId } } } pageInfo { hasNextPage endCursor } } }`],
-      ['a page of 100 jobs with every field', `{ jobs(first: 100) { totalCount edges { cursor node { ${JOB_FIELDS} status nextRunAt lastRunAt createdAt updatedAt workload timeoutSeconds retryPolicy { maxAttempts } } } } }`],
-      ['20 jobs with their 20 latest executions', '{ jobs { edges { node { id name executions { edges { node { id status scheduledFor startedAt finishedAt attempt error } } } } } } }'],
+      [
+        'a page of 100 executions with every field and their attempts',
+        `{ executions(first: 100) { edges { cursor node { id jobId status trigger scheduledFor queuedAt startedAt finishedAt durationMs startLagMs attempt maxAttempts nextAttemptAt error reason result createdAt updatedAt job { id name } attempts { number startedAt finishedAt outcome error httpStatus workerId } } } pageInfo { hasNextPage endCursor } } }`,
+      ],
+      [
+        'a page of 100 jobs with every field',
+        `{ jobs(first: 100) { totalCount edges { cursor node { ${JOB_FIELDS} status nextRunAt lastRunAt createdAt updatedAt workload timeoutSeconds retryPolicy { maxAttempts } } } } }`,
+      ],
+      [
+        '20 jobs with their 20 latest executions',
+        '{ jobs { edges { node { id name executions { edges { node { id status scheduledFor startedAt finishedAt attempt error } } } } } } }',
+      ],
     ])('still accepts %s', async (_label, query) => {
       const response = await send({ query });
       expect(response.json?.errors).toBeUndefined();
@@ -258,17 +302,31 @@ describe('hostile input: a clear error or inert storage, never a 5xx or a half w
   describe('subscriptions over WebSocket', () => {
     const subscriptions: [string, string, Record<string, unknown>?][] = [
       ['over 10 000 tokens', `subscription { executionUpdated { ${'__typename '.repeat(10_001)} } }`],
-      ['nested 15 levels', `subscription { executionUpdated { execution { ${'job { executions { edges { node { '.repeat(3)}id${' } } } }'.repeat(3)} } } }`],
+      [
+        'nested 15 levels',
+        `subscription { executionUpdated { execution { ${'job { executions { edges { node { '.repeat(3)}id${' } } } }'.repeat(3)} } } }`,
+      ],
       ['31 aliases', `subscription { executionUpdated { ${Array.from({ length: 31 }, (_, i) => `a${i}: status`).join(' ')} } }`],
       ['an unknown field', 'subscription { executionUpdated { password } }'],
       ['a syntax error', 'subscription { executionUpdated { status '],
-      ['a jobId variable that is an operator object', 'subscription($j: ID) { executionUpdated(jobId: $j) { status } }', { j: { $ne: null } }],
-      ['statuses outside the enum', 'subscription($s: [ExecutionStatus!]) { executionUpdated(statuses: $s) { status } }', { s: ['RUNNING', '$where'] }],
+      [
+        'a jobId variable that is an operator object',
+        'subscription($j: ID) { executionUpdated(jobId: $j) { status } }',
+        { j: { $ne: null } },
+      ],
+      [
+        'statuses outside the enum',
+        'subscription($s: [ExecutionStatus!]) { executionUpdated(statuses: $s) { status } }',
+        { s: ['RUNNING', '$where'] },
+      ],
     ];
     it.each(subscriptions)('%s gets a clear error', async (_label, query, variables = {}) => {
       const client = wsClient(k.url, member);
       const outcome = await new Promise<unknown>((resolve) => {
-        client.subscribe({ query, variables }, { next: (value) => resolve(value.errors), error: (error) => resolve(error), complete: () => resolve('complete') });
+        client.subscribe(
+          { query, variables },
+          { next: (value) => resolve(value.errors), error: (error) => resolve(error), complete: () => resolve('complete') },
+        );
       });
       await client.dispose();
       const errors = outcome as { message: string; extensions?: { code?: string } }[];
@@ -281,7 +339,10 @@ describe('hostile input: a clear error or inert storage, never a 5xx or a half w
       const sink = { next: () => undefined, error: () => undefined, complete: () => undefined };
       const open = Array.from({ length: 50 }, () => client.subscribe({ query: 'subscription { executionUpdated { status } }' }, sink));
       const outcome = await new Promise<unknown>((resolve) => {
-        client.subscribe({ query: 'subscription { executionUpdated { status } }' }, { next: (value) => resolve(value.errors), error: resolve, complete: () => resolve('complete') });
+        client.subscribe(
+          { query: 'subscription { executionUpdated { status } }' },
+          { next: (value) => resolve(value.errors), error: resolve, complete: () => resolve('complete') },
+        );
       });
       for (const unsubscribe of open) unsubscribe();
       await client.dispose();
@@ -291,7 +352,9 @@ describe('hostile input: a clear error or inert storage, never a 5xx or a half w
     it('closes the socket on a message over 1 MiB', async () => {
       const socket = new WebSocket(k.url.replace(/^http/, 'ws'), 'graphql-transport-ws');
       await new Promise((resolve) => socket.once('open', resolve));
-      socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${member}`, pad: 'x'.repeat(1024 * 1024 + 10) } }));
+      socket.send(
+        JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${member}`, pad: 'x'.repeat(1024 * 1024 + 10) } }),
+      );
       const code = await new Promise<number>((resolve) => socket.once('close', (closeCode: number) => resolve(closeCode)));
       expect(code).toBe(1009);
     });
@@ -299,27 +362,118 @@ describe('hostile input: a clear error or inert storage, never a 5xx or a half w
 
   describe('operator-looking values where GraphQL expects scalars are refused', () => {
     const cases: [string, string, Record<string, unknown>][] = [
-      ['a name that is an object', CREATE, { input: { name: { $gt: '' }, schedule: { intervalSeconds: 60 }, target: { handler: 'noop' } } }],
+      [
+        'a name that is an object',
+        CREATE,
+        { input: { name: { $gt: '' }, schedule: { intervalSeconds: 60 }, target: { handler: 'noop' } } },
+      ],
       ['an id that is an object', TRIGGER, { id: { $ne: null } }],
-      ['a namePrefix that is a $regex', 'query($f: JobFilter) { jobs(filter: $f) { totalCount } }', { f: { namePrefix: { $regex: '.*' } } }],
+      [
+        'a namePrefix that is a $regex',
+        'query($f: JobFilter) { jobs(filter: $f) { totalCount } }',
+        { f: { namePrefix: { $regex: '.*' } } },
+      ],
       ['statuses with an operator', 'query($f: JobFilter) { jobs(filter: $f) { totalCount } }', { f: { statuses: [{ $in: ['ACTIVE'] }] } }],
       ['first as an operator', 'query($n: Int) { jobs(first: $n) { totalCount } }', { n: { $gt: 0 } }],
-      ['an unknown input field $where', CREATE, { input: { name: 'x', schedule: { intervalSeconds: 60 }, target: { handler: 'noop' }, $where: 'true' } }],
-      ['an extra tenantId input field', CREATE, { input: { name: 'x', schedule: { intervalSeconds: 60 }, target: { handler: 'noop' }, tenantId: 'victim' } }],
-      ['a timeout that is a string', CREATE, { input: { name: 'x', schedule: { intervalSeconds: 60 }, target: { handler: 'noop' }, timeoutSeconds: '60; rm -rf' } }],
+      [
+        'an unknown input field $where',
+        CREATE,
+        { input: { name: 'x', schedule: { intervalSeconds: 60 }, target: { handler: 'noop' }, $where: 'true' } },
+      ],
+      [
+        'an extra tenantId input field',
+        CREATE,
+        { input: { name: 'x', schedule: { intervalSeconds: 60 }, target: { handler: 'noop' }, tenantId: 'victim' } },
+      ],
+      [
+        'a timeout that is a string',
+        CREATE,
+        { input: { name: 'x', schedule: { intervalSeconds: 60 }, target: { handler: 'noop' }, timeoutSeconds: '60; rm -rf' } },
+      ],
       ['an interval of 2^53', CREATE, { input: { name: 'x', schedule: { intervalSeconds: 2 ** 53 }, target: { handler: 'noop' } } }],
       ['a runAt with an operator', CREATE, { input: { name: 'x', schedule: { runAt: { $date: 0 } }, target: { handler: 'noop' } } }],
-      ['a method outside the enum', CREATE, { input: { name: 'x', schedule: { intervalSeconds: 60 }, target: { http: { url: 'https://example.com', method: 'TRACE' } } } }],
-      ['33 headers', CREATE, { input: { name: 'x', schedule: { intervalSeconds: 60 }, target: { http: { url: 'https://example.com', headers: Array.from({ length: 33 }, (_, i) => ({ name: `X-H${i}`, value: 'v' })) } } } }],
-      ['headers of 64 KiB in all', CREATE, { input: { name: 'x', schedule: { intervalSeconds: 60 }, target: { http: { url: 'https://example.com', headers: Array.from({ length: 16 }, (_, i) => ({ name: `X-H${i}`, value: 'v'.repeat(4096) })) } } } }],
-      ['a name of 201 characters', CREATE, { input: { name: 'n'.repeat(201), schedule: { intervalSeconds: 60 }, target: { handler: 'noop' } } }],
-      ['a payload over 256 KiB', CREATE, { input: { name: 'x', schedule: { intervalSeconds: 60 }, target: { handler: 'noop' }, payload: { blob: 'x'.repeat(256 * 1024) } } }],
+      [
+        'a method outside the enum',
+        CREATE,
+        { input: { name: 'x', schedule: { intervalSeconds: 60 }, target: { http: { url: 'https://example.com', method: 'TRACE' } } } },
+      ],
+      [
+        '33 headers',
+        CREATE,
+        {
+          input: {
+            name: 'x',
+            schedule: { intervalSeconds: 60 },
+            target: {
+              http: { url: 'https://example.com', headers: Array.from({ length: 33 }, (_, i) => ({ name: `X-H${i}`, value: 'v' })) },
+            },
+          },
+        },
+      ],
+      [
+        'headers of 64 KiB in all',
+        CREATE,
+        {
+          input: {
+            name: 'x',
+            schedule: { intervalSeconds: 60 },
+            target: {
+              http: {
+                url: 'https://example.com',
+                headers: Array.from({ length: 16 }, (_, i) => ({ name: `X-H${i}`, value: 'v'.repeat(4096) })),
+              },
+            },
+          },
+        },
+      ],
+      [
+        'a name of 201 characters',
+        CREATE,
+        { input: { name: 'n'.repeat(201), schedule: { intervalSeconds: 60 }, target: { handler: 'noop' } } },
+      ],
+      [
+        'a payload over 256 KiB',
+        CREATE,
+        { input: { name: 'x', schedule: { intervalSeconds: 60 }, target: { handler: 'noop' }, payload: { blob: 'x'.repeat(256 * 1024) } } },
+      ],
       ['a trigger payload over 256 KiB', TRIGGER, { id: '', payload: 'x'.repeat(256 * 1024 + 1) }],
-      ['a file:// URL', CREATE, { input: { name: 'x', schedule: { intervalSeconds: 60 }, target: { http: { url: 'file:///etc/passwd' } } } }],
-      ['a javascript: URL', CREATE, { input: { name: 'x', schedule: { intervalSeconds: 60 }, target: { http: { url: 'javascript:alert(1)' } } } }],
-      ['a URL with credentials', CREATE, { input: { name: 'x', schedule: { intervalSeconds: 60 }, target: { http: { url: 'https://admin:hunter2@example.com/' } } } }],
-      ['a reserved header (Host)', CREATE, { input: { name: 'x', schedule: { intervalSeconds: 60 }, target: { http: { url: 'https://example.com', headers: [{ name: 'Host', value: 'evil.example' }] } } } }],
-      ['a signature header override', CREATE, { input: { name: 'x', schedule: { intervalSeconds: 60 }, target: { http: { url: 'https://example.com', headers: [{ name: 'X-Kairos-Signature', value: 'forged' }] } } } }],
+      [
+        'a file:// URL',
+        CREATE,
+        { input: { name: 'x', schedule: { intervalSeconds: 60 }, target: { http: { url: 'file:///etc/passwd' } } } },
+      ],
+      [
+        'a javascript: URL',
+        CREATE,
+        { input: { name: 'x', schedule: { intervalSeconds: 60 }, target: { http: { url: 'javascript:alert(1)' } } } },
+      ],
+      [
+        'a URL with credentials',
+        CREATE,
+        { input: { name: 'x', schedule: { intervalSeconds: 60 }, target: { http: { url: 'https://admin:hunter2@example.com/' } } } },
+      ],
+      [
+        'a reserved header (Host)',
+        CREATE,
+        {
+          input: {
+            name: 'x',
+            schedule: { intervalSeconds: 60 },
+            target: { http: { url: 'https://example.com', headers: [{ name: 'Host', value: 'evil.example' }] } },
+          },
+        },
+      ],
+      [
+        'a signature header override',
+        CREATE,
+        {
+          input: {
+            name: 'x',
+            schedule: { intervalSeconds: 60 },
+            target: { http: { url: 'https://example.com', headers: [{ name: 'X-Kairos-Signature', value: 'forged' }] } },
+          },
+        },
+      ],
     ];
     it.each(cases)('%s', async (_label, query, variables) => {
       if (query === TRIGGER && variables.id === '') variables = { ...variables, id: targetJobId };
@@ -329,7 +483,10 @@ describe('hostile input: a clear error or inert storage, never a 5xx or a half w
 
   it.each([100, 100_000])('refuses a payload nested %i levels deep', async (levels) => {
     // Spliced in as text: building it as an object would overflow the test's own stack.
-    const body = JSON.stringify({ query: CREATE, variables: { input: { name: 'deep', schedule: { intervalSeconds: 60 }, target: { handler: 'noop' }, payload: 'DEEP' } } });
+    const body = JSON.stringify({
+      query: CREATE,
+      variables: { input: { name: 'deep', schedule: { intervalSeconds: 60 }, target: { handler: 'noop' }, payload: 'DEEP' } },
+    });
     expectClearError(await send(body.replace('"DEEP"', '['.repeat(levels) + ']'.repeat(levels))), ['BAD_USER_INPUT']);
   });
 
@@ -349,14 +506,22 @@ describe('hostile input: a clear error or inert storage, never a 5xx or a half w
       ['target.http.headers.value', (s) => ({ ...base, target: http([{ name: 'X-Test', value: s }]) }), (j) => j.target.headers[0].value],
       ['payload', (s) => ({ ...base, payload: { text: s } }), (j) => j.payload.text],
     ];
-    const createCases = createFields.flatMap(([field, input, read]) => HOSTILE_STRINGS.map(([what, s]) => [`createJob ${field}: ${what}`, s, input, read] as const));
+    const createCases = createFields.flatMap(([field, input, read]) =>
+      HOSTILE_STRINGS.map(([what, s]) => [`createJob ${field}: ${what}`, s, input, read] as const),
+    );
     it.each(createCases)('%s', async (_label, value, input, read) => {
       const response = await send({ query: CREATE, variables: { input: input(value) } });
       const job = response.json?.data?.createJob?.job;
       if (!job) return void expectClearError(response, ['BAD_USER_INPUT']);
       // Stored: it must come back byte-identical, from the mutation and from a fresh read.
       const again = (await gqlOk(k.url, member, `query($id: ID!) { job(id: $id) { ${JOB_FIELDS} } }`, { id: job.id })).job;
-      const expected = read({ name: value, description: value, schedule: { cron: value, timezone: value }, target: { handler: value, url: value, headers: [{ name: value, value }] }, payload: { text: value } });
+      const expected = read({
+        name: value,
+        description: value,
+        schedule: { cron: value, timezone: value },
+        target: { handler: value, url: value, headers: [{ name: value, value }] },
+        payload: { text: value },
+      });
       if (expected !== undefined) {
         expect(read(job)).toBe(expected);
         expect(read(again)).toBe(expected);
@@ -369,7 +534,9 @@ describe('hostile input: a clear error or inert storage, never a 5xx or a half w
     });
 
     const updateFields = createFields.filter(([field]) => field !== 'idempotencyKey');
-    const updateCases = updateFields.flatMap(([field, input, read]) => HOSTILE_STRINGS.map(([what, s]) => [`updateJob ${field}: ${what}`, s, input, read] as const));
+    const updateCases = updateFields.flatMap(([field, input, read]) =>
+      HOSTILE_STRINGS.map(([what, s]) => [`updateJob ${field}: ${what}`, s, input, read] as const),
+    );
     it.each(updateCases)('%s', async (_label, value, input, read) => {
       const before = (await gqlOk(k.url, member, `query($id: ID!) { job(id: $id) { ${JOB_FIELDS} } }`, { id: targetJobId })).job;
       const { paused: _paused, ...fields } = input(value);
@@ -380,7 +547,13 @@ describe('hostile input: a clear error or inert storage, never a 5xx or a half w
         expect(after).toEqual(before);
         return;
       }
-      const expected = read({ name: value, description: value, schedule: { cron: value, timezone: value }, target: { handler: value, url: value, headers: [{ name: value, value }] }, payload: { text: value } });
+      const expected = read({
+        name: value,
+        description: value,
+        schedule: { cron: value, timezone: value },
+        target: { handler: value, url: value, headers: [{ name: value, value }] },
+        payload: { text: value },
+      });
       expect(read(after)).toBe(expected);
     });
 
@@ -392,13 +565,19 @@ describe('hostile input: a clear error or inert storage, never a 5xx or a half w
       const response = await send({ query: TRIGGER, variables: { id: targetJobId, payload: { text: value } } });
       const execution = response.json?.data?.triggerJob?.execution;
       if (!execution) return void expectClearError(response, ['BAD_USER_INPUT']);
-      const doc = await mongo.db(k.dbName).collection('executions').findOne({ _id: new ObjectId(fromGlobalId(execution.id)!.id) });
+      const doc = await mongo
+        .db(k.dbName)
+        .collection('executions')
+        .findOne({ _id: new ObjectId(fromGlobalId(execution.id)!.id) });
       expect(doc?.payloadJson).toBe(JSON.stringify({ text: value }));
     });
 
     it.each(HOSTILE_STRINGS)('createApiKey name: %s', async (_label, value) => {
       const admin = tokenFor(tenant, 'admin');
-      const response = await send({ query: 'mutation($n: String!) { createApiKey(role: VIEWER, name: $n) { apiKey { id name } } }', variables: { n: value } }, bearer(admin));
+      const response = await send(
+        { query: 'mutation($n: String!) { createApiKey(role: VIEWER, name: $n) { apiKey { id name } } }', variables: { n: value } },
+        bearer(admin),
+      );
       const key = response.json?.data?.createApiKey?.apiKey;
       if (!key) return void expectClearError(response, ['BAD_USER_INPUT']);
       expect(key.name).toBe(value);
@@ -417,7 +596,9 @@ describe('hostile input: a clear error or inert storage, never a 5xx or a half w
       ['cancelExecution id', 'mutation($v: ID!) { cancelExecution(id: $v) { execution { id } } }', (s) => ({ v: s })],
       ['retryExecution id', 'mutation($v: ID!) { retryExecution(id: $v) { execution { id } } }', (s) => ({ v: s })],
     ];
-    const readerCases = readers.flatMap(([where, query, variables]) => HOSTILE_STRINGS.map(([what, s]) => [`${where}: ${what}`, query, variables(s)] as const));
+    const readerCases = readers.flatMap(([where, query, variables]) =>
+      HOSTILE_STRINGS.map(([what, s]) => [`${where}: ${what}`, query, variables(s)] as const),
+    );
     // Asked by a tenant with no jobs: whatever a lookup of nonsense does, it can only find nothing.
     const stranger = tokenFor(uniqueName('stranger'), 'member');
     it.each(readerCases)('%s', async (_label, query, variables) => {
@@ -430,7 +611,10 @@ describe('hostile input: a clear error or inert storage, never a 5xx or a half w
 
   describe('operator-looking JSON payloads are stored as data', () => {
     it.each(HOSTILE_PAYLOADS)('createJob payload: %s', async (_label, payload) => {
-      const response = await send({ query: CREATE, variables: { input: { name: 'payload', schedule: { intervalSeconds: 3600 }, target: { handler: 'noop' }, paused: true, payload } } });
+      const response = await send({
+        query: CREATE,
+        variables: { input: { name: 'payload', schedule: { intervalSeconds: 3600 }, target: { handler: 'noop' }, paused: true, payload } },
+      });
       const job = response.json?.data?.createJob?.job;
       expect(job).toBeDefined();
       const again = (await gqlOk(k.url, member, `query($id: ID!) { job(id: $id) { payload } }`, { id: job.id })).job;
@@ -446,13 +630,19 @@ describe('hostile input: a clear error or inert storage, never a 5xx or a half w
     it.each(HOSTILE_PAYLOADS)('triggerJob payload: %s', async (_label, payload) => {
       const response = await send({ query: TRIGGER, variables: { id: targetJobId, payload } });
       const execution = response.json?.data?.triggerJob?.execution;
-      const doc = await mongo.db(k.dbName).collection('executions').findOne({ _id: new ObjectId(fromGlobalId(execution.id)!.id) });
+      const doc = await mongo
+        .db(k.dbName)
+        .collection('executions')
+        .findOne({ _id: new ObjectId(fromGlobalId(execution.id)!.id) });
       expect(doc?.payloadJson).toBe(JSON.stringify(payload));
       expect(doc?.tenantId).toBe(tenant);
     });
 
     it('kept the tenant and nothing else changed', async () => {
-      const other = await mongo.db(k.dbName).collection('jobs').countDocuments({ tenantId: { $ne: tenant } });
+      const other = await mongo
+        .db(k.dbName)
+        .collection('jobs')
+        .countDocuments({ tenantId: { $ne: tenant } });
       expect(other).toBe(0);
       expect(await counts()).toEqual(stored);
     });

@@ -64,7 +64,14 @@ describe('identity: API keys, webhook secret rotation and token expiry on subscr
       const before = Date.now();
       const { secret, apiKey } = await createKey('  ci deploys  ', 'MEMBER');
       expect(secret).toMatch(/^kairos_[0-9A-Za-z]{43}$/);
-      expect(apiKey).toEqual({ id: expect.any(String), name: 'ci deploys', role: 'MEMBER', prefix: secret.slice(0, 13), createdAt: expect.any(String), lastUsedAt: null });
+      expect(apiKey).toEqual({
+        id: expect.any(String),
+        name: 'ci deploys',
+        role: 'MEMBER',
+        prefix: secret.slice(0, 13),
+        createdAt: expect.any(String),
+        lastUsedAt: null,
+      });
       expect(Date.parse(apiKey.createdAt)).toBeGreaterThanOrEqual(before - 1000);
 
       const stored = await mongo.db(k.dbName).collection('apiKeys').find({}).toArray();
@@ -81,7 +88,9 @@ describe('identity: API keys, webhook secret rotation and token expiry on subscr
     it('acts as its tenant with its role, over HTTP', async () => {
       const { secret, apiKey } = await createKey('reader', 'VIEWER');
       expect((await gqlOk(k.url, secret, VIEWER)).viewer).toEqual({ tenantId: tenant, subject: `apiKey:${apiKey.id}`, role: 'VIEWER' });
-      const denied = await gql(k.url, secret, CREATE_JOB, { input: { name: 'x', schedule: { intervalSeconds: 60 }, target: { handler: 'noop' } } });
+      const denied = await gql(k.url, secret, CREATE_JOB, {
+        input: { name: 'x', schedule: { intervalSeconds: 60 }, target: { handler: 'noop' } },
+      });
       expect(denied.errors?.[0].extensions?.code).toBe('FORBIDDEN');
     });
 
@@ -101,7 +110,13 @@ describe('identity: API keys, webhook secret rotation and token expiry on subscr
       const { secret } = await createKey('clocked', 'VIEWER');
       const lookup = new ApiKeyLookup(mongo.db(k.dbName));
       const t0 = new Date('2030-01-01T00:00:00.000Z');
-      const usedAt = async () => (await mongo.db(k.dbName).collection('apiKeys').findOne({ secretHash: hashApiKeySecret(secret) }))?.lastUsedAt;
+      const usedAt = async () =>
+        (
+          await mongo
+            .db(k.dbName)
+            .collection('apiKeys')
+            .findOne({ secretHash: hashApiKeySecret(secret) })
+        )?.lastUsedAt;
       await authenticateApiKey(lookup, secret, t0);
       expect(await usedAt()).toEqual(t0);
       await authenticateApiKey(lookup, secret, new Date(t0.getTime() + 59_000));
@@ -109,7 +124,10 @@ describe('identity: API keys, webhook secret rotation and token expiry on subscr
       const later = new Date(t0.getTime() + 61_000);
       const credential = await authenticateApiKey(lookup, secret, later);
       expect(await usedAt()).toEqual(later);
-      expect(credential).toEqual({ identity: { tenantId: tenant, subject: expect.stringMatching(/^apiKey:/), role: 'VIEWER' }, validUntil: null });
+      expect(credential).toEqual({
+        identity: { tenantId: tenant, subject: expect.stringMatching(/^apiKey:/), role: 'VIEWER' },
+        validUntil: null,
+      });
     });
 
     it('stops working at the next request once revoked; revoking again is NOT_FOUND', async () => {
@@ -186,7 +204,11 @@ describe('identity: API keys, webhook secret rotation and token expiry on subscr
 
   /** Proves a subscription live: triggers a paused job of the tenant until its execution's event arrives. */
   async function receivesEvents(events: EventCollector<Event>, timeoutMs = 10_000): Promise<void> {
-    const job = (await gqlOk(k.url, admin, CREATE_JOB, { input: { name: 'probe', schedule: { intervalSeconds: 3600 }, target: { handler: 'noop' }, paused: true } })).createJob.job;
+    const job = (
+      await gqlOk(k.url, admin, CREATE_JOB, {
+        input: { name: 'probe', schedule: { intervalSeconds: 3600 }, target: { handler: 'noop' }, paused: true },
+      })
+    ).createJob.job;
     const trigger = async () => (await gqlOk(k.url, admin, TRIGGER, { id: job.id })).triggerJob.execution.id as string;
     await triggerUntilSeen(events, (e) => e.executionUpdated.execution.id, trigger, timeoutMs);
   }
@@ -197,7 +219,9 @@ describe('identity: API keys, webhook secret rotation and token expiry on subscr
       const first = (await gqlOk(k.url, admin, ROTATE)).rotateWebhookSecret.secret as string;
       expect(first).toMatch(/^[A-Za-z0-9_-]{43}$/);
       const job = (
-        await gqlOk(k.url, admin, CREATE_JOB, { input: { name: 'signed', schedule: { intervalSeconds: 3600 }, target: { http: { url: `${r.url}/hook` } }, paused: true } })
+        await gqlOk(k.url, admin, CREATE_JOB, {
+          input: { name: 'signed', schedule: { intervalSeconds: 3600 }, target: { http: { url: `${r.url}/hook` } }, paused: true },
+        })
       ).createJob.job;
 
       await gqlOk(k.url, admin, TRIGGER, { id: job.id });
@@ -249,12 +273,21 @@ describe('identity: JWTs signed with a private key (JWT_PUBLIC_KEY, issuer and a
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const claims = { tid: tenant, role: 'member', sub: 'user-1', iss: 'https://idp.test', aud: 'kairos' };
   const sign = (extra: Record<string, unknown> = {}, options: jwt.SignOptions = {}) =>
-    jwt.sign({ ...claims, ...extra }, privateKey.export({ type: 'pkcs8', format: 'pem' }), { algorithm: 'ES256', expiresIn: 60, ...options });
+    jwt.sign({ ...claims, ...extra }, privateKey.export({ type: 'pkcs8', format: 'pem' }), {
+      algorithm: 'ES256',
+      expiresIn: 60,
+      ...options,
+    });
 
   beforeAll(async () => {
     k = await startTestKairos('es256', {
       roles: ['api'],
-      env: { JWT_SECRET: '', JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(), JWT_ISSUER: 'https://idp.test', JWT_AUDIENCE: 'kairos' },
+      env: {
+        JWT_SECRET: '',
+        JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+        JWT_ISSUER: 'https://idp.test',
+        JWT_AUDIENCE: 'kairos',
+      },
     });
   });
   afterAll(async () => {

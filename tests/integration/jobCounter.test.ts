@@ -23,7 +23,10 @@ describe('job counter', () => {
   const MAX = 12;
 
   beforeAll(async () => {
-    k = await startTestKairos('jobcounter', { roles: ['api'], env: { DEFAULT_MAX_JOBS: String(MAX), DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '100000' } });
+    k = await startTestKairos('jobcounter', {
+      roles: ['api'],
+      env: { DEFAULT_MAX_JOBS: String(MAX), DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '100000' },
+    });
     redis = new Redis(REDIS_URL);
   });
   afterAll(async () => {
@@ -103,4 +106,3 @@ describe('JobCounter (real Redis)', () => {
     expect(counted).toBe(2);
   });
 });
-

@@ -37,8 +37,21 @@ const EXECUTIONS = `query($jobId: ID) { executions(first: 100, filter: { jobId: 
 const SUBSCRIBE = `subscription { executionUpdated { previousStatus status execution { id jobId status reason } } }`;
 
 type Job = Record<string, any> & { id: string; status: string; nextRunAt: string | null; updatedAt: string };
-type Execution = Record<string, any> & { id: string; status: string; trigger: string; reason: string | null; scheduledFor: string; createdAt: string };
-type Event = { executionUpdated: { previousStatus: string | null; status: string; execution: { id: string; jobId: string; status: string; reason: string | null } } };
+type Execution = Record<string, any> & {
+  id: string;
+  status: string;
+  trigger: string;
+  reason: string | null;
+  scheduledFor: string;
+  createdAt: string;
+};
+type Event = {
+  executionUpdated: {
+    previousStatus: string | null;
+    status: string;
+    execution: { id: string; jobId: string; status: string; reason: string | null };
+  };
+};
 
 const HOUR_MS = 3600_000;
 const noop = { handler: 'noop' };
@@ -75,7 +88,10 @@ describe('job lifecycle: updateJob, pauseJob, resumeJob, deleteJob, triggerJob',
 
   beforeAll(async () => {
     k = await startTestKairos('lifecycle');
-    queue = new Queue(new QueueShards(1).name('IO_BOUND', 0), { connection: { url: REDIS_URL, maxRetriesPerRequest: null }, prefix: k.prefix });
+    queue = new Queue(new QueueShards(1).name('IO_BOUND', 0), {
+      connection: { url: REDIS_URL, maxRetriesPerRequest: null },
+      prefix: k.prefix,
+    });
     mongo = new MongoClient(MONGO_URL);
     ferretdb = 'ferretdbVersion' in (await mongo.db(k.dbName).admin().command({ buildInfo: 1 }));
     client = wsClient(k.url, tokenA);
@@ -113,13 +129,22 @@ describe('job lifecycle: updateJob, pauseJob, resumeJob, deleteJob, triggerJob',
     return queue.getJob(waitingEntryId(fromGlobalId(executionId, 'Execution')!.id.toHexString(), round ? 'RETRYING' : 'QUEUED', round));
   }
   async function jobVersion(id: string): Promise<number | undefined> {
-    const doc = await mongo.db(k.dbName).collection('jobs').findOne({ _id: fromGlobalId(id, 'Job')!.id });
+    const doc = await mongo
+      .db(k.dbName)
+      .collection('jobs')
+      .findOne({ _id: fromGlobalId(id, 'Job')!.id });
     return doc?.version;
   }
   function eventOf(executionId: string, status: string): Promise<Event['executionUpdated']> {
     return events
-      .waitFor((items) => items.some((e) => e.executionUpdated.execution.id === executionId && e.executionUpdated.status === status), 15_000)
-      .then((items) => items.find((e) => e.executionUpdated.execution.id === executionId && e.executionUpdated.status === status)!.executionUpdated);
+      .waitFor(
+        (items) => items.some((e) => e.executionUpdated.execution.id === executionId && e.executionUpdated.status === status),
+        15_000,
+      )
+      .then(
+        (items) =>
+          items.find((e) => e.executionUpdated.execution.id === executionId && e.executionUpdated.status === status)!.executionUpdated,
+      );
   }
 
   describe('updateJob', () => {
@@ -200,7 +225,11 @@ describe('job lifecycle: updateJob, pauseJob, resumeJob, deleteJob, triggerJob',
         ['a timeout of 0', { timeoutSeconds: 0 }, 'timeoutSeconds'],
         ['a null retry policy', { retryPolicy: null }, 'retryPolicy'],
         ['0 attempts', { retryPolicy: { maxAttempts: 0 } }, 'retryPolicy.maxAttempts'],
-        ['an initial backoff above the current maximum', { retryPolicy: { initialBackoffSeconds: 301 } }, 'retryPolicy.initialBackoffSeconds'],
+        [
+          'an initial backoff above the current maximum',
+          { retryPolicy: { initialBackoffSeconds: 301 } },
+          'retryPolicy.initialBackoffSeconds',
+        ],
         ['a null overlap policy', { overlapPolicy: null }, 'overlapPolicy'],
         ['a null misfire policy', { misfirePolicy: null }, 'misfirePolicy'],
         ['a good name with a bad timeout', { name: 'renamed', timeoutSeconds: -1 }, 'timeoutSeconds'],
@@ -287,7 +316,10 @@ describe('job lifecycle: updateJob, pauseJob, resumeJob, deleteJob, triggerJob',
     describe('changeJob: compare-and-set on the version, one retry, then CONFLICT', () => {
       /** A real JobStore that lets another writer change the job right after each of its first `times` reads. */
       class Interleaved extends JobStore {
-        constructor(private times: number, private readonly interfere: (job: JobDoc) => Promise<unknown>) {
+        constructor(
+          private times: number,
+          private readonly interfere: (job: JobDoc) => Promise<unknown>,
+        ) {
           super(mongo.db(k.dbName), tenantA);
         }
         override async findById(id: ObjectId): Promise<JobDoc | null> {
@@ -317,7 +349,9 @@ describe('job lifecycle: updateJob, pauseJob, resumeJob, deleteJob, triggerJob',
         const id = fromGlobalId(job.id, 'Job')!.id;
         let n = 0;
         const store = new Interleaved(2, (doc) => other().updateIfVersion(id, doc.version, { description: `other ${++n}` }));
-        await expect(changeJob({ jobs: store, dueIndex: untouchedIndex }, id, new Date(), () => ({ name: 'never written' }))).rejects.toBeInstanceOf(ConflictError);
+        await expect(
+          changeJob({ jobs: store, dueIndex: untouchedIndex }, id, new Date(), () => ({ name: 'never written' })),
+        ).rejects.toBeInstanceOf(ConflictError);
         expect(await other().findById(id)).toMatchObject({ name: 'hot', description: 'other 2', version: 3 });
       });
 
@@ -363,7 +397,11 @@ describe('job lifecycle: updateJob, pauseJob, resumeJob, deleteJob, triggerJob',
 
       // Once that occurrence has run, the next one is shown, without any write to the job.
       const ran = resumed.nextRunAt!;
-      await waitUntil(async () => (await executionsOf(created.id)).find((e) => e.scheduledFor === ran && e.status === 'SUCCEEDED'), 15_000, 'the first occurrence to run');
+      await waitUntil(
+        async () => (await executionsOf(created.id)).find((e) => e.scheduledFor === ran && e.status === 'SUCCEEDED'),
+        15_000,
+        'the first occurrence to run',
+      );
       expect((await readJob(created.id))!.nextRunAt).toBe(new Date(Date.parse(ran) + 7_000).toISOString());
       await gqlOk(k.url, tokenA, DELETE, { id: created.id });
     });
@@ -423,19 +461,28 @@ describe('job lifecycle: updateJob, pauseJob, resumeJob, deleteJob, triggerJob',
       // Its first occurrence is still startAt, which the cancelled execution holds: it comes back, not lost.
       const resumed = (await gqlOk(k.url, tokenA, RESUME, { id: job.id })).resumeJob.job;
       expect(resumed).toMatchObject({ status: 'ACTIVE', nextRunAt: startAt });
-      expect((await executionsOf(job.id)).map((e) => [e.id, e.status, e.reason, e.scheduledFor])).toEqual([[waiting.id, 'QUEUED', null, startAt]]);
+      expect((await executionsOf(job.id)).map((e) => [e.id, e.status, e.reason, e.scheduledFor])).toEqual([
+        [waiting.id, 'QUEUED', null, startAt],
+      ]);
       expect(await queueEntry(waiting.id)).toBeDefined();
 
       // deleteJob: the job goes, its history stays with job: null, waiting executions are cancelled.
       const deleted = (await gqlOk(k.url, tokenA, DELETE, { id: job.id })).deleteJob;
       expect(deleted).toEqual({ deletedJobId: job.id });
       expect(await readJob(job.id)).toBeNull();
-      expect(await executionsOf(job.id)).toEqual([expect.objectContaining({ id: waiting.id, status: 'CANCELLED', reason: 'job deleted', job: null })]);
+      expect(await executionsOf(job.id)).toEqual([
+        expect.objectContaining({ id: waiting.id, status: 'CANCELLED', reason: 'job deleted', job: null }),
+      ]);
       expect(await queueEntry(waiting.id)).toBeUndefined();
     });
 
     it('runs no burst of occurrences missed while paused, and still runs manual triggers of a paused job', async () => {
-      const job = await create({ name: 'every-second', schedule: { intervalSeconds: 1 }, target: { handler: 'sleep' }, payload: { ms: 1 } });
+      const job = await create({
+        name: 'every-second',
+        schedule: { intervalSeconds: 1 },
+        target: { handler: 'sleep' },
+        payload: { ms: 1 },
+      });
       const pauseStart = Date.now();
       await gqlOk(k.url, tokenA, PAUSE, { id: job.id });
       const pauseEnd = Date.now();
@@ -522,14 +569,20 @@ describe('job lifecycle: updateJob, pauseJob, resumeJob, deleteJob, triggerJob',
       expect(executions.find((e) => e.id === plain.id)).toMatchObject({ status: 'SUCCEEDED', result: { sleptMs: 5 } });
       expect(executions).toHaveLength(2);
 
-      const doc = await mongo.db(k.dbName).collection('executions').findOne({ _id: fromGlobalId(overridden.id, 'Execution')!.id });
+      const doc = await mongo
+        .db(k.dbName)
+        .collection('executions')
+        .findOne({ _id: fromGlobalId(overridden.id, 'Execution')!.id });
       expect(doc?.occurrenceKey).toBe(`manual:${doc?._id.toHexString()}`);
       expect(await readJob(job.id)).toMatchObject({ nextRunAt: job.nextRunAt, status: 'ACTIVE', updatedAt: job.updatedAt });
     });
 
     it('rejects a payload over the size limit and creates nothing', async () => {
       const job = await create({ name: 'big', schedule: { intervalSeconds: 3600 } });
-      const error = expectError(await gql(k.url, tokenA, TRIGGER, { id: job.id, payload: { blob: 'x'.repeat(300 * 1024) } }), 'BAD_USER_INPUT');
+      const error = expectError(
+        await gql(k.url, tokenA, TRIGGER, { id: job.id, payload: { blob: 'x'.repeat(300 * 1024) } }),
+        'BAD_USER_INPUT',
+      );
       expect(error.extensions?.field).toBe('payload');
       expect(await executionsOf(job.id)).toEqual([]);
     });

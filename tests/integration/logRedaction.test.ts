@@ -31,15 +31,25 @@ describe('secrets never reach the log', () => {
   let stderr: () => string = () => '';
   let url = '';
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  const lines = () => stderr().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = () =>
+    stderr()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
 
   beforeAll(async () => {
     receiver = await startReceiver(() => ({ status: 500, body: 'boom' }));
     // A handler that fails with the token its payload carries in the message, as a careless upstream client would.
     const handlers = path.join(dir, 'handlers.mjs');
-    writeFileSync(handlers, 'export const handlers = { leaky: async ({ payload }) => { throw new Error(`upstream refused Bearer ${payload.token} for this call`); } };\n');
+    writeFileSync(
+      handlers,
+      'export const handlers = { leaky: async ({ payload }) => { throw new Error(`upstream refused Bearer ${payload.token} for this call`); } };\n',
+    );
     const started = await startProcess(
-      deploymentEnv({ dbName: name, prefix: name }, { ROLES: 'api,scheduler,worker', ALLOW_PRIVATE_TARGETS: 'true', HANDLERS_MODULE: handlers, LOG_LEVEL: 'info' }),
+      deploymentEnv(
+        { dbName: name, prefix: name },
+        { ROLES: 'api,scheduler,worker', ALLOW_PRIVATE_TARGETS: 'true', HANDLERS_MODULE: handlers, LOG_LEVEL: 'info' },
+      ),
     );
     ({ child, stderr, url } = started);
   });
@@ -58,11 +68,16 @@ describe('secrets never reach the log', () => {
     gqlOk(url, token, `mutation($i: CreateJobInput!) { createJob(input: $i) { job { id } } }`, {
       i: { paused: true, schedule: { intervalSeconds: 3600 }, retryPolicy: { maxAttempts: 1 }, ...input },
     }).then((data) => data.createJob.job.id as string);
-  const trigger = (token: string, id: string) => gqlOk(url, token, `mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }`, { id });
+  const trigger = (token: string, id: string) =>
+    gqlOk(url, token, `mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }`, { id });
   // The API's job ID is base64 of `Job:<hex>`; log lines carry the hex.
   const attemptLine = (jobId: string) => {
     const hex = Buffer.from(jobId, 'base64').toString('utf8').split(':')[1];
-    return waitUntil(`an attempt-failed line for job ${hex}`, async () => lines().find((l) => l.msg === 'attempt failed' && l.jobId === hex), 20_000);
+    return waitUntil(
+      `an attempt-failed line for job ${hex}`,
+      async () => lines().find((l) => l.msg === 'attempt failed' && l.jobId === hex),
+      20_000,
+    );
   };
 
   it('logs each failure without the secret it carried', async () => {
@@ -72,13 +87,25 @@ describe('secrets never reach the log', () => {
     // A JWT signed with another secret: refused, logged as "authentication failed".
     const forged = signDevToken('not-the-kairos-secret-but-long-enough', { tenantId: tenant, role: 'admin' });
     secrets.push(forged);
-    await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${forged}` }, body: '{"query":"{ viewer { tenantId } }"}' });
+    await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${forged}` },
+      body: '{"query":"{ viewer { tenantId } }"}',
+    });
 
     // An API key of the right shape that does not exist.
     const wrongKey = newApiKeySecret();
     secrets.push(wrongKey);
-    await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${wrongKey}` }, body: '{"query":"{ viewer { tenantId } }"}' });
-    await waitUntil('two auth-failure lines', async () => (lines().filter((l) => l.msg === 'authentication failed').length >= 2 ? true : undefined), 5_000);
+    await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${wrongKey}` },
+      body: '{"query":"{ viewer { tenantId } }"}',
+    });
+    await waitUntil(
+      'two auth-failure lines',
+      async () => (lines().filter((l) => l.msg === 'authentication failed').length >= 2 ? true : undefined),
+      5_000,
+    );
 
     // A rotated webhook secret, then an HTTP attempt signed with it that fails (500).
     const webhookSecret = (await gqlOk(url, admin, `mutation { rotateWebhookSecret { secret } }`)).rotateWebhookSecret.secret as string;
@@ -87,14 +114,19 @@ describe('secrets never reach the log', () => {
     secrets.push(queryJwt);
     const signed = await createJob(admin, {
       name: 'signed',
-      target: { http: { url: `${receiver.url}/hook?token=${queryJwt}`, headers: [{ name: 'Authorization', value: `Bearer ${queryJwt}` }] } },
+      target: {
+        http: { url: `${receiver.url}/hook?token=${queryJwt}`, headers: [{ name: 'Authorization', value: `Bearer ${queryJwt}` }] },
+      },
     });
     await trigger(admin, signed);
 
     // An HTTP target whose host is token-shaped: the DNS error names the host.
     const hostKey = lowerCaseApiKey();
     secrets.push(hostKey);
-    const unreachable = await createJob(admin, { name: 'token-host', target: { http: { url: `http://${hostKey}.invalid/hook?apiKey=${wrongKey}` } } });
+    const unreachable = await createJob(admin, {
+      name: 'token-host',
+      target: { http: { url: `http://${hostKey}.invalid/hook?apiKey=${wrongKey}` } },
+    });
     await trigger(admin, unreachable);
 
     // A handler whose error message carries a JWT.
@@ -112,7 +144,15 @@ describe('secrets never reach the log', () => {
     expect(String(hostLine.error)).toMatch(/\[REDACTED\]/);
     expect(String(leakyLine.error)).toBe('upstream refused Bearer [REDACTED] for this call');
     expect(lines().filter((l) => l.msg === 'authentication failed')).toHaveLength(2);
-    for (const line of lines()) expect(line).toEqual(expect.objectContaining({ time: expect.any(String), level: expect.stringMatching(/^(info|warn|error)$/), msg: expect.any(String), service: 'kairos' }));
+    for (const line of lines())
+      expect(line).toEqual(
+        expect.objectContaining({
+          time: expect.any(String),
+          level: expect.stringMatching(/^(info|warn|error)$/),
+          msg: expect.any(String),
+          service: 'kairos',
+        }),
+      );
 
     const raw = stderr();
     const found = secrets.filter((secret) => raw.includes(secret) || raw.toLowerCase().includes(secret.toLowerCase()));

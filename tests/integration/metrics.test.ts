@@ -45,22 +45,38 @@ describe('metrics of every role, scraped while jobs run', () => {
 
     client = wsClient(api, token);
     const events = new EventCollector<{ executionUpdated: { status: string } }>(client, SUBSCRIBE);
-    const tick = (await gqlOk(api, token, CREATE, { input: { name: 'tick', schedule: { intervalSeconds: 1 }, target: { handler: 'noop' } } })).createJob.job.id;
+    const tick = (
+      await gqlOk(api, token, CREATE, { input: { name: 'tick', schedule: { intervalSeconds: 1 }, target: { handler: 'noop' } } })
+    ).createJob.job.id;
     // Port 1 refuses connections: each attempt fails; one retry after 0.1 s, then FAILED.
     const broken = (
       await gqlOk(api, token, CREATE, {
-        input: { name: 'broken', schedule: { runAt: new Date(Date.now() + 500).toISOString() }, target: { http: { url: 'http://127.0.0.1:1/' } }, retryPolicy: { maxAttempts: 2, initialBackoffSeconds: 0.1 } },
+        input: {
+          name: 'broken',
+          schedule: { runAt: new Date(Date.now() + 500).toISOString() },
+          target: { http: { url: 'http://127.0.0.1:1/' } },
+          retryPolicy: { maxAttempts: 2, initialBackoffSeconds: 0.1 },
+        },
       })
     ).createJob.job.id;
     await gqlOk(api, token, `mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }`, { id: tick });
-    await gqlOk(api, token, CREATE, { input: { name: 'third', paused: true, schedule: { intervalSeconds: 60 }, target: { handler: 'noop' } } });
+    await gqlOk(api, token, CREATE, {
+      input: { name: 'third', paused: true, schedule: { intervalSeconds: 60 }, target: { handler: 'noop' } },
+    });
     const refused = await gql(api, token, `mutation CreateOverQuota($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`, {
       input: { name: 'fourth', paused: true, schedule: { intervalSeconds: 60 }, target: { handler: 'noop' } },
     });
     expect(refused.errors?.[0].extensions?.code).toBe('QUOTA_EXCEEDED');
 
-    const statuses = async (jobId: string) => ((await gqlOk(api, token, EXECUTIONS, { jobId })).executions.edges as { node: { status: string; trigger: string } }[]).map((e) => e.node);
-    await waitUntil('the broken job to fail', async () => ((await statuses(broken)).some((e) => e.status === 'FAILED') ? true : undefined), 20_000);
+    const statuses = async (jobId: string) =>
+      ((await gqlOk(api, token, EXECUTIONS, { jobId })).executions.edges as { node: { status: string; trigger: string } }[]).map(
+        (e) => e.node,
+      );
+    await waitUntil(
+      'the broken job to fail',
+      async () => ((await statuses(broken)).some((e) => e.status === 'FAILED') ? true : undefined),
+      20_000,
+    );
     await waitUntil(
       'scheduled and manual runs of tick',
       async () => {
@@ -84,11 +100,14 @@ describe('metrics of every role, scraped while jobs run', () => {
     await dropTestState(name, name);
   }, 30_000);
 
-  const moved = (role: Role, metric: string, labels: Record<string, string> = {}) => total(after[role], metric, labels) - total(before[role], metric, labels);
+  const moved = (role: Role, metric: string, labels: Record<string, string> = {}) =>
+    total(after[role], metric, labels) - total(before[role], metric, labels);
 
   it('api: GraphQL operations by name and code with latency, quota refusals, subscriptions and events, process metrics', () => {
     expect(moved('api', 'kairos_graphql_operations_total')).toBeGreaterThanOrEqual(8);
-    expect(total(after.api, 'kairos_graphql_operations_total', { operation: 'CreateOverQuota', type: 'mutation', code: 'QUOTA_EXCEEDED' })).toBe(1);
+    expect(
+      total(after.api, 'kairos_graphql_operations_total', { operation: 'CreateOverQuota', type: 'mutation', code: 'QUOTA_EXCEEDED' }),
+    ).toBe(1);
     expect(moved('api', 'kairos_graphql_operations_total', { operation: 'anonymous', type: 'query', code: 'none' })).toBeGreaterThan(0);
     expect(moved('api', 'kairos_graphql_operation_duration_seconds_count')).toBe(moved('api', 'kairos_graphql_operations_total'));
     expect(moved('api', 'kairos_quota_refusals_total', { kind: 'max_jobs' })).toBe(1);
@@ -106,12 +125,16 @@ describe('metrics of every role, scraped while jobs run', () => {
     expect(moved('scheduler', 'kairos_sweep_pass_duration_seconds_count')).toBeGreaterThan(2);
     expect(moved('scheduler', 'kairos_sweep_jobs_per_pass_sum')).toBeGreaterThan(0);
     expect(moved('scheduler', 'kairos_sweep_occurrences_per_pass_sum')).toBeGreaterThan(0);
-    expect(total(after.scheduler, 'kairos_sweep_last_pass_timestamp_seconds')).toBeGreaterThan(total(before.scheduler, 'kairos_sweep_last_pass_timestamp_seconds'));
+    expect(total(after.scheduler, 'kairos_sweep_last_pass_timestamp_seconds')).toBeGreaterThan(
+      total(before.scheduler, 'kairos_sweep_last_pass_timestamp_seconds'),
+    );
     expect(total(after.scheduler, 'kairos_sweep_behind_seconds')).toBeLessThan(5);
     expect(after.scheduler.families.has('kairos_reconcile_repairs_total')).toBe(true);
     for (const queue of ['executions-io', 'executions-cpu']) {
       for (const state of ['waiting', 'delayed', 'active']) {
-        expect(after.scheduler.samples.some((s) => s.name === 'kairos_queue_depth' && s.labels.queue === queue && s.labels.state === state)).toBe(true);
+        expect(
+          after.scheduler.samples.some((s) => s.name === 'kairos_queue_depth' && s.labels.queue === queue && s.labels.state === state),
+        ).toBe(true);
       }
     }
     // The tick job's next occurrences wait in the IO queue as delayed entries.
@@ -130,7 +153,9 @@ describe('metrics of every role, scraped while jobs run', () => {
     const finished = moved('worker', 'kairos_executions_finished_total');
     expect(moved('worker', 'kairos_execution_start_lag_seconds_count')).toBeGreaterThanOrEqual(finished);
     expect(moved('worker', 'kairos_execution_start_lag_seconds_count')).toBeLessThanOrEqual(finished + 2);
-    expect(total(after.worker, 'kairos_execution_start_lag_seconds_bucket', { le: '60' })).toBe(total(after.worker, 'kairos_execution_start_lag_seconds_count'));
+    expect(total(after.worker, 'kairos_execution_start_lag_seconds_bucket', { le: '60' })).toBe(
+      total(after.worker, 'kairos_execution_start_lag_seconds_count'),
+    );
     expect(after.worker.families.get('kairos_takeovers_total')).toBe('counter');
     expect(after.worker.samples.some((s) => s.name === 'kairos_queue_depth')).toBe(true);
   });
@@ -138,14 +163,26 @@ describe('metrics of every role, scraped while jobs run', () => {
   it('the dashboard queries only metrics these scrapes found', () => {
     const found = new Map<string, string>();
     for (const role of ['api', 'scheduler', 'worker'] as const) for (const [family, type] of after[role].families) found.set(family, type);
-    const dashboard = JSON.parse(readFileSync('deploy/grafana/kairos.json', 'utf8')) as { panels: { title: string; targets: { expr: string }[] }[] };
-    const missing = dashboard.panels.flatMap((p) => p.targets.flatMap((t) => metricNamesIn(t.expr).filter((n) => !familyOf(n, found)).map((n) => `${p.title}: ${n}`)));
+    const dashboard = JSON.parse(readFileSync('deploy/grafana/kairos.json', 'utf8')) as {
+      panels: { title: string; targets: { expr: string }[] }[];
+    };
+    const missing = dashboard.panels.flatMap((p) =>
+      p.targets.flatMap((t) =>
+        metricNamesIn(t.expr)
+          .filter((n) => !familyOf(n, found))
+          .map((n) => `${p.title}: ${n}`),
+      ),
+    );
     expect(missing).toEqual([]);
   });
 
   it('closing the subscription closes it in the gauge', async () => {
     await client?.dispose();
     client = null;
-    await waitUntil('no open subscription', async () => (total(await scrape(urls.api), 'kairos_subscriptions_open') === 0 ? true : undefined), 10_000);
+    await waitUntil(
+      'no open subscription',
+      async () => (total(await scrape(urls.api), 'kairos_subscriptions_open') === 0 ? true : undefined),
+      10_000,
+    );
   });
 });

@@ -46,7 +46,11 @@ describe('misfire policies: occurrences missed while no scheduler ran', () => {
     const deadline = Date.now() + 20_000;
     for (;;) {
       const resumed = await Promise.all(
-        Object.keys(jobs).map(async (p) => (await history(p)).some((n) => n.trigger === 'SCHEDULE' && n.status === 'SUCCEEDED' && Date.parse(n.scheduledFor) > gapStart + 6000)),
+        Object.keys(jobs).map(async (p) =>
+          (await history(p)).some(
+            (n) => n.trigger === 'SCHEDULE' && n.status === 'SUCCEEDED' && Date.parse(n.scheduledFor) > gapStart + 6000,
+          ),
+        ),
       );
       if (resumed.every(Boolean)) break;
       if (Date.now() > deadline) throw new Error('jobs did not resume after the gap');
@@ -58,7 +62,10 @@ describe('misfire policies: occurrences missed while no scheduler ran', () => {
     expect(runOnce.filter((n) => n.trigger === 'CATCH_UP')).toEqual([expect.objectContaining({ status: 'SUCCEEDED' })]);
     const runOnceSkipped = runOnce.filter((n) => n.status === 'SKIPPED');
     expect(runOnceSkipped.length).toBeGreaterThanOrEqual(2);
-    for (const n of runOnceSkipped) expect(n.reason).toBe('missed while the scheduler was down; one catch-up execution ran for the missed occurrences (misfire policy RUN_ONCE)');
+    for (const n of runOnceSkipped)
+      expect(n.reason).toBe(
+        'missed while the scheduler was down; one catch-up execution ran for the missed occurrences (misfire policy RUN_ONCE)',
+      );
 
     const runAll = missedIn(await history('RUN_ALL'));
     expect(runAll.length).toBeGreaterThanOrEqual(3);
@@ -66,7 +73,9 @@ describe('misfire policies: occurrences missed while no scheduler ran', () => {
 
     const skip = missedIn(await history('SKIP'));
     expect(skip.length).toBeGreaterThanOrEqual(3);
-    expect(skip.every((n) => n.status === 'SKIPPED' && n.reason === 'missed while the scheduler was down (misfire policy SKIP)')).toBe(true);
+    expect(skip.every((n) => n.status === 'SKIPPED' && n.reason === 'missed while the scheduler was down (misfire policy SKIP)')).toBe(
+      true,
+    );
 
     // Every nominal second of the gap is accounted for exactly once per job.
     for (const policy of Object.keys(jobs)) {

@@ -30,7 +30,9 @@ describe('connectMongo', () => {
     } finally {
       await detected.client.close();
     }
-    const own = await connectMongo(`${mongoUrlFor(bareUrl, 'kairos_connect_probe')}${bareUrl.includes('?') ? '&' : '?'}maxPoolSize=7&w=1&readPreference=secondaryPreferred`);
+    const own = await connectMongo(
+      `${mongoUrlFor(bareUrl, 'kairos_connect_probe')}${bareUrl.includes('?') ? '&' : '?'}maxPoolSize=7&w=1&readPreference=secondaryPreferred`,
+    );
     try {
       expect(own.client.options.maxPoolSize).toBe(7);
       // Majority writes and primary reads whatever the URL asks (README "MongoDB"), and the server takes them.

@@ -42,9 +42,15 @@ describe('a Redis outage', () => {
   });
 
   it('keeps queries answering from MongoDB, loses nothing, and heals on its own once Redis is back empty', async () => {
-    const { createJob } = await gqlOk(k.url, token, CREATE, { input: { name: 'tick', schedule: { intervalSeconds: 1 }, target: { handler: 'noop' }, misfirePolicy: 'RUN_ALL' } });
+    const { createJob } = await gqlOk(k.url, token, CREATE, {
+      input: { name: 'tick', schedule: { intervalSeconds: 1 }, target: { handler: 'noop' }, misfirePolicy: 'RUN_ALL' },
+    });
     const jobId = createJob.job.id;
-    await waitUntil('a first run', async () => ((await executionsOf(k.url, token, jobId)).some((e: any) => e.status === 'SUCCEEDED') ? true : undefined), 15_000);
+    await waitUntil(
+      'a first run',
+      async () => ((await executionsOf(k.url, token, jobId)).some((e: any) => e.status === 'SUCCEEDED') ? true : undefined),
+      15_000,
+    );
 
     await redis.kill();
     let triggered;
@@ -74,11 +80,15 @@ describe('a Redis outage', () => {
     await waitForExecution(k.url, token, triggered.data!.triggerJob.execution.id, ['SUCCEEDED'], 30_000);
     // Every occurrence from the start to a few seconds after the outage ran exactly once.
     const until = Date.now() + 3000;
-    await waitUntil('runs after the outage', async () => {
-      const all = await executionsOf(k.url, token, jobId);
-      const due = all.filter((e: any) => e.trigger !== 'MANUAL' && Date.parse(e.scheduledFor) <= until);
-      return Date.now() > until + 2000 && due.every((e: any) => FINAL.includes(e.status)) ? due : undefined;
-    }, 40_000);
+    await waitUntil(
+      'runs after the outage',
+      async () => {
+        const all = await executionsOf(k.url, token, jobId);
+        const due = all.filter((e: any) => e.trigger !== 'MANUAL' && Date.parse(e.scheduledFor) <= until);
+        return Date.now() > until + 2000 && due.every((e: any) => FINAL.includes(e.status)) ? due : undefined;
+      },
+      40_000,
+    );
     const due = (await executionsOf(k.url, token, jobId)).filter((e: any) => e.trigger !== 'MANUAL' && Date.parse(e.scheduledFor) <= until);
     const times = due.map((e: any) => Date.parse(e.scheduledFor));
     for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBe(1000);
@@ -110,7 +120,11 @@ describe('a Redis outage while an attempt runs with its start only in Redis (the
     const events = new EventCollector<{ executionUpdated: { status: string } }>(client, SUBSCRIBE, { jobId: createJob.job.id });
     let id: string;
     try {
-      id = (await gqlOk(k.url, token, `mutation($id: ID!) { triggerJob(id: $id, payload: { ms: 8000 }) { execution { id } } }`, { id: createJob.job.id })).triggerJob.execution.id;
+      id = (
+        await gqlOk(k.url, token, `mutation($id: ID!) { triggerJob(id: $id, payload: { ms: 8000 }) { execution { id } } }`, {
+          id: createJob.job.id,
+        })
+      ).triggerJob.execution.id;
       await events.waitFor((items) => items.some((e) => e.executionUpdated.status === 'RUNNING'), 10_000);
     } finally {
       events.stop();
@@ -120,7 +134,11 @@ describe('a Redis outage while an attempt runs with its start only in Redis (the
     expect((await gqlOk(k.url, token, EXECUTION, { id })).execution.status).toBe('QUEUED');
     await redis.kill();
     try {
-      await waitUntil('the start written', async () => ((await gqlOk(k.url, token, EXECUTION, { id })).execution.status === 'RUNNING' ? true : undefined), 5000);
+      await waitUntil(
+        'the start written',
+        async () => ((await gqlOk(k.url, token, EXECUTION, { id })).execution.status === 'RUNNING' ? true : undefined),
+        5000,
+      );
     } finally {
       await redis.restart();
     }
@@ -150,9 +168,15 @@ describe('a MongoDB outage (server paused with SIGSTOP)', () => {
   });
 
   it('answers INTERNAL_SERVER_ERROR without internals while paused, and resumes every job with nothing lost', async () => {
-    const { createJob } = await gqlOk(k.url, token, CREATE, { input: { name: 'tick', schedule: { intervalSeconds: 1 }, target: { handler: 'noop' }, misfirePolicy: 'RUN_ALL' } });
+    const { createJob } = await gqlOk(k.url, token, CREATE, {
+      input: { name: 'tick', schedule: { intervalSeconds: 1 }, target: { handler: 'noop' }, misfirePolicy: 'RUN_ALL' },
+    });
     const jobId = createJob.job.id;
-    await waitUntil('a first run', async () => ((await executionsOf(k.url, token, jobId)).some((e: any) => e.status === 'SUCCEEDED') ? true : undefined), 15_000);
+    await waitUntil(
+      'a first run',
+      async () => ((await executionsOf(k.url, token, jobId)).some((e: any) => e.status === 'SUCCEEDED') ? true : undefined),
+      15_000,
+    );
 
     const { createApiKey } = await gqlOk(k.url, admin, `mutation { createApiKey(name: "outage", role: MEMBER) { secret } }`);
     mongo.pause();
@@ -162,7 +186,10 @@ describe('a MongoDB outage (server paused with SIGSTOP)', () => {
       // SIGSTOP lands within moments, not at once: a probe already on its way may still be answered.
       await waitUntil('readiness to fail', async () => ((await probe(k.url, '/readyz')) === 503 ? true : undefined), 5000);
       // A JWT caller and an API-key caller (whose key cannot be looked up) alike: not their fault.
-      const [during, withKey] = await Promise.all([gql(k.url, token, EXECUTIONS, { jobId }), gql(k.url, createApiKey.secret, EXECUTIONS, { jobId })]);
+      const [during, withKey] = await Promise.all([
+        gql(k.url, token, EXECUTIONS, { jobId }),
+        gql(k.url, createApiKey.secret, EXECUTIONS, { jobId }),
+      ]);
       for (const answer of [during, withKey]) {
         expect(answer.errors?.[0]?.extensions?.code).toBe('INTERNAL_SERVER_ERROR');
         expect(JSON.stringify(answer.errors)).not.toMatch(/stack|Mongo|ECONN|at \//);
@@ -174,11 +201,15 @@ describe('a MongoDB outage (server paused with SIGSTOP)', () => {
     }
     await waitUntil('readiness', async () => ((await probe(k.url, '/readyz')) === 200 ? true : undefined), 30_000);
     const until = Date.now() + 3000;
-    const due = await waitUntil('every occurrence to the end to be final', async () => {
-      const all = await executionsOf(k.url, token, jobId);
-      const due = all.filter((e: any) => Date.parse(e.scheduledFor) <= until);
-      return Date.now() > until + 2000 && due.every((e: any) => FINAL.includes(e.status)) ? due : undefined;
-    }, 60_000);
+    const due = await waitUntil(
+      'every occurrence to the end to be final',
+      async () => {
+        const all = await executionsOf(k.url, token, jobId);
+        const due = all.filter((e: any) => Date.parse(e.scheduledFor) <= until);
+        return Date.now() > until + 2000 && due.every((e: any) => FINAL.includes(e.status)) ? due : undefined;
+      },
+      60_000,
+    );
     const times = due.map((e: any) => Date.parse(e.scheduledFor));
     for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBe(1000);
     expect(due.map((e: any) => e.status)).toEqual(due.map(() => 'SUCCEEDED'));

@@ -10,11 +10,21 @@ const HISTORY = `query($jobId: ID) { executions(first: 100, filter: { jobId: $jo
   id status reason scheduledFor startedAt finishedAt attempts { outcome error startedAt finishedAt } } } } }`;
 
 type Event = { executionUpdated: { status: string; previousStatus: string | null; execution: { id: string } } };
-type Node = { id: string; status: string; reason: string | null; scheduledFor: string; startedAt: string | null; finishedAt: string | null; attempts: { outcome: string | null; error: string | null; startedAt: string; finishedAt: string | null }[] };
+type Node = {
+  id: string;
+  status: string;
+  reason: string | null;
+  scheduledFor: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  attempts: { outcome: string | null; error: string | null; startedAt: string; finishedAt: string | null }[];
+};
 
 /** True when two of the runs overlapped in time. */
 function overlapping(nodes: Node[]): boolean {
-  const runs = nodes.flatMap((n) => n.attempts.map((a) => [Date.parse(a.startedAt), a.finishedAt ? Date.parse(a.finishedAt) : Infinity] as const));
+  const runs = nodes.flatMap((n) =>
+    n.attempts.map((a) => [Date.parse(a.startedAt), a.finishedAt ? Date.parse(a.finishedAt) : Infinity] as const),
+  );
   runs.sort((a, b) => a[0] - b[0]);
   return runs.some((run, i) => i > 0 && run[0] < runs[i - 1][1]);
 }
@@ -36,7 +46,14 @@ describe('overlap policies: an occurrence due while the previous execution still
   /** An interval job whose executions outlast the interval; resolves with its history once `done` holds. */
   async function run(overlapPolicy: string, sleepMs: number, intervalSeconds: number, done: (events: Event[]) => boolean): Promise<Node[]> {
     const { createJob } = await gqlOk(k.url, token, CREATE, {
-      input: { name: overlapPolicy, schedule: { intervalSeconds }, target: { handler: 'sleep' }, payload: { ms: sleepMs }, overlapPolicy, retryPolicy: { maxAttempts: 1 } },
+      input: {
+        name: overlapPolicy,
+        schedule: { intervalSeconds },
+        target: { handler: 'sleep' },
+        payload: { ms: sleepMs },
+        overlapPolicy,
+        retryPolicy: { maxAttempts: 1 },
+      },
     });
     const jobId = createJob.job.id;
     // Subscribed after the create: the first events may be missed, the job keeps producing more.

@@ -27,29 +27,49 @@ describe('HTTP targets on private addresses, with ALLOW_PRIVATE_TARGETS off', ()
 
   it('refuses a literal private address at createJob and updateJob, naming the setting', async () => {
     const r = await receiver;
-    const refused = await gql(k.url, token, CREATE, { input: { name: 'literal', schedule: { intervalSeconds: 3600 }, target: { http: { url: `${r.url}/hook` } } } });
+    const refused = await gql(k.url, token, CREATE, {
+      input: { name: 'literal', schedule: { intervalSeconds: 3600 }, target: { http: { url: `${r.url}/hook` } } },
+    });
     expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'target.http.url' });
     expect(refused.errors?.[0]?.message).toMatch(/127\.0\.0\.1 is a private, loopback.*ALLOW_PRIVATE_TARGETS=true/);
     expect((await gqlOk(k.url, token, `{ jobs { totalCount } }`)).jobs.totalCount).toBe(0);
 
     const headers = [{ name: 'X-Team', value: 'billing' }];
     const { createJob } = await gqlOk(k.url, token, CREATE, {
-      input: { name: 'public', schedule: { intervalSeconds: 3600 }, target: { http: { url: 'https://hooks.example.com/a', method: 'PUT', headers } } },
+      input: {
+        name: 'public',
+        schedule: { intervalSeconds: 3600 },
+        target: { http: { url: 'https://hooks.example.com/a', method: 'PUT', headers } },
+      },
     });
-    const update = await gql(k.url, token, UPDATE, { input: { id: createJob.job.id, target: { http: { url: 'http://[::1]:9000/hook' } } } });
+    const update = await gql(k.url, token, UPDATE, {
+      input: { id: createJob.job.id, target: { http: { url: 'http://[::1]:9000/hook' } } },
+    });
     expect(update.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'target.http.url' });
-    expect((await gqlOk(k.url, token, JOB, { id: createJob.job.id })).job.target).toEqual({ url: 'https://hooks.example.com/a', method: 'PUT', headers });
+    expect((await gqlOk(k.url, token, JOB, { id: createJob.job.id })).job.target).toEqual({
+      url: 'https://hooks.example.com/a',
+      method: 'PUT',
+      headers,
+    });
 
     // A target is replaced whole: a new url alone drops the method and headers (documented on UpdateJobInput.target).
-    const replaced = await gqlOk(k.url, token, UPDATE, { input: { id: createJob.job.id, target: { http: { url: 'https://hooks.example.com/b' } } } });
+    const replaced = await gqlOk(k.url, token, UPDATE, {
+      input: { id: createJob.job.id, target: { http: { url: 'https://hooks.example.com/b' } } },
+    });
     expect(replaced.updateJob.job.target).toEqual({ url: 'https://hooks.example.com/b', method: 'POST', headers: [] });
     // An update that would leave no valid target is refused and changes nothing.
     for (const target of [{}, { http: { url: 'https://hooks.example.com/c' }, handler: 'noop' }, { handler: 'missing' }]) {
       const bad = await gql(k.url, token, UPDATE, { input: { id: createJob.job.id, target } });
       expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     }
-    expect(await gql(k.url, token, UPDATE, { input: { id: createJob.job.id, target: null } })).toMatchObject({ errors: [{ extensions: { code: 'BAD_USER_INPUT' } }] });
-    expect((await gqlOk(k.url, token, JOB, { id: createJob.job.id })).job.target).toEqual({ url: 'https://hooks.example.com/b', method: 'POST', headers: [] });
+    expect(await gql(k.url, token, UPDATE, { input: { id: createJob.job.id, target: null } })).toMatchObject({
+      errors: [{ extensions: { code: 'BAD_USER_INPUT' } }],
+    });
+    expect((await gqlOk(k.url, token, JOB, { id: createJob.job.id })).job.target).toEqual({
+      url: 'https://hooks.example.com/b',
+      method: 'POST',
+      headers: [],
+    });
     await gqlOk(k.url, token, `mutation($id: ID!) { deleteJob(id: $id) { deletedJobId } }`, { id: createJob.job.id });
   });
 
@@ -63,11 +83,22 @@ describe('HTTP targets on private addresses, with ALLOW_PRIVATE_TARGETS off', ()
         retryPolicy: { maxAttempts: 3, initialBackoffSeconds: 1 },
       },
     });
-    const events = new EventCollector<any>(client, `subscription($jobId: ID) { executionUpdated(jobId: $jobId, statuses: [FAILED]) { execution { id } } }`, { jobId: createJob.job.id });
-    const { triggerJob } = await gqlOk(k.url, token, `mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }`, { id: createJob.job.id });
+    const events = new EventCollector<any>(
+      client,
+      `subscription($jobId: ID) { executionUpdated(jobId: $jobId, statuses: [FAILED]) { execution { id } } }`,
+      { jobId: createJob.job.id },
+    );
+    const { triggerJob } = await gqlOk(k.url, token, `mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }`, {
+      id: createJob.job.id,
+    });
     await events.waitFor((items) => items.length > 0, 15_000);
     events.stop();
-    const { execution } = await gqlOk(k.url, token, `query($id: ID!) { execution(id: $id) { status error result attempts { outcome error } } }`, { id: triggerJob.execution.id });
+    const { execution } = await gqlOk(
+      k.url,
+      token,
+      `query($id: ID!) { execution(id: $id) { status error result attempts { outcome error } } }`,
+      { id: triggerJob.execution.id },
+    );
     expect(execution.status).toBe('FAILED');
     expect(execution.attempts).toHaveLength(1);
     expect(execution.result).toBeNull();

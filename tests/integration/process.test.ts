@@ -16,7 +16,10 @@ describe('the kairos process', () => {
   });
 
   it('refuses to start on invalid configuration, naming the variable', async () => {
-    const child = spawn(process.execPath, ['dist/main.js'], { env: { PATH: process.env.PATH ?? '', JWT_SECRET: TEST_JWT_SECRET, PORT: 'eighty' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['dist/main.js'], {
+      env: { PATH: process.env.PATH ?? '', JWT_SECRET: TEST_JWT_SECRET, PORT: 'eighty' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     children.push(child);
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
@@ -27,7 +30,14 @@ describe('the kairos process', () => {
 
   it('runs all roles, serves a job end to end, and stops cleanly on SIGTERM', async () => {
     const mongoUrl = mongoUrlFor(MONGO_URL, name);
-    const { child, url } = await startProcess({ MONGO_URL: mongoUrl, REDIS_URL, REDIS_PREFIX: name, JWT_SECRET: TEST_JWT_SECRET, PORT: '0', ALLOW_PRIVATE_TARGETS: 'true' });
+    const { child, url } = await startProcess({
+      MONGO_URL: mongoUrl,
+      REDIS_URL,
+      REDIS_PREFIX: name,
+      JWT_SECRET: TEST_JWT_SECRET,
+      PORT: '0',
+      ALLOW_PRIVATE_TARGETS: 'true',
+    });
     children.push(child);
     expect((await fetch(url.replace(/graphql$/, 'readyz'))).status).toBe(200);
     const token = tokenFor(uniqueName('proc'), 'member');
@@ -36,7 +46,9 @@ describe('the kairos process', () => {
     });
     let status = '';
     for (let i = 0; i < 100 && status !== 'SUCCEEDED'; i++) {
-      const data = await gqlOk(url, token, `query($id: ID) { executions(filter: { jobId: $id }) { edges { node { status } } } }`, { id: created.createJob.job.id });
+      const data = await gqlOk(url, token, `query($id: ID) { executions(filter: { jobId: $id }) { edges { node { status } } } }`, {
+        id: created.createJob.job.id,
+      });
       status = data.executions.edges[0]?.node.status ?? '';
       if (status !== 'SUCCEEDED') await sleep(100);
     }

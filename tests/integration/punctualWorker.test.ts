@@ -22,7 +22,11 @@ describe('PunctualWorker (real Redis, fresh queue prefix)', () => {
     const queue = new Queue('due', { connection, prefix });
     const lateByMs: number[] = [];
     const errors: Error[] = [];
-    const worker = new LongBlockWorker('due', async (entry: Job) => void lateByMs.push(Date.now() - entry.timestamp - (entry.opts.delay ?? 0)), { connection, prefix });
+    const worker = new LongBlockWorker(
+      'due',
+      async (entry: Job) => void lateByMs.push(Date.now() - entry.timestamp - (entry.opts.delay ?? 0)),
+      { connection, prefix },
+    );
     worker.on('error', (error) => errors.push(error));
     try {
       await worker.waitUntilReady();

@@ -22,7 +22,9 @@ import { waitUntil } from '../support/waitFor.js';
 const CREATE = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`;
 const TRIGGER = `mutation($id: ID!, $payload: JSON) { triggerJob(id: $id, payload: $payload) { execution { id } } }`;
 const COUNTS = `{ viewer { quota { jobCount } } executionStats(since: "2000-01-01T00:00:00Z") { total } }`;
-const job = (name: string, extra: Record<string, unknown> = {}) => ({ input: { name, schedule: { intervalSeconds: 3600 }, target: { handler: 'noop' }, paused: true, ...extra } });
+const job = (name: string, extra: Record<string, unknown> = {}) => ({
+  input: { name, schedule: { intervalSeconds: 3600 }, target: { handler: 'noop' }, paused: true, ...extra },
+});
 
 /** A clock the test moves by hand. */
 function steppedClock(start = Date.parse('2030-01-01T00:00:00Z')) {
@@ -197,7 +199,10 @@ describe('quotas', () => {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${member}` },
         body: JSON.stringify({ query: TRIGGER, variables: { id } }),
       });
-      const body = (await response.json()) as { data?: unknown; errors: { message: string; extensions: { code: string; retryAfterSeconds: number } }[] };
+      const body = (await response.json()) as {
+        data?: unknown;
+        errors: { message: string; extensions: { code: string; retryAfterSeconds: number } }[];
+      };
       expect(response.status).toBe(429);
       expect(body.data ?? null).toBeNull();
       expect(body.errors[0].extensions.code).toBe('RATE_LIMITED');
@@ -214,7 +219,8 @@ describe('quotas', () => {
     it('counts every aliased mutation of a document and refuses the whole document, over HTTP and WebSocket', async () => {
       const member = tokenFor(uniqueName('rla'), 'member');
       const id = (await gqlOk(k.url, member, CREATE, job('aliased'))).createJob.job.id;
-      const triggers = (n: number) => `mutation($id: ID!) { ${Array.from({ length: n }, (_, i) => `t${i}: triggerJob(id: $id) { execution { id } }`).join(' ')} }`;
+      const triggers = (n: number) =>
+        `mutation($id: ID!) { ${Array.from({ length: n }, (_, i) => `t${i}: triggerJob(id: $id) { execution { id } }`).join(' ')} }`;
       await gqlOk(k.url, member, triggers(3), { id });
       // One write left: a document of two is refused whole.
       const refused = await gql(k.url, member, triggers(2), { id });
@@ -223,7 +229,10 @@ describe('quotas', () => {
       const client = wsClient(k.url, member);
       const overSocket = () =>
         new Promise<unknown>((resolve) => {
-          client.subscribe({ query: TRIGGER, variables: { id } }, { next: (value) => resolve(value.errors ?? value.data), error: resolve, complete: () => undefined });
+          client.subscribe(
+            { query: TRIGGER, variables: { id } },
+            { next: (value) => resolve(value.errors ?? value.data), error: resolve, complete: () => undefined },
+          );
         });
       expect(await overSocket()).toHaveProperty('triggerJob.execution.id');
       const errors = (await overSocket()) as { extensions: { code: string; retryAfterSeconds: number } }[];
@@ -252,7 +261,8 @@ describe('quotas', () => {
       client = wsClient(k.url, member);
       type Event = { executionUpdated: { status: string; execution: { id: string } } };
       const events = new EventCollector<Event>(client, 'subscription { executionUpdated { status execution { id } } }');
-      const id = (await gqlOk(k.url, member, CREATE, job('sleeper', { target: { handler: 'sleep' }, payload: { ms: 600 } }))).createJob.job.id;
+      const id = (await gqlOk(k.url, member, CREATE, job('sleeper', { target: { handler: 'sleep' }, payload: { ms: 600 } }))).createJob.job
+        .id;
       // Subscriptions start asynchronously: a warm-up run's end shows this one is live.
       await gqlOk(k.url, member, TRIGGER, { id, payload: { ms: 0 } });
       await events.waitFor((items) => items.some((e) => e.executionUpdated.status === 'SUCCEEDED'), 15_000);
@@ -261,7 +271,9 @@ describe('quotas', () => {
       const n = 6;
       for (let i = 0; i < n; i++) ids.add((await gqlOk(k.url, member, TRIGGER, { id })).triggerJob.execution.id);
       const ours = (items: Event[]) => items.filter((e) => ids.has(e.executionUpdated.execution.id));
-      const done = ours(await events.waitFor((items) => ours(items).filter((e) => e.executionUpdated.status === 'SUCCEEDED').length >= n, 30_000));
+      const done = ours(
+        await events.waitFor((items) => ours(items).filter((e) => e.executionUpdated.status === 'SUCCEEDED').length >= n, 30_000),
+      );
       const elapsedMs = Date.now() - started;
       let running = 0;
       let most = 0;
@@ -282,7 +294,8 @@ describe('quotas', () => {
     it('keeps one queue entry for an execution waiting at the quota, however often reconcile re-enqueues it', async () => {
       const tenant = uniqueName('concwait');
       const member = tokenFor(tenant, 'member');
-      const id = (await gqlOk(k.url, member, CREATE, job('sleeper', { target: { handler: 'sleep' }, payload: { ms: 3000 } }))).createJob.job.id;
+      const id = (await gqlOk(k.url, member, CREATE, job('sleeper', { target: { handler: 'sleep' }, payload: { ms: 3000 } }))).createJob.job
+        .id;
       const triggered: string[] = [];
       for (let i = 0; i < 3; i++) triggered.push((await gqlOk(k.url, member, TRIGGER, { id })).triggerJob.execution.id);
       const mongo = await MongoClient.connect(MONGO_URL);
@@ -293,12 +306,17 @@ describe('quotas', () => {
         const executions = mongo.db(k.dbName).collection<ExecutionDoc>('executions');
         const ids = triggered.map((g) => fromGlobalId(g, 'Execution')!.id);
         // Two run; the third waits for a slot, QUEUED.
-        const waiting = await waitUntil('two running and one waiting', async () => {
-          const docs = await Promise.all(ids.map((_id) => executions.findOne({ _id })));
-          const running = docs.filter((d) => d?.status === 'RUNNING');
-          const queued = docs.filter((d) => d?.status === 'QUEUED');
-          return running.length === 2 && queued.length === 1 ? queued[0]! : undefined;
-        }, 10_000, 50);
+        const waiting = await waitUntil(
+          'two running and one waiting',
+          async () => {
+            const docs = await Promise.all(ids.map((_id) => executions.findOne({ _id })));
+            const running = docs.filter((d) => d?.status === 'RUNNING');
+            const queued = docs.filter((d) => d?.status === 'QUEUED');
+            return running.length === 2 && queued.length === 1 ? queued[0]! : undefined;
+          },
+          10_000,
+          50,
+        );
         const entriesOf = async () => {
           const all = await queue.getJobs(['waiting', 'delayed', 'active', 'prioritized']);
           return all.filter((e) => e?.data.executionId === waiting._id.toHexString());
@@ -311,7 +329,12 @@ describe('quotas', () => {
           await new Promise((resolve) => setTimeout(resolve, 300));
         }
         // And it still runs once a slot is free.
-        await waitUntil('the waiting one to succeed', async () => ((await executions.findOne({ _id: waiting._id }))?.status === 'SUCCEEDED' ? true : undefined), 20_000, 100);
+        await waitUntil(
+          'the waiting one to succeed',
+          async () => ((await executions.findOne({ _id: waiting._id }))?.status === 'SUCCEEDED' ? true : undefined),
+          20_000,
+          100,
+        );
         expect((await executions.findOne({ _id: waiting._id }))?.attempts).toHaveLength(1);
       } finally {
         await queue.close();

@@ -35,8 +35,15 @@ describe("the README's webhook receiver", () => {
     writeFileSync(join(dir, 'receiver.mjs'), readmeReceiver());
     const port = await freePort();
     url = `http://127.0.0.1:${port}/hook`;
-    child = spawn(process.execPath, [join(dir, 'receiver.mjs')], { env: { PATH: process.env.PATH ?? '', WEBHOOK_SECRET: secret, PORT: String(port) }, stdio: 'ignore' });
-    await waitUntil('the receiver to listen', async () => ((await fetch(url, { method: 'POST' })).status === 401 ? true : undefined), 10_000);
+    child = spawn(process.execPath, [join(dir, 'receiver.mjs')], {
+      env: { PATH: process.env.PATH ?? '', WEBHOOK_SECRET: secret, PORT: String(port) },
+      stdio: 'ignore',
+    });
+    await waitUntil(
+      'the receiver to listen',
+      async () => ((await fetch(url, { method: 'POST' })).status === 401 ? true : undefined),
+      10_000,
+    );
   });
   afterAll(async () => {
     if (child.exitCode === null) {
@@ -47,7 +54,8 @@ describe("the README's webhook receiver", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const post = (body: string, headers: Record<string, string>) => fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } }).then((r) => r.status);
+  const post = (body: string, headers: Record<string, string>) =>
+    fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } }).then((r) => r.status);
 
   it('accepts a body signed the way Kairos signs it', async () => {
     const body = JSON.stringify({ hello: 'wörld' });

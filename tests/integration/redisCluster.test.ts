@@ -33,7 +33,13 @@ describe('on a Redis Cluster', () => {
   const shards = new QueueShards(CONFIG_DEFAULTS.queueShardsCluster);
   const env = deploymentEnv(
     { dbName: name, prefix: name },
-    { REDIS_CLUSTER_NODES, LEASE_TTL_MS: String(LEASE_TTL_MS), RECONCILE_EVERY_MS: '1000', RECONCILE_GRACE_MS: '1000', WORKER_WEDGED_MS: '3000' },
+    {
+      REDIS_CLUSTER_NODES,
+      LEASE_TTL_MS: String(LEASE_TTL_MS),
+      RECONCILE_EVERY_MS: '1000',
+      RECONCILE_GRACE_MS: '1000',
+      WORKER_WEDGED_MS: '3000',
+    },
   );
   const children: ChildProcess[] = [];
   const collectors: EventCollector<Event>[] = [];
@@ -52,13 +58,19 @@ describe('on a Redis Cluster', () => {
     const holder = await cluster.get(leaseKey(name));
     return holder ? Number(holder.split('-').at(-2)) : undefined;
   };
-  const executionsOf = async (t: (typeof tenants)[number]) => (await gqlOk(url, t.token, EXECUTIONS, { jobId: t.jobId })).executions.edges.map((e: any) => e.node).reverse();
+  const executionsOf = async (t: (typeof tenants)[number]) =>
+    (await gqlOk(url, t.token, EXECUTIONS, { jobId: t.jobId })).executions.edges.map((e: any) => e.node).reverse();
   /** Waits until the tenant's job has succeeded for an occurrence scheduled after `since`. */
   const runsAfter = (t: (typeof tenants)[number], since: number, timeoutMs: number) =>
-    waitUntil(`a run of ${t.id}'s job after ${new Date(since).toISOString()}`, async () => {
-      const all = await executionsOf(t);
-      return all.some((e: any) => Date.parse(e.scheduledFor) > since && e.status === 'SUCCEEDED') ? all : undefined;
-    }, timeoutMs, 250);
+    waitUntil(
+      `a run of ${t.id}'s job after ${new Date(since).toISOString()}`,
+      async () => {
+        const all = await executionsOf(t);
+        return all.some((e: any) => Date.parse(e.scheduledFor) > since && e.status === 'SUCCEEDED') ? all : undefined;
+      },
+      timeoutMs,
+      250,
+    );
 
   beforeAll(async () => {
     cluster = clusterClient();
@@ -82,10 +94,14 @@ describe('on a Redis Cluster', () => {
       const events = new EventCollector<Event>(client, SUBSCRIBE);
       collectors.push(events);
       for (let i = 0; i < 20 && events.items.length === 0; i++) {
-        await gqlOk(url, token, CREATE, { input: { name: `probe-${i}`, schedule: { runAt: new Date().toISOString() }, target: { handler: 'noop' } } });
+        await gqlOk(url, token, CREATE, {
+          input: { name: `probe-${i}`, schedule: { runAt: new Date().toISOString() }, target: { handler: 'noop' } },
+        });
         await events.waitFor((items) => items.length > 0, 500).catch(() => undefined);
       }
-      const { createJob } = await gqlOk(url, token, CREATE, { input: { name: 'every-second', schedule: { intervalSeconds: 1 }, target: { handler: 'noop' } } });
+      const { createJob } = await gqlOk(url, token, CREATE, {
+        input: { name: 'every-second', schedule: { intervalSeconds: 1 }, target: { handler: 'noop' } },
+      });
       tenants.push({ id, port, token, jobId: createJob.job.id, events });
     }
   }, 90_000);
@@ -100,7 +116,7 @@ describe('on a Redis Cluster', () => {
     await dropClusterKeys(name);
   }, 60_000);
 
-  it('creates, runs and streams each tenant\'s executions, with the queues on every master', async () => {
+  it("creates, runs and streams each tenant's executions, with the queues on every master", async () => {
     for (const t of tenants) {
       const lifecycles = (items: Event[]) => {
         const byExecution = new Map<string, string[]>();
@@ -110,7 +126,10 @@ describe('on a Redis Cluster', () => {
         }
         return [...byExecution.values()];
       };
-      const events = await t.events.waitFor((items) => lifecycles(items).filter((s) => s.join() === 'QUEUED,RUNNING,SUCCEEDED').length >= 2, 30_000);
+      const events = await t.events.waitFor(
+        (items) => lifecycles(items).filter((s) => s.join() === 'QUEUED,RUNNING,SUCCEEDED').length >= 2,
+        30_000,
+      );
       // One execution's events arrive in order.
       for (const statuses of lifecycles(events)) expect('QUEUED,RUNNING,SUCCEEDED'.startsWith(statuses.join())).toBe(true);
       // No other tenant's job in this tenant's stream.
@@ -118,8 +137,14 @@ describe('on a Redis Cluster', () => {
       for (const other of tenants.filter((o) => o !== t)) expect(ownJobs.has(other.jobId)).toBe(false);
     }
     // A figure, not an assertion: start lag of the runs so far, queues on three masters.
-    const lags = (await Promise.all(tenants.map(executionsOf))).flat().filter((e: any) => e.status === 'SUCCEEDED').map((e: any) => e.startLagMs as number).sort((a, b) => a - b);
-    process.stdout.write(`redis cluster: ${lags.length} runs, start lag p50 ${lags[Math.floor(lags.length / 2)]} ms, max ${lags.at(-1)} ms\n`);
+    const lags = (await Promise.all(tenants.map(executionsOf)))
+      .flat()
+      .filter((e: any) => e.status === 'SUCCEEDED')
+      .map((e: any) => e.startLagMs as number)
+      .sort((a, b) => a - b);
+    process.stdout.write(
+      `redis cluster: ${lags.length} runs, start lag p50 ${lags[Math.floor(lags.length / 2)]} ms, max ${lags.at(-1)} ms\n`,
+    );
     // Each tenant's queue shard is served by a different master, and each master holds keys of this deployment.
     expect(new Set(tenants.map((t) => t.port)).size).toBe(3);
     for (const { port } of CLUSTER_NODES) {
@@ -130,16 +155,24 @@ describe('on a Redis Cluster', () => {
     }
   }, 60_000);
 
-  it('cancels a running attempt through the cluster\'s pub/sub', async () => {
+  it("cancels a running attempt through the cluster's pub/sub", async () => {
     const t = tenants[1];
-    const { createJob } = await gqlOk(url, t.token, CREATE, { input: { name: 'sleeper', schedule: { intervalSeconds: 31_536_000 }, target: { handler: 'sleep' } } });
+    const { createJob } = await gqlOk(url, t.token, CREATE, {
+      input: { name: 'sleeper', schedule: { intervalSeconds: 31_536_000 }, target: { handler: 'sleep' } },
+    });
     const { triggerJob } = await gqlOk(url, t.token, TRIGGER, { id: createJob.job.id, payload: { ms: 60_000 } });
     const id = triggerJob.execution.id;
-    const reached = (status: string) => t.events.waitFor((items) => items.some((e) => e.executionUpdated.execution.id === id && e.executionUpdated.status === status), 15_000);
+    const reached = (status: string) =>
+      t.events.waitFor(
+        (items) => items.some((e) => e.executionUpdated.execution.id === id && e.executionUpdated.status === status),
+        15_000,
+      );
     await reached('RUNNING');
     await gqlOk(url, t.token, CANCEL, { id });
     await reached('CANCELLED');
-    const { node } = await gqlOk(url, t.token, `query($id: ID!) { node(id: $id) { ... on Execution { status attempts { outcome } } } }`, { id });
+    const { node } = await gqlOk(url, t.token, `query($id: ID!) { node(id: $id) { ... on Execution { status attempts { outcome } } } }`, {
+      id,
+    });
     expect(node).toMatchObject({ status: 'CANCELLED', attempts: [{ outcome: 'CANCELLED' }] });
   }, 30_000);
 
@@ -147,18 +180,28 @@ describe('on a Redis Cluster', () => {
     const leader = await waitUntil('a leader', leaderPid, 10_000);
     const killedAt = Date.now();
     children.find((c) => c.pid === leader)!.kill('SIGKILL');
-    const next = await waitUntil('a new leader', async () => {
-      const pid = await leaderPid();
-      return pid && pid !== leader ? pid : undefined;
-    }, LEASE_TTL_MS * 3, 20);
+    const next = await waitUntil(
+      'a new leader',
+      async () => {
+        const pid = await leaderPid();
+        return pid && pid !== leader ? pid : undefined;
+      },
+      LEASE_TTL_MS * 3,
+      20,
+    );
     expect(next).not.toBe(leader);
     // Every occurrence from creation to a few seconds after the failover: exactly one execution each, all run.
     const until = Date.now() + 3000;
     for (const t of tenants) {
-      const due = await waitUntil(`${t.id}'s job to run past the failover`, async () => {
-        const due = (await executionsOf(t)).filter((e: any) => Date.parse(e.scheduledFor) <= until);
-        return Date.now() > until + 1000 && due.every((e: any) => e.status === 'SUCCEEDED') ? due : undefined;
-      }, 30_000, 250);
+      const due = await waitUntil(
+        `${t.id}'s job to run past the failover`,
+        async () => {
+          const due = (await executionsOf(t)).filter((e: any) => Date.parse(e.scheduledFor) <= until);
+          return Date.now() > until + 1000 && due.every((e: any) => e.status === 'SUCCEEDED') ? due : undefined;
+        },
+        30_000,
+        250,
+      );
       const times = due.map((e: any) => Date.parse(e.scheduledFor));
       expect(times.at(-1)).toBeGreaterThan(killedAt);
       for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBe(1000);
@@ -175,12 +218,18 @@ describe('on a Redis Cluster', () => {
     const queue = shards.queueOf('IO_BOUND', t.id);
     // A one-off due in 6 s: materialised at once, its delayed entry waiting on the master that will lose it.
     const runAt = new Date(Date.now() + 6000);
-    const { createJob } = await gqlOk(url, t.token, CREATE, { input: { name: 'one-off', schedule: { runAt: runAt.toISOString() }, target: { handler: 'noop' } } });
+    const { createJob } = await gqlOk(url, t.token, CREATE, {
+      input: { name: 'one-off', schedule: { runAt: runAt.toISOString() }, target: { handler: 'noop' } },
+    });
     const oneOff = { ...t, jobId: createJob.job.id };
-    const [execution] = await waitUntil('the one-off to be queued', async () => {
-      const all = await executionsOf(oneOff);
-      return all.length === 1 && all[0].status === 'QUEUED' ? all : undefined;
-    }, 5000);
+    const [execution] = await waitUntil(
+      'the one-off to be queued',
+      async () => {
+        const all = await executionsOf(oneOff);
+        return all.length === 1 && all[0].status === 'QUEUED' ? all : undefined;
+      },
+      5000,
+    );
     const entryKey = `${name}:${queue}:${fromGlobalId(execution.id, 'Execution')!.id.toHexString()}`;
     expect(await cluster.exists(entryKey)).toBe(1);
 
@@ -189,10 +238,15 @@ describe('on a Redis Cluster', () => {
     // Its data is gone (reconcile re-enqueues only past the one-off's time plus its grace).
     expect(await cluster.exists(entryKey)).toBe(0);
 
-    const node = await waitUntil('the one-off to run anyway', async () => {
-      const [e] = await executionsOf(oneOff);
-      return e?.status === 'SUCCEEDED' ? e : undefined;
-    }, 30_000, 250);
+    const node = await waitUntil(
+      'the one-off to run anyway',
+      async () => {
+        const [e] = await executionsOf(oneOff);
+        return e?.status === 'SUCCEEDED' ? e : undefined;
+      },
+      30_000,
+      250,
+    );
     expect(node).toMatchObject({ status: 'SUCCEEDED', scheduledFor: runAt.toISOString(), attempt: 1 });
     expect(await leaderPid()).toBe(leader);
     // Every tenant's every-second job runs on after the restart, whichever master its queue is on,
@@ -200,7 +254,10 @@ describe('on a Redis Cluster', () => {
     for (const other of tenants) {
       const runs = await runsAfter(other, restartedAt + 2000, 30_000);
       const later = new Set(runs.filter((e: any) => Date.parse(e.scheduledFor) > restartedAt + 2000).map((e: any) => e.id));
-      await other.events.waitFor((items) => items.some((e) => later.has(e.executionUpdated.execution.id) && e.executionUpdated.status === 'SUCCEEDED'), 15_000);
+      await other.events.waitFor(
+        (items) => items.some((e) => later.has(e.executionUpdated.execution.id) && e.executionUpdated.status === 'SUCCEEDED'),
+        15_000,
+      );
     }
   }, 90_000);
 });

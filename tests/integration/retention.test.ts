@@ -14,7 +14,18 @@ const NOW = new Date('2030-06-01T00:00:00Z');
 /** An execution of `tenantId` in `status`, finished (when final) `ageDays` before NOW. */
 function execution(tenantId: string, status: ExecutionStatus, ageDays: number, label: string): ExecutionDoc {
   const at = new Date(NOW.getTime() - ageDays * DAY);
-  const doc = newExecution({ tenantId, jobId: new ObjectId(), occurrenceKey: `${label}-${new ObjectId().toHexString()}`, trigger: 'SCHEDULE', workload: 'IO_BOUND', scheduledFor: at, maxAttempts: 1 }, at);
+  const doc = newExecution(
+    {
+      tenantId,
+      jobId: new ObjectId(),
+      occurrenceKey: `${label}-${new ObjectId().toHexString()}`,
+      trigger: 'SCHEDULE',
+      workload: 'IO_BOUND',
+      scheduledFor: at,
+      maxAttempts: 1,
+    },
+    at,
+  );
   const finished = ['SUCCEEDED', 'FAILED', 'CANCELLED', 'SKIPPED'].includes(status);
   return { ...doc, status, finishedAt: finished ? at : null, reason: label };
 }
@@ -74,7 +85,11 @@ describe('execution retention in a running deployment', () => {
   let mongo: MongoClient;
 
   beforeAll(async () => {
-    k = await startTestKairos('retention-e2e', { roles: ['api', 'scheduler'], env: { DEFAULT_EXECUTION_RETENTION_DAYS: '10' }, scheduler: { purgeEveryMs: 1000 } });
+    k = await startTestKairos('retention-e2e', {
+      roles: ['api', 'scheduler'],
+      env: { DEFAULT_EXECUTION_RETENTION_DAYS: '10' },
+      scheduler: { purgeEveryMs: 1000 },
+    });
     mongo = await MongoClient.connect(MONGO_URL);
   });
   afterAll(async () => {
@@ -85,7 +100,8 @@ describe('execution retention in a running deployment', () => {
   it('shows executionRetentionDays in viewer.quota, takes a changed one, and the leader purges by it', async () => {
     const tenant = uniqueName('ret');
     const admin = tokenFor(tenant, 'admin');
-    const quota = async () => (await gqlOk(k.url, admin, '{ viewer { quota { executionRetentionDays } } }')).viewer.quota.executionRetentionDays;
+    const quota = async () =>
+      (await gqlOk(k.url, admin, '{ viewer { quota { executionRetentionDays } } }')).viewer.quota.executionRetentionDays;
     expect(await quota()).toBe(10);
     const db = mongo.db(k.dbName);
     await db.collection('tenants').updateOne({ _id: tenant as never }, { $set: { executionRetentionDays: 3 } });
@@ -95,7 +111,12 @@ describe('execution retention in a running deployment', () => {
     const old = { ...execution(tenant, 'SUCCEEDED', 0, 'old'), finishedAt: at(4) };
     const kept = { ...execution(tenant, 'FAILED', 0, 'kept'), finishedAt: at(2) };
     await db.collection<ExecutionDoc>('executions').insertMany([old, kept]);
-    await waitUntil('the purge of the old execution', async () => ((await db.collection('executions').countDocuments({ _id: old._id })) === 0 ? true : undefined), 20_000, 250);
+    await waitUntil(
+      'the purge of the old execution',
+      async () => ((await db.collection('executions').countDocuments({ _id: old._id })) === 0 ? true : undefined),
+      20_000,
+      250,
+    );
     expect(await db.collection('executions').countDocuments({ _id: kept._id })).toBe(1);
   });
 });

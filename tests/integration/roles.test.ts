@@ -37,10 +37,22 @@ const OPERATIONS: Operation[] = [
   { name: 'node', needs: 'VIEWER', run: (u, t, ids) => gql(u, t, 'query($id: ID!) { node(id: $id) { id } }', { id: ids.jobId }) },
   { name: 'job', needs: 'VIEWER', run: (u, t, ids) => gql(u, t, 'query($id: ID!) { job(id: $id) { id name } }', { id: ids.jobId }) },
   { name: 'jobs', needs: 'VIEWER', run: (u, t) => gql(u, t, '{ jobs(first: 5) { totalCount edges { node { id } } } }') },
-  { name: 'execution', needs: 'VIEWER', run: (u, t, ids) => gql(u, t, 'query($id: ID!) { execution(id: $id) { id status } }', { id: ids.executionId }) },
+  {
+    name: 'execution',
+    needs: 'VIEWER',
+    run: (u, t, ids) => gql(u, t, 'query($id: ID!) { execution(id: $id) { id status } }', { id: ids.executionId }),
+  },
   { name: 'executions', needs: 'VIEWER', run: (u, t) => gql(u, t, '{ executions(first: 5) { edges { node { id } } } }') },
-  { name: 'executionStats', needs: 'VIEWER', run: (u, t) => gql(u, t, 'query($since: DateTime!) { executionStats(since: $since) { total } }', { since: SINCE }) },
-  { name: 'previewSchedule', needs: 'VIEWER', run: (u, t) => gql(u, t, '{ previewSchedule(schedule: { intervalSeconds: 60 }, count: 2) { at } }') },
+  {
+    name: 'executionStats',
+    needs: 'VIEWER',
+    run: (u, t) => gql(u, t, 'query($since: DateTime!) { executionStats(since: $since) { total } }', { since: SINCE }),
+  },
+  {
+    name: 'previewSchedule',
+    needs: 'VIEWER',
+    run: (u, t) => gql(u, t, '{ previewSchedule(schedule: { intervalSeconds: 60 }, count: 2) { at } }'),
+  },
   { name: 'apiKeys', needs: 'ADMIN', run: (u, t) => gql(u, t, '{ apiKeys { id prefix } }') },
   {
     name: 'createJob',
@@ -51,27 +63,54 @@ const OPERATIONS: Operation[] = [
   {
     name: 'updateJob',
     needs: 'MEMBER',
-    run: (u, t, ids) => gql(u, t, 'mutation($input: UpdateJobInput!) { updateJob(input: $input) { job { id } } }', { input: { id: ids.jobId, name: 'renamed' } }),
+    run: (u, t, ids) =>
+      gql(u, t, 'mutation($input: UpdateJobInput!) { updateJob(input: $input) { job { id } } }', {
+        input: { id: ids.jobId, name: 'renamed' },
+      }),
   },
-  { name: 'pauseJob', needs: 'MEMBER', run: (u, t, ids) => gql(u, t, 'mutation($id: ID!) { pauseJob(id: $id) { job { status } } }', { id: ids.jobId }) },
-  { name: 'resumeJob', needs: 'MEMBER', run: (u, t, ids) => gql(u, t, 'mutation($id: ID!) { resumeJob(id: $id) { job { status } } }', { id: ids.jobId }) },
+  {
+    name: 'pauseJob',
+    needs: 'MEMBER',
+    run: (u, t, ids) => gql(u, t, 'mutation($id: ID!) { pauseJob(id: $id) { job { status } } }', { id: ids.jobId }),
+  },
+  {
+    name: 'resumeJob',
+    needs: 'MEMBER',
+    run: (u, t, ids) => gql(u, t, 'mutation($id: ID!) { resumeJob(id: $id) { job { status } } }', { id: ids.jobId }),
+  },
   {
     name: 'triggerJob',
     needs: 'MEMBER',
     run: (u, t, ids) => gql(u, t, 'mutation($id: ID!) { triggerJob(id: $id, payload: { n: 1 }) { execution { id } } }', { id: ids.jobId }),
     after: (data, ids) => (ids.executionId = data.triggerJob.execution.id),
   },
-  { name: 'cancelExecution', needs: 'MEMBER', run: (u, t, ids) => gql(u, t, 'mutation($id: ID!) { cancelExecution(id: $id) { execution { status } } }', { id: ids.executionId }) },
-  { name: 'retryExecution', needs: 'MEMBER', run: (u, t, ids) => gql(u, t, 'mutation($id: ID!) { retryExecution(id: $id) { execution { status } } }', { id: ids.executionId }) },
+  {
+    name: 'cancelExecution',
+    needs: 'MEMBER',
+    run: (u, t, ids) => gql(u, t, 'mutation($id: ID!) { cancelExecution(id: $id) { execution { status } } }', { id: ids.executionId }),
+  },
+  {
+    name: 'retryExecution',
+    needs: 'MEMBER',
+    run: (u, t, ids) => gql(u, t, 'mutation($id: ID!) { retryExecution(id: $id) { execution { status } } }', { id: ids.executionId }),
+  },
   {
     name: 'createApiKey',
     needs: 'ADMIN',
     run: (u, t) => gql(u, t, 'mutation { createApiKey(name: "made in the matrix", role: VIEWER) { secret apiKey { id } } }'),
     after: (data, ids) => (ids.apiKeyId = data.createApiKey.apiKey.id),
   },
-  { name: 'revokeApiKey', needs: 'ADMIN', run: (u, t, ids) => gql(u, t, 'mutation($id: ID!) { revokeApiKey(id: $id) { id } }', { id: ids.apiKeyId }) },
+  {
+    name: 'revokeApiKey',
+    needs: 'ADMIN',
+    run: (u, t, ids) => gql(u, t, 'mutation($id: ID!) { revokeApiKey(id: $id) { id } }', { id: ids.apiKeyId }),
+  },
   { name: 'rotateWebhookSecret', needs: 'ADMIN', run: (u, t) => gql(u, t, 'mutation { rotateWebhookSecret { secret } }') },
-  { name: 'deleteJob', needs: 'MEMBER', run: (u, t, ids) => gql(u, t, 'mutation($id: ID!) { deleteJob(id: $id) { deletedJobId } }', { id: ids.jobId }) },
+  {
+    name: 'deleteJob',
+    needs: 'MEMBER',
+    run: (u, t, ids) => gql(u, t, 'mutation($id: ID!) { deleteJob(id: $id) { deletedJobId } }', { id: ids.jobId }),
+  },
 ];
 
 const ROLES: RoleName[] = ['VIEWER', 'MEMBER', 'ADMIN'];
@@ -92,7 +131,9 @@ describe('roles: what each role may do, with a JWT and with an API key', () => {
     k = await startTestKairos('roles', { roles: ['api'] });
     for (const role of ROLES) {
       tokens.set(`${role}/JWT`, tokenFor(tenant, role.toLowerCase() as 'admin' | 'member' | 'viewer'));
-      const created = await gqlOk(k.url, admin, 'mutation($role: Role!) { createApiKey(name: "caller", role: $role) { secret } }', { role });
+      const created = await gqlOk(k.url, admin, 'mutation($role: Role!) { createApiKey(name: "caller", role: $role) { secret } }', {
+        role,
+      });
       tokens.set(`${role}/API key`, created.createApiKey.secret);
     }
   });
@@ -102,9 +143,15 @@ describe('roles: what each role may do, with a JWT and with an API key', () => {
 
   /** A job with one QUEUED execution and a key to revoke, made by an ADMIN for one caller's run. */
   async function fixture(): Promise<Ids> {
-    const job = (await gqlOk(k.url, admin, 'mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }', { input: { ...JOB_INPUT, name: 'fixture' } })).createJob.job;
-    const execution = (await gqlOk(k.url, admin, 'mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }', { id: job.id })).triggerJob.execution;
-    const key = (await gqlOk(k.url, admin, 'mutation { createApiKey(name: "fixture", role: VIEWER) { apiKey { id } } }')).createApiKey.apiKey;
+    const job = (
+      await gqlOk(k.url, admin, 'mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }', {
+        input: { ...JOB_INPUT, name: 'fixture' },
+      })
+    ).createJob.job;
+    const execution = (await gqlOk(k.url, admin, 'mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }', { id: job.id }))
+      .triggerJob.execution;
+    const key = (await gqlOk(k.url, admin, 'mutation { createApiKey(name: "fixture", role: VIEWER) { apiKey { id } } }')).createApiKey
+      .apiKey;
     return { jobId: job.id, executionId: execution.id, apiKeyId: key.id };
   }
 
@@ -123,28 +170,31 @@ describe('roles: what each role may do, with a JWT and with an API key', () => {
     expect(OPERATIONS.map((op) => op.name).sort()).toEqual([...queries, ...mutations].sort());
   });
 
-  it.each(CALLERS)('$role via $via: VIEWER reads, MEMBER also changes jobs and executions, ADMIN also manages keys and the webhook secret', async ({ role, via }) => {
-    const token = tokens.get(`${role}/${via}`)!;
-    const ids = await fixture();
-    const before = await snapshot(ids);
-    const outcome: Record<string, string> = {};
-    const expected: Record<string, string> = {};
-    for (const op of OPERATIONS) {
-      const allowed = RANK[role] >= RANK[op.needs];
-      expected[op.name] = allowed ? 'allowed' : 'FORBIDDEN';
-      const result = await op.run(k.url, token, ids);
-      expect(result.status).toBe(200);
-      if (result.errors?.length) {
-        outcome[op.name] = result.errors[0].extensions?.code ?? 'no code';
-        expect(result.data).toBeNull();
-      } else {
-        outcome[op.name] = 'allowed';
-        if (allowed) op.after?.(result.data!, ids);
+  it.each(CALLERS)(
+    '$role via $via: VIEWER reads, MEMBER also changes jobs and executions, ADMIN also manages keys and the webhook secret',
+    async ({ role, via }) => {
+      const token = tokens.get(`${role}/${via}`)!;
+      const ids = await fixture();
+      const before = await snapshot(ids);
+      const outcome: Record<string, string> = {};
+      const expected: Record<string, string> = {};
+      for (const op of OPERATIONS) {
+        const allowed = RANK[role] >= RANK[op.needs];
+        expected[op.name] = allowed ? 'allowed' : 'FORBIDDEN';
+        const result = await op.run(k.url, token, ids);
+        expect(result.status).toBe(200);
+        if (result.errors?.length) {
+          outcome[op.name] = result.errors[0].extensions?.code ?? 'no code';
+          expect(result.data).toBeNull();
+        } else {
+          outcome[op.name] = 'allowed';
+          if (allowed) op.after?.(result.data!, ids);
+        }
       }
-    }
-    expect(outcome).toEqual(expected);
-    if (role === 'VIEWER') expect(await snapshot(ids)).toEqual(before);
-  });
+      expect(outcome).toEqual(expected);
+      if (role === 'VIEWER') expect(await snapshot(ids)).toEqual(before);
+    },
+  );
 
   it('refuses a MEMBER every ADMIN operation, naming the role it needs, and changes no key', async () => {
     const ids = await fixture();
@@ -166,12 +216,21 @@ describe('roles: what each role may do, with a JWT and with an API key', () => {
       await Promise.all(clients.map(async (c) => await c.dispose()));
     });
 
-    it.each(CALLERS)('$role via $via may subscribe to its tenant\'s execution events', async ({ role, via }) => {
+    it.each(CALLERS)("$role via $via may subscribe to its tenant's execution events", async ({ role, via }) => {
       const client = wsClient(k.url, tokens.get(`${role}/${via}`)!);
       clients.push(client);
-      const events = new EventCollector<{ executionUpdated: { execution: { id: string } } }>(client, 'subscription { executionUpdated { status execution { id } } }');
-      const job = (await gqlOk(k.url, admin, 'mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }', { input: { ...JOB_INPUT, name: 'sub' } })).createJob.job;
-      const trigger = async () => (await gqlOk(k.url, admin, 'mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }', { id: job.id })).triggerJob.execution.id;
+      const events = new EventCollector<{ executionUpdated: { execution: { id: string } } }>(
+        client,
+        'subscription { executionUpdated { status execution { id } } }',
+      );
+      const job = (
+        await gqlOk(k.url, admin, 'mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }', {
+          input: { ...JOB_INPUT, name: 'sub' },
+        })
+      ).createJob.job;
+      const trigger = async () =>
+        (await gqlOk(k.url, admin, 'mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }', { id: job.id })).triggerJob.execution
+          .id;
       await triggerUntilSeen(events, (e) => e.executionUpdated.execution.id, trigger);
       events.stop();
     });

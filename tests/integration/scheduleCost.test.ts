@@ -73,9 +73,13 @@ describe('schedule math is bounded per request', () => {
     expect(refused.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'schedule.cron' });
     expect(refused.errors?.[0].message).toMatch(/fires less than once in 8 years/);
 
-    const created = await gqlOk(k.url, member, create, { input: { name: 'leap day', paused: true, schedule: { cron: '0 0 29 2 *' }, target: { handler: 'noop' } } });
+    const created = await gqlOk(k.url, member, create, {
+      input: { name: 'leap day', paused: true, schedule: { cron: '0 0 29 2 *' }, target: { handler: 'noop' } },
+    });
     const update = `mutation($input: UpdateJobInput!) { updateJob(input: $input) { job { schedule { cron } } } }`;
-    const updated = await gql(k.url, member, update, { input: { id: created.createJob.job.id, schedule: { cron: RARE, timezone: 'Europe/Paris' } } });
+    const updated = await gql(k.url, member, update, {
+      input: { id: created.createJob.job.id, schedule: { cron: RARE, timezone: 'Europe/Paris' } },
+    });
     expect(updated.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'schedule.cron' });
     expect(updated.errors?.[0].message).toMatch(/fires less than once in 8 years/);
 

@@ -22,7 +22,8 @@ async function until(check: () => boolean, timeoutMs: number, what: string): Pro
   }
 }
 
-const job = (nextRunAt: Date) => jobDoc(nextRunAt, { schedule: { kind: 'INTERVAL', intervalSeconds: 10, timezone: 'UTC', jitterSeconds: 0 } });
+const job = (nextRunAt: Date) =>
+  jobDoc(nextRunAt, { schedule: { kind: 'INTERVAL', intervalSeconds: 10, timezone: 'UTC', jitterSeconds: 0 } });
 
 describe('leader lease', () => {
   const prefix = uniqueName('lease');
@@ -128,10 +129,18 @@ describe('materialise racing a job change', () => {
     const executions = await fixture.db.collection('executions').find({ jobId: stale._id }).toArray();
     expect(executions).toHaveLength(2);
     for (const e of executions) {
-      expect(e).toMatchObject({ status: 'CANCELLED', reason: 'the job was paused or deleted while this occurrence was being materialised' });
-      expect(await fixture.redis.exists(`${fixture.db.databaseName}:${new QueueShards(1).name('IO_BOUND', 0)}:${e._id.toHexString()}`)).toBe(0);
+      expect(e).toMatchObject({
+        status: 'CANCELLED',
+        reason: 'the job was paused or deleted while this occurrence was being materialised',
+      });
+      expect(
+        await fixture.redis.exists(`${fixture.db.databaseName}:${new QueueShards(1).name('IO_BOUND', 0)}:${e._id.toHexString()}`),
+      ).toBe(0);
     }
-    expect((await fixture.db.collection<JobDoc>('jobs').findOne({ _id: stale._id }))).toMatchObject({ status: 'PAUSED', scheduleCursor: null });
+    expect(await fixture.db.collection<JobDoc>('jobs').findOne({ _id: stale._id })).toMatchObject({
+      status: 'PAUSED',
+      scheduleCursor: null,
+    });
   });
 });
 

@@ -9,13 +9,27 @@ import { uniqueName } from '../support/harness.js';
 const NOW = new Date('2026-12-03T12:00:00Z');
 const ago = (s: number) => new Date(NOW.getTime() - s * 1000);
 
-function execution(status: ExecutionStatus, times: Partial<Pick<ExecutionDoc, 'scheduledFor' | 'nextAttemptAt' | 'deadlineAt'>>): ExecutionDoc {
-  const doc = newExecution({ tenantId: 'scan', jobId: new ObjectId(), occurrenceKey: new ObjectId().toHexString(), trigger: 'SCHEDULE', workload: 'IO_BOUND', scheduledFor: times.scheduledFor ?? NOW, maxAttempts: 3 }, NOW);
+function execution(
+  status: ExecutionStatus,
+  times: Partial<Pick<ExecutionDoc, 'scheduledFor' | 'nextAttemptAt' | 'deadlineAt'>>,
+): ExecutionDoc {
+  const doc = newExecution(
+    {
+      tenantId: 'scan',
+      jobId: new ObjectId(),
+      occurrenceKey: new ObjectId().toHexString(),
+      trigger: 'SCHEDULE',
+      workload: 'IO_BOUND',
+      scheduledFor: times.scheduledFor ?? NOW,
+      maxAttempts: 3,
+    },
+    NOW,
+  );
   return { ...doc, status, ...times };
 }
 
 /** Reconcile's scans give the same executions whether the time bounds go to the server (MongoDB) or are applied in the store (FerretDB). */
-describe.each([false, true])('the scheduler store\'s scans for stranded executions (equalityFiltersOnly %s)', (equalityFiltersOnly) => {
+describe.each([false, true])("the scheduler store's scans for stranded executions (equalityFiltersOnly %s)", (equalityFiltersOnly) => {
   let client: MongoClient;
   let db: Db;
   let store: SchedulerStore;
@@ -54,7 +68,12 @@ describe.each([false, true])('the scheduler store\'s scans for stranded executio
     const fresh = execution('QUEUED', { scheduledFor: NOW });
     // A repeated pass: the same occurrences again, as new documents (new ids, same occurrence keys).
     const again = (d: ExecutionDoc): ExecutionDoc => ({ ...d, _id: new ObjectId(), status: 'QUEUED' });
-    const { inserted, leftBehind } = await store.insertExecutions([again(docs.queuedOnTime), fresh, again(docs.succeeded), again(docs.scheduledLate)]);
+    const { inserted, leftBehind } = await store.insertExecutions([
+      again(docs.queuedOnTime),
+      fresh,
+      again(docs.succeeded),
+      again(docs.scheduledLate),
+    ]);
     expect(inserted.map((e) => e._id)).toEqual([fresh._id]);
     expect(ids(leftBehind)).toEqual(['queuedOnTime', 'scheduledLate']);
     await db.collection<ExecutionDoc>('executions').deleteOne({ _id: fresh._id });

@@ -67,14 +67,22 @@ describe('schedules fire when a careful user expects', () => {
   });
 
   it('previews a schedule across a DST change without creating anything', async () => {
-    const preview = await gqlOk(k.url, token, `query { previewSchedule(schedule: { cron: "30 2 * * *", timezone: "America/New_York", startAt: "2027-03-12T12:00:00Z" }, count: 3) { at local } }`);
+    const preview = await gqlOk(
+      k.url,
+      token,
+      `query { previewSchedule(schedule: { cron: "30 2 * * *", timezone: "America/New_York", startAt: "2027-03-12T12:00:00Z" }, count: 3) { at local } }`,
+    );
     expect(preview.previewSchedule).toEqual([
       { at: '2027-03-13T07:30:00.000Z', local: '2027-03-13T02:30:00.000-05:00' },
       // 02:30 does not exist on 14 March 2027: it runs once, at the first valid instant after the gap.
       { at: '2027-03-14T07:00:00.000Z', local: '2027-03-14T03:00:00.000-04:00' },
       { at: '2027-03-15T06:30:00.000Z', local: '2027-03-15T02:30:00.000-04:00' },
     ]);
-    const fallBack = await gqlOk(k.url, token, `query { previewSchedule(schedule: { cron: "30 1 * * *", timezone: "America/New_York", startAt: "2027-11-06T12:00:00Z" }, count: 2) { at local } }`);
+    const fallBack = await gqlOk(
+      k.url,
+      token,
+      `query { previewSchedule(schedule: { cron: "30 1 * * *", timezone: "America/New_York", startAt: "2027-11-06T12:00:00Z" }, count: 2) { at local } }`,
+    );
     // 01:30 happens twice on 7 November 2027: it runs once, at the first.
     expect(fallBack.previewSchedule).toEqual([
       { at: '2027-11-07T05:30:00.000Z', local: '2027-11-07T01:30:00.000-04:00' },

@@ -15,7 +15,8 @@ describe('npm run services with both servers already running', () => {
   mkdirSync(join(root, 'scripts'));
   mkdirSync(join(root, 'tools/ferretdb'), { recursive: true });
   mkdirSync(join(root, 'bin'));
-  for (const file of ['services.sh', 'service.mjs', 'ferretdb-build.sh', 'redis-cluster.sh']) copyFileSync(join('scripts', file), join(root, 'scripts', file));
+  for (const file of ['services.sh', 'service.mjs', 'ferretdb-build.sh', 'redis-cluster.sh'])
+    copyFileSync(join('scripts', file), join(root, 'scripts', file));
   for (const file of ['go.mod', 'go.sum', 'main.go']) copyFileSync(join('tools/ferretdb', file), join(root, 'tools/ferretdb', file));
   writeFileSync(join(root, 'bin/go'), `#!/bin/sh\necho called > "${root}/go-called"\nexit 1\n`, { mode: 0o755 });
   symlinkSync(resolve('node_modules'), join(root, 'node_modules'));

@@ -32,7 +32,12 @@ describe('graceful shutdown on SIGTERM', () => {
   /** A sleep job triggered now; resolves with the execution id once a worker runs it. */
   const runSleep = async (ms: number) => {
     const { createJob } = await gqlOk(k.url, token, CREATE, {
-      input: { name: `sleep-${ms}`, schedule: { runAt: new Date(Date.now() + 3_600_000).toISOString() }, target: { handler: 'sleep' }, payload: { ms } },
+      input: {
+        name: `sleep-${ms}`,
+        schedule: { runAt: new Date(Date.now() + 3_600_000).toISOString() },
+        target: { handler: 'sleep' },
+        payload: { ms },
+      },
     });
     const { triggerJob } = await gqlOk(k.url, token, TRIGGER, { id: createJob.job.id });
     await waitForExecution(k.url, token, triggerJob.execution.id, ['RUNNING'], 10_000);
@@ -88,7 +93,10 @@ describe('graceful shutdown on SIGTERM', () => {
         retryAttempts: 0,
         on: { connected, closed: (event) => resolve((event as { code: number }).code) },
       });
-      client.subscribe({ query: 'subscription { executionUpdated { status } }' }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+      client.subscribe(
+        { query: 'subscription { executionUpdated { status } }' },
+        { next: () => undefined, error: () => undefined, complete: () => undefined },
+      );
     });
     // Acknowledged first, so the close is the server's doing.
     await acknowledged;

@@ -7,7 +7,14 @@ import { REDIS_URL } from '../support/env.js';
 import { uniqueName } from '../support/harness.js';
 
 function eventOf(tenantId: string): ExecutionEventMessage {
-  return { tenantId, executionId: new ObjectId().toHexString(), jobId: new ObjectId().toHexString(), previousStatus: null, status: 'QUEUED', occurredAt: new Date().toISOString() };
+  return {
+    tenantId,
+    executionId: new ObjectId().toHexString(),
+    jobId: new ObjectId().toHexString(),
+    previousStatus: null,
+    status: 'QUEUED',
+    occurredAt: new Date().toISOString(),
+  };
 }
 
 describe("TenantEvents: a tenant's stream carries that tenant's events only", () => {

@@ -69,12 +69,33 @@ interface IdProbe {
 
 /** A mutation `field(id: $id)` that a missing id makes NOT_FOUND. */
 function mutationById(field: string, takes: IdKind, selection: string, moreArguments = ''): IdProbe {
-  return { field, what: field, takes, missing: 'NOT_FOUND', query: `mutation($id: ID!) { ${field}(id: $id${moreArguments}) { ${selection} } }`, variables: (id) => ({ id }) };
+  return {
+    field,
+    what: field,
+    takes,
+    missing: 'NOT_FOUND',
+    query: `mutation($id: ID!) { ${field}(id: $id${moreArguments}) { ${selection} } }`,
+    variables: (id) => ({ id }),
+  };
 }
 
 const ID_PROBES: IdProbe[] = [
-  { field: 'node', what: 'node(id)', takes: 'any', missing: 'an answer', query: `query($id: ID!) { node(id: $id) { id ... on Job { name jobStatus: status } ... on Execution { executionStatus: status } } }`, variables: (id) => ({ id }) },
-  { field: 'job', what: 'job(id)', takes: 'Job', missing: 'an answer', query: `query($id: ID!) { job(id: $id) { ${JOB_VIEW} } }`, variables: (id) => ({ id }) },
+  {
+    field: 'node',
+    what: 'node(id)',
+    takes: 'any',
+    missing: 'an answer',
+    query: `query($id: ID!) { node(id: $id) { id ... on Job { name jobStatus: status } ... on Execution { executionStatus: status } } }`,
+    variables: (id) => ({ id }),
+  },
+  {
+    field: 'job',
+    what: 'job(id)',
+    takes: 'Job',
+    missing: 'an answer',
+    query: `query($id: ID!) { job(id: $id) { ${JOB_VIEW} } }`,
+    variables: (id) => ({ id }),
+  },
   {
     field: 'job',
     what: "B's job's executions filtered by jobId",
@@ -83,7 +104,14 @@ const ID_PROBES: IdProbe[] = [
     query: `query($own: ID!, $id: ID!) { job(id: $own) { id executions(filter: { jobId: $id }) { edges { node { id } } ${PAGE_INFO} } } }`,
     variables: (id, w) => ({ own: w.b.ownJob, id }),
   },
-  { field: 'execution', what: 'execution(id)', takes: 'Execution', missing: 'an answer', query: `query($id: ID!) { execution(id: $id) { ${EXECUTION_VIEW} } }`, variables: (id) => ({ id }) },
+  {
+    field: 'execution',
+    what: 'execution(id)',
+    takes: 'Execution',
+    missing: 'an answer',
+    query: `query($id: ID!) { execution(id: $id) { ${EXECUTION_VIEW} } }`,
+    variables: (id) => ({ id }),
+  },
   {
     field: 'executions',
     what: 'executions filtered by jobId',
@@ -141,7 +169,9 @@ const OWN_PROBES: OwnProbe[] = [
       const all = (await gqlOk(w.url, token, query)).jobs;
       expect(new Set(all.edges.map((e: any) => e.node.id))).toEqual(w.b.jobs);
       expect(all.totalCount).toBe(w.b.jobs.size);
-      const page = await gqlOk(w.url, token, `query($first: Int) { jobs(first: $first) { pageInfo { hasNextPage } } }`, { first: w.b.jobs.size });
+      const page = await gqlOk(w.url, token, `query($first: Int) { jobs(first: $first) { pageInfo { hasNextPage } } }`, {
+        first: w.b.jobs.size,
+      });
       expect(page.jobs.pageInfo.hasNextPage).toBe(false);
       // Every one of A's jobs is named "a-…"; B has none of that name.
       expect((await gqlOk(w.url, token, query, { filter: { namePrefix: 'a-' } })).jobs).toEqual({ totalCount: 0, edges: [] });
@@ -154,7 +184,9 @@ const OWN_PROBES: OwnProbe[] = [
       const query = `query($filter: ExecutionFilter) { executions(first: 100, filter: $filter) { edges { node { id jobId } } } }`;
       const all = (await gqlOk(w.url, token, query)).executions.edges.map((e: any) => e.node);
       expect(new Set(all.map((e: any) => e.id))).toEqual(w.b.executions);
-      const page = await gqlOk(w.url, token, `query($first: Int) { executions(first: $first) { pageInfo { hasNextPage } } }`, { first: w.b.executions.size });
+      const page = await gqlOk(w.url, token, `query($first: Int) { executions(first: $first) { pageInfo { hasNextPage } } }`, {
+        first: w.b.executions.size,
+      });
       expect(page.executions.pageInfo.hasNextPage).toBe(false);
       // A has RUNNING and CANCELLED executions; B has none.
       const foreignStatuses = await gqlOk(w.url, token, query, { filter: { statuses: ['RUNNING', 'CANCELLED', 'QUEUED'] } });
@@ -166,7 +198,12 @@ const OWN_PROBES: OwnProbe[] = [
     what: "executionStats counts B's executions only",
     check: async (w, token) => {
       const since = new Date(Date.now() - HOUR_MS).toISOString();
-      const { executionStats } = await gqlOk(w.url, token, `query($since: DateTime!) { executionStats(since: $since) { total byStatus { status count } } }`, { since });
+      const { executionStats } = await gqlOk(
+        w.url,
+        token,
+        `query($since: DateTime!) { executionStats(since: $since) { total byStatus { status count } } }`,
+        { since },
+      );
       expect(executionStats).toEqual({ total: w.b.executions.size, byStatus: [{ status: 'SUCCEEDED', count: w.b.executions.size }] });
     },
   },
@@ -190,8 +227,16 @@ const OWN_PROBES: OwnProbe[] = [
     field: 'createJob',
     what: "createJob with A's idempotency key makes a job of B's",
     check: async (w, token) => {
-      const input = { name: 'b-shadow', idempotencyKey: A_IDEMPOTENCY_KEY, schedule: { intervalSeconds: 3600 }, target: { handler: 'noop' }, paused: true };
-      const { job } = (await gqlOk(w.url, token, `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id name payload } } }`, { input })).createJob;
+      const input = {
+        name: 'b-shadow',
+        idempotencyKey: A_IDEMPOTENCY_KEY,
+        schedule: { intervalSeconds: 3600 },
+        target: { handler: 'noop' },
+        paused: true,
+      };
+      const { job } = (
+        await gqlOk(w.url, token, `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id name payload } } }`, { input })
+      ).createJob;
       expect(Object.values(w.a.jobs)).not.toContain(job.id);
       expect(job.payload).toBeNull();
       w.b.jobs.add(job.id);
@@ -244,7 +289,11 @@ describe("tenant isolation: B gets nothing of A's through any operation", () => 
   /** Every execution A triggered by hand until its subscription was seen live. */
   const manualA: string[] = [];
   const a: Made = { jobs: {}, executions: {}, apiKeys: {} };
-  const world = { a, tokenA, b: { jobs: new Set<string>(), executions: new Set<string>(), apiKeys: new Set<string>(), ownJob: '' } } as World;
+  const world = {
+    a,
+    tokenA,
+    b: { jobs: new Set<string>(), executions: new Set<string>(), apiKeys: new Set<string>(), ownJob: '' },
+  } as World;
   let eventsA: EventCollector<Event>;
   let eventsB: EventCollector<Event>;
   /** B's subscriptions narrowed to each of A's jobs, and to a job that does not exist. */
@@ -276,11 +325,17 @@ describe("tenant isolation: B gets nothing of A's through any operation", () => 
       apiKeys: await db.collection('apiKeys').find({ tenantId: tenantA }, byId).toArray(),
       tenant: await db.collection<{ _id: string }>('tenants').findOne({ _id: tenantA }),
     };
-    const read = async (query: string, id: string) => (await gqlOk(k.url, tokenA, query, { id }));
+    const read = async (query: string, id: string) => await gqlOk(k.url, tokenA, query, { id });
     const api = {
       jobs: await Promise.all(Object.values(a.jobs).map((id) => read(`query($id: ID!) { job(id: $id) { ${JOB_VIEW} } }`, id))),
-      executions: await Promise.all(Object.values(a.executions).map((id) => read(`query($id: ID!) { execution(id: $id) { ${EXECUTION_VIEW} } }`, id))),
-      lists: await gqlOk(k.url, tokenA, `{ viewer { tenantId quota { jobCount } } jobs(first: 100) { totalCount edges { node { id } } } apiKeys { id name role prefix lastUsedAt } }`),
+      executions: await Promise.all(
+        Object.values(a.executions).map((id) => read(`query($id: ID!) { execution(id: $id) { ${EXECUTION_VIEW} } }`, id)),
+      ),
+      lists: await gqlOk(
+        k.url,
+        tokenA,
+        `{ viewer { tenantId quota { jobCount } } jobs(first: 100) { totalCount edges { node { id } } } apiKeys { id name role prefix lastUsedAt } }`,
+      ),
     };
     return { documents, api };
   }
@@ -307,7 +362,12 @@ describe("tenant isolation: B gets nothing of A's through any operation", () => 
 
     // A: an interval, a paused cron with an HTTP target, a sleeping handler and a one-off; an API key.
     const inAnHour = new Date(Date.now() + HOUR_MS).toISOString();
-    a.jobs.interval = await createJob(tokenA, { name: 'a-interval', schedule: { intervalSeconds: 3600, startAt: inAnHour }, target: { handler: 'noop' }, payload: { secret: A_SECRET } });
+    a.jobs.interval = await createJob(tokenA, {
+      name: 'a-interval',
+      schedule: { intervalSeconds: 3600, startAt: inAnHour },
+      target: { handler: 'noop' },
+      payload: { secret: A_SECRET },
+    });
     a.jobs.cronHttp = await createJob(tokenA, {
       name: 'a-cron-http',
       idempotencyKey: A_IDEMPOTENCY_KEY,
@@ -324,11 +384,21 @@ describe("tenant isolation: B gets nothing of A's through any operation", () => 
       paused: true,
     });
     // Paused until A's subscription is live; resumed below, when its time has passed, it runs at once.
-    a.jobs.oneOff = await createJob(tokenA, { name: 'a-once', schedule: { runAt: new Date(Date.now() + 100).toISOString() }, target: { handler: 'noop' }, paused: true });
+    a.jobs.oneOff = await createJob(tokenA, {
+      name: 'a-once',
+      schedule: { runAt: new Date(Date.now() + 100).toISOString() },
+      target: { handler: 'noop' },
+      paused: true,
+    });
     a.apiKeys.member = (await gqlOk(k.url, tokenA, CREATE_KEY, { name: 'a-key', role: 'MEMBER' })).createApiKey.apiKey.id;
 
     // B: a job of its own and an ADMIN API key as its second way in.
-    world.b.ownJob = await createJob(tokenB, { name: 'b-own', schedule: { intervalSeconds: 3600 }, target: { handler: 'noop' }, paused: true });
+    world.b.ownJob = await createJob(tokenB, {
+      name: 'b-own',
+      schedule: { intervalSeconds: 3600 },
+      target: { handler: 'noop' },
+      paused: true,
+    });
     world.b.jobs.add(world.b.ownJob);
     const keyB = (await gqlOk(k.url, tokenB, CREATE_KEY, { name: 'b-caller', role: 'ADMIN' })).createApiKey;
     world.b.apiKeys.add(keyB.apiKey.id);
@@ -359,7 +429,12 @@ describe("tenant isolation: B gets nothing of A's through any operation", () => 
     await gqlOk(k.url, tokenA, `mutation($id: ID!) { resumeJob(id: $id) { job { id } } }`, { id: a.jobs.oneOff });
     const seen = await eventsA.waitFor(
       (items) =>
-        [...manualA.map((id) => saw(id, 'SUCCEEDED')), saw(a.executions.http, 'SUCCEEDED'), saw(a.executions.running, 'RUNNING'), saw(a.executions.cancelled, 'CANCELLED')].every((s) => s(items)) &&
+        [
+          ...manualA.map((id) => saw(id, 'SUCCEEDED')),
+          saw(a.executions.http, 'SUCCEEDED'),
+          saw(a.executions.running, 'RUNNING'),
+          saw(a.executions.cancelled, 'CANCELLED'),
+        ].every((s) => s(items)) &&
         items.some((e) => e.executionUpdated.execution.jobId === a.jobs.oneOff && e.executionUpdated.status === 'SUCCEEDED'),
       20_000,
     );
@@ -399,11 +474,14 @@ describe("tenant isolation: B gets nothing of A's through any operation", () => 
     for (const id of world.b.executions) expect(eventsA.items.map(eventId)).not.toContain(id);
   });
 
-  describe.each(['JWT', 'API key'])("B via %s", (via) => {
+  describe.each(['JWT', 'API key'])('B via %s', (via) => {
     const token = () => callers.get(via)!;
     const cases = () =>
       ID_PROBES.flatMap((probe) => {
-        const ids = probe.takes === 'any' ? [...Object.values(a.jobs), ...Object.values(a.executions), ...Object.values(a.apiKeys)] : Object.values(idsOf(probe.takes));
+        const ids =
+          probe.takes === 'any'
+            ? [...Object.values(a.jobs), ...Object.values(a.executions), ...Object.values(a.apiKeys)]
+            : Object.values(idsOf(probe.takes));
         return ids.map((id) => ({ probe, id }));
       });
     const idsOf = (kind: IdKind) => ({ Job: a.jobs, Execution: a.executions, ApiKey: a.apiKeys })[kind];
@@ -427,7 +505,11 @@ describe("tenant isolation: B gets nothing of A's through any operation", () => 
           mismatches.push(`${probe.what} with ${id}: ${normalised(foreign, id)} vs ${normalised(absent, missing)}`);
         }
         const text = normalised(foreign, id);
-        for (const leak of [tenantA, A_SECRET, ...foreignIds.filter((other) => other !== id).flatMap((other) => [other, fromGlobalId(other)!.id.toHexString()])]) {
+        for (const leak of [
+          tenantA,
+          A_SECRET,
+          ...foreignIds.filter((other) => other !== id).flatMap((other) => [other, fromGlobalId(other)!.id.toHexString()]),
+        ]) {
           if (text.includes(leak)) mismatches.push(`${probe.what} with ${id} names ${leak}: ${text}`);
         }
       }
@@ -435,7 +517,7 @@ describe("tenant isolation: B gets nothing of A's through any operation", () => 
     }, 120_000);
   });
 
-  it("left every object of A as it was: documents, versions, statuses, keys and webhook secret", async () => {
+  it('left every object of A as it was: documents, versions, statuses, keys and webhook secret', async () => {
     expect(await stateOfA()).toEqual(before);
     for (const events of eventsBByJob.values()) expect(events.items).toEqual([]);
     for (const e of eventsB.items) expect(world.b.executions.has(eventId(e))).toBe(true);

@@ -29,16 +29,29 @@ describe('traces of a GraphQL operation, a sweep pass and an attempt', () => {
     receiver = await startReceiver(() => ({ status: 200, body: '{"ok":true}' }));
     k = await startTestKairos('traces', { traceExporter: exporter, env: { OTEL_SERVICE_NAME: 'kairos-traces-test' } });
     const runAt = new Date(Date.now() + 1000).toISOString();
-    const input = { name: 'traced', schedule: { runAt }, target: { http: { url: `${receiver.url}/hook`, headers: [{ name: 'Authorization', value: TARGET_SECRET }] } } };
+    const input = {
+      name: 'traced',
+      schedule: { runAt },
+      target: { http: { url: `${receiver.url}/hook`, headers: [{ name: 'Authorization', value: TARGET_SECRET }] } },
+    };
     jobId = (await gqlOk(k.url, token, CREATE, { input })).createJob.job.id;
     // A refused operation, for the error side of the GraphQL span.
-    const refused = await gql(k.url, token, `mutation CreateRefusedJob($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`, {
-      input: { name: 'refused', schedule: { intervalSeconds: 0 }, target: { handler: 'noop' } },
-    });
+    const refused = await gql(
+      k.url,
+      token,
+      `mutation CreateRefusedJob($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`,
+      {
+        input: { name: 'refused', schedule: { intervalSeconds: 0 }, target: { handler: 'noop' } },
+      },
+    );
     expect(refused.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
     [request] = await receiver.waitForRequests(1, 20_000);
     // The attempt span ends once the response is read and before the end is recorded.
-    attemptSpan = await waitUntil('the attempt span', async () => exporter.getFinishedSpans().find((s) => s.name === 'execution.attempt'), 10_000);
+    attemptSpan = await waitUntil(
+      'the attempt span',
+      async () => exporter.getFinishedSpans().find((s) => s.name === 'execution.attempt'),
+      10_000,
+    );
     spans = exporter.getFinishedSpans();
   }, 40_000);
 
@@ -53,7 +66,11 @@ describe('traces of a GraphQL operation, a sweep pass and an attempt', () => {
     const [span] = named('mutation CreateTracedJob');
     expect(span).toBeDefined();
     expect(span.kind).toBe(SpanKind.SERVER);
-    expect(span.attributes).toMatchObject({ 'graphql.operation.name': 'CreateTracedJob', 'graphql.operation.type': 'mutation', 'kairos.tenant.id': tenant });
+    expect(span.attributes).toMatchObject({
+      'graphql.operation.name': 'CreateTracedJob',
+      'graphql.operation.type': 'mutation',
+      'kairos.tenant.id': tenant,
+    });
     expect(span.status.code).not.toBe(SpanStatusCode.ERROR);
     expect(span.resource.attributes['service.name']).toBe('kairos-traces-test');
   });

@@ -126,7 +126,9 @@ describe('workers run targets and record every attempt', () => {
   it('runs an execution once when the queue delivers it several times at once', async () => {
     const r = await receiver;
     const runAt = new Date(Date.now() + 3000).toISOString();
-    const { createJob } = await gqlOk(k.url, token, CREATE, { input: { name: 'dup', schedule: { runAt }, target: { http: { url: `${r.url}/dup` } } } });
+    const { createJob } = await gqlOk(k.url, token, CREATE, {
+      input: { name: 'dup', schedule: { runAt }, target: { http: { url: `${r.url}/dup` } } },
+    });
     const jobId = createJob.job.id;
     const queued = await gqlOk(k.url, token, EXECUTION, { jobId });
     const execution = queued.executions.edges[0].node;
@@ -135,7 +137,15 @@ describe('workers run targets and record every attempt', () => {
     const queues = new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, k.prefix, () => undefined, new QueueShards(1));
     const hex = fromGlobalId(execution.id, 'Execution')!.id.toHexString();
     // One with only the id (the worker reads the execution), one with the entry's picture of it.
-    const run = { jobId: fromGlobalId(jobId, 'Job')!.id.toHexString(), workload: 'IO_BOUND' as const, status: 'QUEUED' as const, attempt: 0, maxAttempts: 3, scheduledFor: runAt, payloadJson: null };
+    const run = {
+      jobId: fromGlobalId(jobId, 'Job')!.id.toHexString(),
+      workload: 'IO_BOUND' as const,
+      status: 'QUEUED' as const,
+      attempt: 0,
+      maxAttempts: 3,
+      scheduledFor: runAt,
+      payloadJson: null,
+    };
     await queues.enqueue([
       bufferedEntry(hex, tenant, 'IO_BOUND', new Date()),
       { id: `${hex}-dup`, workload: 'IO_BOUND', dueAt: new Date(), message: { executionId: hex, tenantId: tenant, run } },
@@ -156,7 +166,10 @@ describe('workers run targets and record every attempt', () => {
   });
 
   it("fires a handler's abort signal at the timeout and records TIMED_OUT", async () => {
-    const { execution } = await runJob({ target: { handler: 'sleep' }, payload: { ms: 20_000 }, timeoutSeconds: 1, retryPolicy: { maxAttempts: 1 } }, 'FAILED');
+    const { execution } = await runJob(
+      { target: { handler: 'sleep' }, payload: { ms: 20_000 }, timeoutSeconds: 1, retryPolicy: { maxAttempts: 1 } },
+      'FAILED',
+    );
     expect(execution.attempts).toEqual([expect.objectContaining({ number: 1, outcome: 'TIMED_OUT', error: 'Timed out after 1 s' })]);
     // The sleep handler stopped when its signal fired, not after its 20 s.
     expect(execution.durationMs).toBeLessThan(5000);

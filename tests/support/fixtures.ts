@@ -40,7 +40,9 @@ export function jobDoc(cursor: Date, overrides: Partial<JobDoc> = {}): JobDoc {
 }
 
 /** Materialisation wired to the real servers under its own database and Redis prefix; `close()` drops both. */
-export async function materialiseFixture(name: string): Promise<{ db: Db; redis: Redis; deps: MaterialiseDeps; close: () => Promise<void> }> {
+export async function materialiseFixture(
+  name: string,
+): Promise<{ db: Db; redis: Redis; deps: MaterialiseDeps; close: () => Promise<void> }> {
   const mongo = await new MongoClient(MONGO_URL).connect();
   const db = mongo.db(name);
   await ensureIndexes(db);

@@ -15,7 +15,9 @@ export default async function globalSetup(): Promise<void> {
     await redis.connect();
     await redis.ping();
   } catch (error) {
-    throw new Error(`Tests need MongoDB at ${MONGO_URL} and Redis at ${REDIS_URL}; run \`npm run services\` (${String(error)})`, { cause: error });
+    throw new Error(`Tests need MongoDB at ${MONGO_URL} and Redis at ${REDIS_URL}; run \`npm run services\` (${String(error)})`, {
+      cause: error,
+    });
   } finally {
     await mongo.close();
     await redis.quit().catch(() => redis.disconnect());

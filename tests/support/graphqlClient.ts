@@ -21,7 +21,12 @@ export async function gql<T = Record<string, any>>(
 }
 
 /** The data of a response that must have succeeded; throws with the errors otherwise. */
-export async function gqlOk<T = Record<string, any>>(url: string, token: string, query: string, variables?: Record<string, unknown>): Promise<T> {
+export async function gqlOk<T = Record<string, any>>(
+  url: string,
+  token: string,
+  query: string,
+  variables?: Record<string, unknown>,
+): Promise<T> {
   const result = await gql<T>(url, token, query, variables);
   if (result.errors?.length || !result.data) throw new Error(`GraphQL errors: ${JSON.stringify(result.errors)}`);
   return result.data;

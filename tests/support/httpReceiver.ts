@@ -20,7 +20,13 @@ export async function startReceiver(respond: (req: ReceivedRequest, index: numbe
   const answer = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const request = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+    const request = {
+      method: req.method ?? '',
+      url: req.url ?? '',
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString('utf8'),
+      at: Date.now(),
+    };
     received.push(request);
     for (const wake of waiters.splice(0)) wake();
     const reply = respond(request, received.length - 1);

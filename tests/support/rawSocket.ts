@@ -37,7 +37,10 @@ export class RawSocket {
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     const socket = new RawSocket(ws);
     ws.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } }));
-    const outcome = await Promise.race([socket.waitFor((m) => m.some((x) => x.type === 'connection_ack'), 10_000).then(() => null), socket.closed]);
+    const outcome = await Promise.race([
+      socket.waitFor((m) => m.some((x) => x.type === 'connection_ack'), 10_000).then(() => null),
+      socket.closed,
+    ]);
     return outcome ? { socket, acked: false, ...outcome } : { socket, acked: true };
   }
 
@@ -63,7 +66,8 @@ export class RawSocket {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       if (predicate(this.messages)) return;
-      if (this.socket.readyState === WebSocket.CLOSED) throw new Error(`socket closed; messages: ${JSON.stringify(this.messages).slice(0, 1000)}`);
+      if (this.socket.readyState === WebSocket.CLOSED)
+        throw new Error(`socket closed; messages: ${JSON.stringify(this.messages).slice(0, 1000)}`);
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`timed out after ${timeoutMs} ms; messages: ${JSON.stringify(this.messages).slice(0, 1000)}`);
       await new Promise<void>((resolve) => {

@@ -66,7 +66,8 @@ export class EventCollector<T> {
       if (this.failure) throw this.failure;
       if (predicate(this.items)) return this.items;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out after ${timeoutMs} ms with ${this.items.length} events: ${JSON.stringify(this.items).slice(0, 1500)}`);
+      if (left <= 0)
+        throw new Error(`timed out after ${timeoutMs} ms with ${this.items.length} events: ${JSON.stringify(this.items).slice(0, 1500)}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiters.push(() => {
@@ -99,7 +100,10 @@ export async function triggerUntilSeen<T>(
   for (;;) {
     triggered.add(await trigger());
     try {
-      await events.waitFor((items) => items.some((item) => triggered.has(executionIdOf(item))), Math.max(1, Math.min(1000, deadline - Date.now())));
+      await events.waitFor(
+        (items) => items.some((item) => triggered.has(executionIdOf(item))),
+        Math.max(1, Math.min(1000, deadline - Date.now())),
+      );
       return;
     } catch (error) {
       if (Date.now() >= deadline) throw error;

@@ -24,7 +24,13 @@ export const EXECUTION_FIELDS = `id status attempt trigger scheduledFor error re
   attempts { number outcome error httpStatus workerId startedAt finishedAt }`;
 
 /** Waits until the execution with this global id is in one of `statuses`, and returns it. */
-export async function waitForExecution(url: string, token: string, id: string, statuses: string[], timeoutMs: number): Promise<Record<string, any>> {
+export async function waitForExecution(
+  url: string,
+  token: string,
+  id: string,
+  statuses: string[],
+  timeoutMs: number,
+): Promise<Record<string, any>> {
   return waitUntil(
     `execution ${id} to be ${statuses.join(' or ')}`,
     async () => {

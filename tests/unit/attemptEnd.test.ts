@@ -16,7 +16,9 @@ const result = (outcome: AttemptResult['outcome'], extra: Partial<AttemptResult>
 
 describe('decideAttemptEnd', () => {
   it('ends the execution SUCCEEDED with the result, whatever attempts are left', () => {
-    expect(decideAttemptEnd(result('SUCCEEDED', { resultJson: '{"ok":1}' }), { number: 1, maxAttempts: 3, retryPolicy: policy }, NOW, lowest)).toEqual({
+    expect(
+      decideAttemptEnd(result('SUCCEEDED', { resultJson: '{"ok":1}' }), { number: 1, maxAttempts: 3, retryPolicy: policy }, NOW, lowest),
+    ).toEqual({
       status: 'SUCCEEDED',
       nextAttemptAt: null,
       final: true,
@@ -27,13 +29,23 @@ describe('decideAttemptEnd', () => {
   });
 
   it('ends it CANCELLED with the cancel message as reason, never retried', () => {
-    const end = decideAttemptEnd(result('CANCELLED', { error: 'cancelled by the user' }), { number: 1, maxAttempts: 3, retryPolicy: policy }, NOW, lowest);
+    const end = decideAttemptEnd(
+      result('CANCELLED', { error: 'cancelled by the user' }),
+      { number: 1, maxAttempts: 3, retryPolicy: policy },
+      NOW,
+      lowest,
+    );
     expect(end).toMatchObject({ status: 'CANCELLED', final: true, nextAttemptAt: null, reason: 'cancelled by the user' });
   });
 
   it.each(['FAILED', 'TIMED_OUT', 'CRASHED'] as const)('retries a %s attempt after the backoff while attempts are left', (outcome) => {
     const first = decideAttemptEnd(result(outcome), { number: 1, maxAttempts: 3, retryPolicy: policy }, NOW, lowest);
-    expect(first).toMatchObject({ status: 'RETRYING', final: false, nextAttemptAt: new Date(NOW.getTime() + 2000), error: `${outcome.toLowerCase()} here` });
+    expect(first).toMatchObject({
+      status: 'RETRYING',
+      final: false,
+      nextAttemptAt: new Date(NOW.getTime() + 2000),
+      error: `${outcome.toLowerCase()} here`,
+    });
     const second = decideAttemptEnd(result(outcome), { number: 2, maxAttempts: 3, retryPolicy: policy }, NOW, lowest);
     expect(second.nextAttemptAt).toEqual(new Date(NOW.getTime() + backoffDelayMs(policy, 2, lowest)));
   });
@@ -47,7 +59,9 @@ describe('decideAttemptEnd', () => {
   });
 
   it('does not retry a final failure (a refused target) even with attempts left', () => {
-    expect(decideAttemptEnd(result('FAILED', { final: true }), { number: 1, maxAttempts: 3, retryPolicy: policy }, NOW, lowest)).toMatchObject({
+    expect(
+      decideAttemptEnd(result('FAILED', { final: true }), { number: 1, maxAttempts: 3, retryPolicy: policy }, NOW, lowest),
+    ).toMatchObject({
       status: 'FAILED',
       final: true,
     });

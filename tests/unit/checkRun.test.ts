@@ -7,9 +7,17 @@ import { toGlobalId } from '../../src/ids/globalId.js';
 
 const T0 = new Date('2026-12-02T10:00:00.000Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
-const job = { _id: new ObjectId('6b0000000000000000000001'), createdAt: T0, schedule: { kind: 'INTERVAL' as const, intervalSeconds: 10, timezone: 'UTC', jitterSeconds: 0 } };
+const job = {
+  _id: new ObjectId('6b0000000000000000000001'),
+  createdAt: T0,
+  schedule: { kind: 'INTERVAL' as const, intervalSeconds: 10, timezone: 'UTC', jitterSeconds: 0 },
+};
 
-function execution(seconds: number, outcomes: (AttemptOutcome | null)[], status: CheckedExecution['status'] = 'SUCCEEDED'): CheckedExecution {
+function execution(
+  seconds: number,
+  outcomes: (AttemptOutcome | null)[],
+  status: CheckedExecution['status'] = 'SUCCEEDED',
+): CheckedExecution {
   return {
     _id: new ObjectId(),
     jobId: job._id,
@@ -19,10 +27,23 @@ function execution(seconds: number, outcomes: (AttemptOutcome | null)[], status:
     scheduledFor: at(seconds),
     attempt: outcomes.length,
     nextAttemptAt: null,
-    attempts: outcomes.map((outcome, i) => ({ number: i + 1, outcome, startedAt: at(seconds + i), finishedAt: outcome ? at(seconds + i) : null, error: null, httpStatus: null, workerId: 'w' })),
+    attempts: outcomes.map((outcome, i) => ({
+      number: i + 1,
+      outcome,
+      startedAt: at(seconds + i),
+      finishedAt: outcome ? at(seconds + i) : null,
+      error: null,
+      httpStatus: null,
+      workerId: 'w',
+    })),
   };
 }
-const delivery = (e: CheckedExecution, attempt: number, response: Delivery['response'] = 200): Delivery => ({ idempotencyKey: toGlobalId('Execution', e._id), attempt, at: e.scheduledFor.getTime() + attempt, response });
+const delivery = (e: CheckedExecution, attempt: number, response: Delivery['response'] = 200): Delivery => ({
+  idempotencyKey: toGlobalId('Execution', e._id),
+  attempt,
+  at: e.scheduledFor.getTime() + attempt,
+  response,
+});
 
 /** Occurrences at +10 s, +20 s and +30 s are due by +35 s. */
 function check(executions: CheckedExecution[], deliveries: Delivery[] = [], now = at(40)) {
@@ -33,16 +54,23 @@ function check(executions: CheckedExecution[], deliveries: Delivery[] = [], now 
 describe('checkRun, the chaos verdict', () => {
   it('passes a run where each occurrence ran once and every repeat followed a failure', () => {
     const retried = execution(20, ['FAILED', 'SUCCEEDED']);
-    const result = check([execution(10, ['SUCCEEDED']), retried, execution(30, ['SUCCEEDED'])], [delivery(retried, 1, 500), delivery(retried, 2)]);
+    const result = check(
+      [execution(10, ['SUCCEEDED']), retried, execution(30, ['SUCCEEDED'])],
+      [delivery(retried, 1, 500), delivery(retried, 2)],
+    );
     expect(result.violations).toEqual([]);
-    expect(result.counts).toEqual(expect.objectContaining({ occurrences: 3, executions: 3, succeeded: 3, attempts: 4, deliveries: 2, lost: 0 }));
+    expect(result.counts).toEqual(
+      expect.objectContaining({ occurrences: 3, executions: 3, succeeded: 3, attempts: 4, deliveries: 2, lost: 0 }),
+    );
   });
 
   it('reports an occurrence without an execution as lost, and one with two as doubled', () => {
     const result = check([execution(10, ['SUCCEEDED']), execution(10, ['SUCCEEDED'])]);
     expect(result.counts.lost).toBe(2);
     expect(result.counts.doubled).toBe(1);
-    expect(result.violations).toEqual(expect.arrayContaining([expect.stringMatching(/^lost: .*10:00:20/), expect.stringMatching(/^doubled: .*10:00:10/)]));
+    expect(result.violations).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^lost: .*10:00:20/), expect.stringMatching(/^doubled: .*10:00:10/)]),
+    );
   });
 
   it('reports an execution off the schedule, and gaps or open attempts in the attempt list', () => {
@@ -51,7 +79,11 @@ describe('checkRun, the chaos verdict', () => {
     const open = execution(30, [null, 'SUCCEEDED']);
     const result = check([execution(10, ['SUCCEEDED']), off, gap, open]);
     expect(result.violations).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^unexpected: .*10:00:15/), expect.stringMatching(/^attempts: .* but attempt 3/), expect.stringMatching(/without an outcome/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^unexpected: .*10:00:15/),
+        expect.stringMatching(/^attempts: .* but attempt 3/),
+        expect.stringMatching(/without an outcome/),
+      ]),
     );
   });
 
@@ -77,14 +109,20 @@ describe('checkRun, the chaos verdict', () => {
   it('accepts a delivery repeated after a 2xx only when the earlier attempt was recorded CRASHED', () => {
     const crashed = execution(10, ['CRASHED', 'SUCCEEDED']);
     const failed = execution(20, ['FAILED', 'SUCCEEDED']);
-    const result = check([crashed, failed, execution(30, ['SUCCEEDED'])], [delivery(crashed, 1), delivery(crashed, 2), delivery(failed, 1), delivery(failed, 2)]);
+    const result = check(
+      [crashed, failed, execution(30, ['SUCCEEDED'])],
+      [delivery(crashed, 1), delivery(crashed, 2), delivery(failed, 1), delivery(failed, 2)],
+    );
     expect(result.counts.duplicateDeliveries).toBe(2);
     expect(result.violations).toEqual([expect.stringMatching(/^duplicate: .* attempt 1 is FAILED, not CRASHED/)]);
   });
 
   it('judges a repeat by the delivery just before it: a crash answered 2xx, then a failure, then a retry', () => {
     const e = execution(10, ['CRASHED', 'FAILED', 'SUCCEEDED']);
-    const result = check([e, execution(20, ['SUCCEEDED']), execution(30, ['SUCCEEDED'])], [delivery(e, 1), delivery(e, 2, 500), delivery(e, 3)]);
+    const result = check(
+      [e, execution(20, ['SUCCEEDED']), execution(30, ['SUCCEEDED'])],
+      [delivery(e, 1), delivery(e, 2, 500), delivery(e, 3)],
+    );
     expect(result.violations).toEqual([]);
     expect(result.counts.duplicateDeliveries).toBe(1);
   });

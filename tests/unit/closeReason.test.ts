@@ -7,7 +7,8 @@ describe('closeReason', () => {
   });
 
   it('cuts a long reason to the 123 bytes a close frame allows, at a character boundary', () => {
-    const long = 'The token signature does not match; mint a new one with npm run -s token (in development) or get one from the issuer of your tokens';
+    const long =
+      'The token signature does not match; mint a new one with npm run -s token (in development) or get one from the issuer of your tokens';
     expect(Buffer.byteLength(long)).toBeGreaterThan(123);
     const cut = closeReason(long);
     expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(123);

@@ -48,12 +48,22 @@ describe('loadConfig defaults', () => {
   });
 
   it('gives a new tenant 1000 jobs, 100 running executions and 600 executions per minute', () => {
-    expect(config.defaultQuota).toEqual({ maxJobs: 1000, maxConcurrentExecutions: 100, maxExecutionsPerMinute: 600, executionRetentionDays: 30 });
+    expect(config.defaultQuota).toEqual({
+      maxJobs: 1000,
+      maxConcurrentExecutions: 100,
+      maxExecutionsPerMinute: 600,
+      executionRetentionDays: 30,
+    });
     expect(config.purgeEveryMs).toBe(300_000);
   });
 
   it('caps a new tenant at 20 sockets a credential, 100 a tenant, 50 subscriptions a socket and 200 a tenant', () => {
-    expect(config.defaultConnectionQuota).toEqual({ maxSocketsPerCredential: 20, maxSockets: 100, maxSubscriptionsPerSocket: 50, maxSubscriptions: 200 });
+    expect(config.defaultConnectionQuota).toEqual({
+      maxSocketsPerCredential: 20,
+      maxSockets: 100,
+      maxSubscriptionsPerSocket: 50,
+      maxSubscriptions: 200,
+    });
   });
 
   it('uses the documented internal defaults', () => {
@@ -175,17 +185,24 @@ describe('loadConfig with explicit values', () => {
     expect(loadConfig({ JWT_SECRET: SECRET, ALLOW_PRIVATE_TARGETS: 'false' }).allowPrivateTargets).toBe(false);
   });
 
-  it('reads REDIS_CLUSTER_NODES as host:port or redis URLs, the first one\'s credentials and TLS for all, and spreads queues over 6 shards', () => {
+  it("reads REDIS_CLUSTER_NODES as host:port or redis URLs, the first one's credentials and TLS for all, and spreads queues over 6 shards", () => {
     const config = loadConfig({ JWT_SECRET: SECRET, REDIS_CLUSTER_NODES: 'rediss://app:p%40ss@10.0.0.1:7001, 10.0.0.2:7002,redis-3' });
     expect(config.redisCluster).toEqual({
-      nodes: [{ host: '10.0.0.1', port: 7001 }, { host: '10.0.0.2', port: 7002 }, { host: 'redis-3', port: 6379 }],
+      nodes: [
+        { host: '10.0.0.1', port: 7001 },
+        { host: '10.0.0.2', port: 7002 },
+        { host: 'redis-3', port: 6379 },
+      ],
       username: 'app',
       password: 'p@ss',
       tls: true,
     });
     expect(config.queueShards).toBe(6);
     expect(loadConfig({ JWT_SECRET: SECRET, REDIS_CLUSTER_NODES: '127.0.0.1:7001', QUEUE_SHARDS: '12' }).queueShards).toBe(12);
-    expect(loadConfig({ JWT_SECRET: SECRET, REDIS_CLUSTER_NODES: '127.0.0.1:7001' }).redisCluster).toEqual({ nodes: [{ host: '127.0.0.1', port: 7001 }], tls: false });
+    expect(loadConfig({ JWT_SECRET: SECRET, REDIS_CLUSTER_NODES: '127.0.0.1:7001' }).redisCluster).toEqual({
+      nodes: [{ host: '127.0.0.1', port: 7001 }],
+      tls: false,
+    });
   });
 
   it('accepts the PORT bounds 0 and 65535', () => {
@@ -242,9 +259,7 @@ describe('loadConfig rejects invalid values with a ConfigError naming the variab
   });
 
   it('gives the PORT range', () => {
-    expect(configError({ JWT_SECRET: SECRET, PORT: '70000' }).message).toBe(
-      'PORT must be an integer between 0 and 65535, got "70000"',
-    );
+    expect(configError({ JWT_SECRET: SECRET, PORT: '70000' }).message).toBe('PORT must be an integer between 0 and 65535, got "70000"');
   });
 
   it('gives the allowed schemes of REDIS_URL', () => {
@@ -269,7 +284,9 @@ describe('loadConfig rejects invalid values with a ConfigError naming the variab
 
   it('refuses a REDIS_CLUSTER_NODES entry of another scheme, an empty list and QUEUE_SHARDS out of 1..256, without echoing a password', () => {
     expect(configError({ JWT_SECRET: SECRET, REDIS_CLUSTER_NODES: 'http://10.0.0.1:7001' }).message).toMatch(/REDIS_CLUSTER_NODES/);
-    expect(configError({ JWT_SECRET: SECRET, REDIS_CLUSTER_NODES: ' , ' }).message).toMatch(/REDIS_CLUSTER_NODES must name at least one node/);
+    expect(configError({ JWT_SECRET: SECRET, REDIS_CLUSTER_NODES: ' , ' }).message).toMatch(
+      /REDIS_CLUSTER_NODES must name at least one node/,
+    );
     const bad = configError({ JWT_SECRET: SECRET, REDIS_CLUSTER_NODES: 'redis://u:hunter2@10.0.0.1:99999' });
     expect(bad.message).toMatch(/REDIS_CLUSTER_NODES/);
     expect(bad.message).not.toContain('hunter2');

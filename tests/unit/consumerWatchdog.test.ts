@@ -24,7 +24,14 @@ describe('the watchdog that finds queue consumers which stopped taking work', ()
   });
 
   it('finds none, and reads nothing, when every consumer took work recently', async () => {
-    const watchdog = new ConsumerWatchdog({ waiting: async () => { throw new Error('not asked'); } }, { wedgedAfterMs: 1000 });
+    const watchdog = new ConsumerWatchdog(
+      {
+        waiting: async () => {
+          throw new Error('not asked');
+        },
+      },
+      { wedgedAfterMs: 1000 },
+    );
     expect(await watchdog.wedged([{ name: 'a', inFlight: 0, lastTakenAt: NOW - 10 }], NOW)).toEqual([]);
   });
 });

@@ -57,9 +57,7 @@ describe('contractDiff', () => {
 
   it('reports an extra required argument', () => {
     const printed = base.replace('a(id: ID!)', 'a(id: ID!, tenant: String!)');
-    expect(contractDiff(base, printed)).toEqual([
-      'Query.a(tenant): extra required argument String! not in the contract',
-    ]);
+    expect(contractDiff(base, printed)).toEqual(['Query.a(tenant): extra required argument String! not in the contract']);
   });
 
   it('reports a missing input field and an input field type change', () => {
@@ -83,9 +81,7 @@ describe('contractDiff', () => {
   it('reports a missing type and a type of another kind', () => {
     const printed = base.replace('union U = A | B', 'type U { a: A }').replace('type B { x: Int }', '');
     const diff = contractDiff(base.replace('type B { x: Int }', 'type B { x: Int } type D { y: Int }'), printed);
-    expect(diff).toEqual(
-      expect.arrayContaining(['type B: missing', 'type D: missing', 'U: is a type, contract has a union']),
-    );
+    expect(diff).toEqual(expect.arrayContaining(['type B: missing', 'type D: missing', 'U: is a type, contract has a union']));
     expect(diff).toHaveLength(3);
   });
 
@@ -93,10 +89,7 @@ describe('contractDiff', () => {
     const contract = `${base} type Mutation { m: Int } schema { query: Query mutation: Mutation }`;
     expect(contractDiff(contract, base)).toEqual(['schema: missing mutation root type (contract: Mutation)', 'type Mutation: missing']);
     const renamed = `${base} type Mut { m: Int } schema { query: Query mutation: Mut }`;
-    expect(contractDiff(contract, renamed)).toEqual([
-      'schema: mutation root type is Mut, contract has Mutation',
-      'type Mutation: missing',
-    ]);
+    expect(contractDiff(contract, renamed)).toEqual(['schema: mutation root type is Mut, contract has Mutation', 'type Mutation: missing']);
   });
 
   it('checks descriptions only when asked', () => {

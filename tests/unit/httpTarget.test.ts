@@ -30,7 +30,12 @@ describe('HTTP target against a local receiver', () => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8') });
+        received.push({
+          method: req.method ?? '',
+          url: req.url ?? '',
+          headers: req.headers,
+          rawBody: Buffer.concat(chunks).toString('utf8'),
+        });
         switch (req.url) {
           case '/ok':
             res.writeHead(200, { 'Content-Type': 'application/json', 'X-Receiver': 'test' });
@@ -139,9 +144,7 @@ describe('HTTP target against a local receiver', () => {
       expect(req.headers['x-kairos-job-id']).toBe('507f1f77bcf86cd799439011');
       expect(req.headers['x-kairos-attempt']).toBe('2');
       expect(req.headers['x-kairos-scheduled-for']).toBe('2025-03-01T11:59:58.125Z');
-      expect(req.headers['x-kairos-signature']).toBe(
-        't=1740830400,v1=46bd09f864508b84997b6c6125a03e5bb457ea18bfdc4bd04f750388abb4dddb',
-      );
+      expect(req.headers['x-kairos-signature']).toBe('t=1740830400,v1=46bd09f864508b84997b6c6125a03e5bb457ea18bfdc4bd04f750388abb4dddb');
       expect(req.headers.authorization).toBe('Bearer receiver-token');
 
       expect(outcome).toEqual({
@@ -190,9 +193,7 @@ describe('HTTP target against a local receiver', () => {
       expect(req.headers['content-type']).toBeUndefined();
       expect(req.headers['content-length']).toBeUndefined();
       expect(req.headers['transfer-encoding']).toBeUndefined();
-      expect(req.headers['x-kairos-signature']).toBe(
-        't=1740830400,v1=fe1909b1fabe789de078e4c7b9eb21b1e25222fcf389e37eb96a539a22a78e06',
-      );
+      expect(req.headers['x-kairos-signature']).toBe('t=1740830400,v1=fe1909b1fabe789de078e4c7b9eb21b1e25222fcf389e37eb96a539a22a78e06');
       expect(receiverAccepts(req.headers['x-kairos-signature'] as string, '', SECRET).ok).toBe(true);
       expect(req.headers['idempotency-key']).toBe('65f0a1b2c3d4e5f601234567');
     });

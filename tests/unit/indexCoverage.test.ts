@@ -10,7 +10,10 @@ import { INDEXES } from '../../src/store/indexes.js';
  * the test, and so does an index no query names. On FerretDB 1.24 only the equality parts reach
  * PostgreSQL; docs/architecture.md says which paths are designed around that.
  */
-const QUERIES: Record<string, { collection: 'jobs' | 'executions' | 'apiKeys' | 'tenants'; index: string; fields: string[] } | { exempt: string }> = {
+const QUERIES: Record<
+  string,
+  { collection: 'jobs' | 'executions' | 'apiKeys' | 'tenants'; index: string; fields: string[] } | { exempt: string }
+> = {
   'apiKeyLookup.findBySecretHash': { collection: 'apiKeys', index: 'secret_hash', fields: ['secretHash'] },
   'apiKeyLookup.touch': { collection: 'apiKeys', index: '_id', fields: ['_id'] },
   'apiKeyStore.delete': { collection: 'apiKeys', index: '_id', fields: ['_id'] },
@@ -85,19 +88,23 @@ describe('index coverage', () => {
     expect([...listed].filter((q) => !storeQueries().includes(q))).toEqual([]);
   });
 
-  it.each(Object.entries(QUERIES).filter(([, q]) => !('exempt' in q)) as [string, { collection: keyof typeof INDEXES | 'tenants'; index: string; fields: string[] }][])(
-    '%s is served by an index whose key starts with the fields it leads with',
-    (_name, q) => {
-      if (q.index === '_id') return expect(q.fields).toEqual(['_id']);
-      const index = (INDEXES[q.collection as keyof typeof INDEXES] ?? []).find((i) => i.name === q.index);
-      expect(index).toBeDefined();
-      expect(Object.keys(index!.key).slice(0, q.fields.length)).toEqual(q.fields);
-    },
-  );
+  it.each(
+    Object.entries(QUERIES).filter(([, q]) => !('exempt' in q)) as [
+      string,
+      { collection: keyof typeof INDEXES | 'tenants'; index: string; fields: string[] },
+    ][],
+  )('%s is served by an index whose key starts with the fields it leads with', (_name, q) => {
+    if (q.index === '_id') return expect(q.fields).toEqual(['_id']);
+    const index = (INDEXES[q.collection as keyof typeof INDEXES] ?? []).find((i) => i.name === q.index);
+    expect(index).toBeDefined();
+    expect(Object.keys(index!.key).slice(0, q.fields.length)).toEqual(q.fields);
+  });
 
   it('has no index that serves nothing', () => {
     const used = new Set(Object.values(QUERIES).flatMap((q) => ('exempt' in q ? [] : [`${q.collection}.${q.index}`])));
-    const unused = Object.entries(INDEXES).flatMap(([collection, list]) => list.map((i) => `${collection}.${i.name}`)).filter((n) => !used.has(n));
+    const unused = Object.entries(INDEXES)
+      .flatMap(([collection, list]) => list.map((i) => `${collection}.${i.name}`))
+      .filter((n) => !used.has(n));
     expect(unused).toEqual([]);
   });
 });

@@ -77,7 +77,6 @@ const LAYERS: string[][] = [
   ['errors', 'clock.ts', 'logger.ts'],
 ];
 
-
 /** The relative and `#` (package.json "imports") specifiers a source file imports. */
 function specifiers(file: string): string[] {
   const source = readFileSync(file, 'utf8');
@@ -85,7 +84,8 @@ function specifiers(file: string): string[] {
 }
 
 /** Where a specifier of `file` points, relative to the project root; `#` ones as written. */
-const targetOf = (file: string, specifier: string) => (specifier.startsWith('#') ? specifier : relative(process.cwd(), resolve(dirname(file), specifier)));
+const targetOf = (file: string, specifier: string) =>
+  specifier.startsWith('#') ? specifier : relative(process.cwd(), resolve(dirname(file), specifier));
 
 /** The src/-relative paths of the modules a source file imports from inside src/ (`.js` specifiers as `.ts`). */
 function localImports(file: string): string[] {
@@ -140,8 +140,12 @@ const leavesToolsByPath = (target: string) => !target.startsWith('#') && !target
  * would point at sources that do not exist under dist/tools.
  */
 describe('tooling stays out of the product', () => {
-  const srcEdges = sourcesUnder(SRC).flatMap((f) => specifiers(f).map((s) => ({ file: relative(process.cwd(), f), target: targetOf(f, s) })));
-  const toolEdges = sourcesUnder(TOOLS).flatMap((f) => specifiers(f).map((s) => ({ file: relative(process.cwd(), f), target: targetOf(f, s) })));
+  const srcEdges = sourcesUnder(SRC).flatMap((f) =>
+    specifiers(f).map((s) => ({ file: relative(process.cwd(), f), target: targetOf(f, s) })),
+  );
+  const toolEdges = sourcesUnder(TOOLS).flatMap((f) =>
+    specifiers(f).map((s) => ({ file: relative(process.cwd(), f), target: targetOf(f, s) })),
+  );
 
   it('finds the tools and their imports of the product', () => {
     expect(toolEdges.filter(({ target }) => target.startsWith('#kairos/')).length).toBeGreaterThan(50);

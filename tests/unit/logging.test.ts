@@ -27,7 +27,10 @@ describe('LOG_LEVEL and the logger', () => {
     logger.info('hidden');
     logger.warn('shown', { jobId: 'j1' });
     logger.child({ role: 'worker' }).error('also shown');
-    expect(lines.map((l) => [l.level, l.msg])).toEqual([['warn', 'shown'], ['error', 'also shown']]);
+    expect(lines.map((l) => [l.level, l.msg])).toEqual([
+      ['warn', 'shown'],
+      ['error', 'also shown'],
+    ]);
     expect(lines[0]).toMatchObject({ service: 't', jobId: 'j1' });
     expect(lines[1]).toMatchObject({ service: 't', role: 'worker' });
     const silent = captured('silent');
@@ -43,13 +46,19 @@ describe('what the logger keeps out of its lines', () => {
   it('writes time (ISO), level as a word, msg and the base fields', () => {
     const { logger, lines } = captured('info');
     logger.info('hello', { n: 1 });
-    expect(lines).toEqual([{ time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), level: 'info', msg: 'hello', service: 't', n: 1 }]);
+    expect(lines).toEqual([
+      { time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), level: 'info', msg: 'hello', service: 't', n: 1 },
+    ]);
   });
 
   it('redacts secret keys at the top level, in nested objects and deeper, in fields and child bindings', () => {
     const { logger, lines } = captured('info');
     logger.warn('request', {
-      token: 'a1', secret: 'a2', apiKey: 'a3', webhookSecret: 'a4', password: 'a5',
+      token: 'a1',
+      secret: 'a2',
+      apiKey: 'a3',
+      webhookSecret: 'a4',
+      password: 'a5',
       headers: { authorization: 'Bearer a6', Authorization: 'Basic a7', 'x-api-key': 'a8' },
       req: { headers: { authorization: 'a9' } },
       deep: { er: { still: { password: 'a10', keep: 'visible' } } },
@@ -57,20 +66,33 @@ describe('what the logger keeps out of its lines', () => {
     logger.child({ webhookSecret: 'a11', tenantId: 't1' }).info('bound');
     const text = JSON.stringify(lines);
     for (let i = 1; i <= 11; i++) expect(text).not.toContain(`"a${i}"`);
-    expect(lines[0]).toMatchObject({ token: REDACTED, headers: { authorization: REDACTED, Authorization: REDACTED, 'x-api-key': REDACTED }, req: { headers: { authorization: REDACTED } } });
+    expect(lines[0]).toMatchObject({
+      token: REDACTED,
+      headers: { authorization: REDACTED, Authorization: REDACTED, 'x-api-key': REDACTED },
+      req: { headers: { authorization: REDACTED } },
+    });
     expect(lines[0].deep).toEqual({ er: { still: { password: REDACTED, keep: 'visible' } } });
     expect(lines[1]).toMatchObject({ msg: 'bound', tenantId: 't1', webhookSecret: REDACTED });
   });
 
   it('scrubs JWTs, API keys and bearer credentials inside messages and error strings, leaving other text', () => {
     const { logger, lines } = captured('info');
-    logger.error(`refused ${jwt}`, { error: `upstream said: invalid key ${apiKey}`, errors: [`Bearer opaque-credential`], at: 'api.example.com v1.2.3' });
+    logger.error(`refused ${jwt}`, {
+      error: `upstream said: invalid key ${apiKey}`,
+      errors: [`Bearer opaque-credential`],
+      at: 'api.example.com v1.2.3',
+    });
     logger.child({ note: `key ${apiKey.slice(0, 20)}` }).warn('x');
     const text = JSON.stringify(lines);
     expect(text).not.toContain(jwt);
     expect(text).not.toContain(apiKey.slice(0, 20));
     expect(text).not.toContain('opaque-credential');
-    expect(lines[0]).toMatchObject({ msg: `refused ${REDACTED}`, error: `upstream said: invalid key ${REDACTED}`, errors: [`Bearer ${REDACTED}`], at: 'api.example.com v1.2.3' });
+    expect(lines[0]).toMatchObject({
+      msg: `refused ${REDACTED}`,
+      error: `upstream said: invalid key ${REDACTED}`,
+      errors: [`Bearer ${REDACTED}`],
+      at: 'api.example.com v1.2.3',
+    });
     // A DNS error lower-cases a host name made of a token.
     expect(scrubSecrets(`getaddrinfo ENOTFOUND ${jwt.toLowerCase()}`)).toBe(`getaddrinfo ENOTFOUND ${REDACTED}`);
   });

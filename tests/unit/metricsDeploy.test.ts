@@ -24,7 +24,7 @@ const dashboard = JSON.parse(readFileSync('deploy/grafana/kairos.json', 'utf8'))
 const alerts = parse(readFileSync('deploy/prometheus/alerts.yml', 'utf8')) as { groups: { name: string; rules: Rule[] }[] };
 
 describe('the Grafana dashboard and the Prometheus alert rules', () => {
-  it('dashboard: every panel queries metrics, and every metric it names is one of the registry\'s families', async () => {
+  it("dashboard: every panel queries metrics, and every metric it names is one of the registry's families", async () => {
     const families = await registryFamilies();
     expect(dashboard.uid).toBe('kairos');
     expect(dashboard.panels.length).toBeGreaterThanOrEqual(15);
@@ -40,10 +40,16 @@ describe('the Grafana dashboard and the Prometheus alert rules', () => {
     expect(unknown).toEqual([]);
   });
 
-  it('alerts: the five rules exist, each with a duration, and name only the registry\'s metrics', async () => {
+  it("alerts: the five rules exist, each with a duration, and name only the registry's metrics", async () => {
     const families = await registryFamilies();
     const rules = alerts.groups.flatMap((g) => g.rules);
-    expect(rules.map((r) => r.alert).sort()).toEqual(['KairosFailureRateHigh', 'KairosNoLeader', 'KairosQueueGrowing', 'KairosStartLagHigh', 'KairosSweepBehind']);
+    expect(rules.map((r) => r.alert).sort()).toEqual([
+      'KairosFailureRateHigh',
+      'KairosNoLeader',
+      'KairosQueueGrowing',
+      'KairosStartLagHigh',
+      'KairosSweepBehind',
+    ]);
     const unknown: string[] = [];
     for (const rule of rules) {
       expect(rule.for).toMatch(/^\d+[smh]$/);
@@ -51,7 +57,12 @@ describe('the Grafana dashboard and the Prometheus alert rules', () => {
       expect(names.length).toBeGreaterThan(0);
       for (const name of names) if (!familyOf(name, families)) unknown.push(`${rule.alert}: ${name}`);
       // Parentheses and brackets balance (promtool is not available to parse the expression).
-      for (const [open, close] of [['(', ')'], ['[', ']'], ['{', '}']]) expect(rule.expr.split(open).length).toBe(rule.expr.split(close).length);
+      for (const [open, close] of [
+        ['(', ')'],
+        ['[', ']'],
+        ['{', '}'],
+      ])
+        expect(rule.expr.split(open).length).toBe(rule.expr.split(close).length);
     }
     expect(unknown).toEqual([]);
   });

@@ -92,7 +92,9 @@ describe('nextRunAt: the next occurrence that has not started, materialised or n
   });
 
   it('a schedule past its endAt has none', () => {
-    const done: JobDoc = { ...fresh({ kind: 'CRON', cron: '0 * * * *', endAt: at('2030-01-01T00:30:00.000Z') }, at('2030-01-01T01:00:00.000Z')) };
+    const done: JobDoc = {
+      ...fresh({ kind: 'CRON', cron: '0 * * * *', endAt: at('2030-01-01T00:30:00.000Z') }, at('2030-01-01T01:00:00.000Z')),
+    };
     expect(done.status).toBe('COMPLETED');
     expect(nextRunAt(done, at('2030-01-01T01:00:00.000Z'))).toBeNull();
   });

@@ -122,9 +122,7 @@ describe('toConnection', () => {
     // Newest first, fetched with limit + 1 = 3 rows.
     const conn = toConnection([row(9), row(8), row(7)], page, cursorOf, toNode);
     expect(names(conn.edges)).toEqual(['h9', 'h8']);
-    expect(conn.edges[0].cursor).toBe(
-      Buffer.from(`${Date.UTC(2024, 4, 1, 9)}:000000000000000000000009`).toString('base64url'),
-    );
+    expect(conn.edges[0].cursor).toBe(Buffer.from(`${Date.UTC(2024, 4, 1, 9)}:000000000000000000000009`).toString('base64url'));
     expect(conn.pageInfo).toEqual({
       hasNextPage: true,
       hasPreviousPage: false,

@@ -134,11 +134,7 @@ describe('payload', () => {
     const json = parsePayload(payload);
     expect(json).toBe('{"$where":"sleep(1000)","a.b":1,"nested":{"$gt":""}}');
     expect(typeof json).toBe('string');
-    const job = parseNewJob(
-      { name: 'n', schedule: { intervalSeconds: 60 }, target: { handler: 'noop' }, payload },
-      NOW,
-      HANDLERS,
-    );
+    const job = parseNewJob({ name: 'n', schedule: { intervalSeconds: 60 }, target: { handler: 'noop' }, payload }, NOW, HANDLERS);
     expect(job.payloadJson).toBe('{"$where":"sleep(1000)","a.b":1,"nested":{"$gt":""}}');
   });
 
@@ -313,7 +309,9 @@ describe('target headers', () => {
     ['a character outside Latin-1', 'done ✓'],
   ])('rejects a header value with %s', (_label, value) => {
     const error = badInput(() => target(headers(['X-Custom', value])));
-    expect(error.message).toBe('header X-Custom has an invalid value (printable Latin-1 characters only, no line breaks, at most 4096 characters)');
+    expect(error.message).toBe(
+      'header X-Custom has an invalid value (printable Latin-1 characters only, no line breaks, at most 4096 characters)',
+    );
     expect(error.details).toEqual({ field: 'target.http.headers' });
   });
 

@@ -30,7 +30,9 @@ describe('planOccurrences', () => {
 
   it('RUN_ONCE: one CATCH_UP due now for the last missed occurrence, the earlier ones SKIPPED', () => {
     const plan = planOccurrences(job({}, at('2030-01-01T11:57:00.000Z')), NOW, horizon, threshold);
-    expect(plan.occurrences.map((o) => [o.nominal.toISOString(), o.trigger, o.dueAt?.toISOString() ?? null, o.skippedReason !== null])).toEqual([
+    expect(
+      plan.occurrences.map((o) => [o.nominal.toISOString(), o.trigger, o.dueAt?.toISOString() ?? null, o.skippedReason !== null]),
+    ).toEqual([
       ['2030-01-01T11:57:00.000Z', 'SCHEDULE', '2030-01-01T11:57:00.000Z', true],
       ['2030-01-01T11:58:00.000Z', 'SCHEDULE', '2030-01-01T11:58:00.000Z', true],
       ['2030-01-01T11:59:00.000Z', 'CATCH_UP', NOW.toISOString(), false],
@@ -52,7 +54,12 @@ describe('planOccurrences', () => {
 
   it('records at most 100 missed occurrences of a long gap and jumps the rest on the schedule grid', () => {
     // A one-second interval down for a day: 86,400 missed occurrences.
-    const plan = planOccurrences(job({ intervalSeconds: 1 }, at('2029-12-31T12:00:00.500Z'), 'SKIP'), NOW, new Date(NOW.getTime() + 1000), threshold);
+    const plan = planOccurrences(
+      job({ intervalSeconds: 1 }, at('2029-12-31T12:00:00.500Z'), 'SKIP'),
+      NOW,
+      new Date(NOW.getTime() + 1000),
+      threshold,
+    );
     const skipped = plan.occurrences.filter((o) => o.skippedReason);
     expect(skipped).toHaveLength(MAX_MISSED_RECORDED);
     const onTime = plan.occurrences.filter((o) => !o.skippedReason);
@@ -62,7 +69,12 @@ describe('planOccurrences', () => {
   });
 
   it('treats nothing as missed when the threshold is Infinity (create time)', () => {
-    const plan = planOccurrences(job({ kind: 'ONCE', runAt: at('2030-01-01T11:59:30.000Z') }, at('2030-01-01T11:59:30.000Z')), NOW, horizon, Infinity);
+    const plan = planOccurrences(
+      job({ kind: 'ONCE', runAt: at('2030-01-01T11:59:30.000Z') }, at('2030-01-01T11:59:30.000Z')),
+      NOW,
+      horizon,
+      Infinity,
+    );
     expect(plan.occurrences.map((o) => o.trigger)).toEqual(['SCHEDULE']);
     expect(plan).toMatchObject({ scheduleCursor: null, status: 'COMPLETED' });
   });

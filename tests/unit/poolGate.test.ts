@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { PoolGate } from '../../src/workers/poolGate.js';
 
-describe('the pool gate shared by the consumers of a workload\'s shards', () => {
+describe("the pool gate shared by the consumers of a workload's shards", () => {
   it('lets `size` holders in, hands a released slot to the first waiter, and refuses waiters once closed', async () => {
     const gate = new PoolGate(2);
     const a = await gate.acquire();

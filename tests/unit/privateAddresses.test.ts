@@ -18,7 +18,10 @@ const IANA_SPECIAL_PURPOSE: [string, string[]][] = [
   ['127.0.0.0/8 loopback', ['127.0.0.1', '127.255.255.254']],
   ['169.254.0.0/16 link local (cloud metadata)', ['169.254.169.254', '169.254.0.1']],
   ['172.16.0.0/12 private', ['172.16.0.1', '172.31.255.255']],
-  ['192.0.0.0/24 IETF protocol assignments', ['192.0.0.1', '192.0.0.8', '192.0.0.9', '192.0.0.10', '192.0.0.170', '192.0.0.171', '192.0.0.255']],
+  [
+    '192.0.0.0/24 IETF protocol assignments',
+    ['192.0.0.1', '192.0.0.8', '192.0.0.9', '192.0.0.10', '192.0.0.170', '192.0.0.171', '192.0.0.255'],
+  ],
   ['192.0.2.0/24 documentation TEST-NET-1', ['192.0.2.1', '192.0.2.255']],
   ['192.31.196.0/24 AS112-v4', ['192.31.196.1']],
   ['192.52.193.0/24 AMT', ['192.52.193.1']],
@@ -33,7 +36,10 @@ const IANA_SPECIAL_PURPOSE: [string, string[]][] = [
   ['255.255.255.255/32 limited broadcast', ['255.255.255.255']],
   ['::/128 unspecified', ['::']],
   ['::1/128 loopback', ['::1']],
-  ['::ffff:0:0/96 IPv4-mapped, judged by the IPv4 address', ['::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:a9fe:a9fe', '::ffff:192.0.2.1', '::ffff:10.0.0.1']],
+  [
+    '::ffff:0:0/96 IPv4-mapped, judged by the IPv4 address',
+    ['::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:a9fe:a9fe', '::ffff:192.0.2.1', '::ffff:10.0.0.1'],
+  ],
   ['::/96 deprecated IPv4-compatible', ['::7f00:1', '::10.0.0.1', '::808:808']],
   ['::ffff:0:0:0/96 IPv4-translated (SIIT)', ['::ffff:0:7f00:1', '::ffff:0:808:808']],
   ['64:ff9b::/96 IPv4/IPv6 translation (NAT64)', ['64:ff9b::a00:1', '64:ff9b::808:808']],
@@ -70,8 +76,20 @@ describe('isPrivateAddress', () => {
   });
 
   it.each([
-    '8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '192.169.0.1', '192.0.1.255', '192.0.3.0', '198.51.99.255', '203.0.114.1',
-    '2606:4700:4700::1111', '2a00:1450:4001:82b::200e', '::ffff:8.8.8.8', '::ffff:808:808', '2001:200::1',
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.32.0.1',
+    '100.128.0.1',
+    '192.169.0.1',
+    '192.0.1.255',
+    '192.0.3.0',
+    '198.51.99.255',
+    '203.0.114.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:82b::200e',
+    '::ffff:8.8.8.8',
+    '::ffff:808:808',
+    '2001:200::1',
   ])('allows the global unicast address %s', (address) => {
     expect(isPrivateAddress(address)).toBe(false);
   });
@@ -119,7 +137,10 @@ describe('HTTP targets on private addresses', () => {
     await expect(call(`http://127.0.0.1:${port}/`, false)).rejects.toThrow(/^target address not allowed$/);
     await expect(call(`http://[::ffff:127.0.0.1]:${port}/`, false)).rejects.toThrow(/^target address not allowed$/);
     // A host name is checked on the address it resolves to, at connect time; the error says neither.
-    const error = await call(`http://localhost:${port}/`, false).then(() => null, (e: Error) => e);
+    const error = await call(`http://localhost:${port}/`, false).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(error?.message).toMatch(/target address not allowed$/);
     expect(error?.message).not.toMatch(/127\.0\.0\.1|::1|localhost|resolves/);
     expect(requests).toBe(0);

@@ -49,9 +49,7 @@ describe('DateTime scalar', () => {
   });
 
   it('parses string literals with an explicit offset', () => {
-    expect(DateTimeScalar.parseLiteral(parseValue('"2024-05-01T14:00:01.5+02:00"')).toISOString()).toBe(
-      '2024-05-01T12:00:01.500Z',
-    );
+    expect(DateTimeScalar.parseLiteral(parseValue('"2024-05-01T14:00:01.5+02:00"')).toISOString()).toBe('2024-05-01T12:00:01.500Z');
   });
 
   it('rejects literals without an offset, and non-string literals', () => {

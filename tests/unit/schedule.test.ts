@@ -134,8 +134,18 @@ describe('parseSchedule', () => {
   });
 
   it.each<[string, ScheduleInputFields, string, RegExp]>([
-    ['two kinds', { cron: '0 * * * *', intervalSeconds: 60 }, 'schedule', /exactly one of cron, intervalSeconds or runAt; cron and intervalSeconds were given/],
-    ['three kinds', { cron: '0 * * * *', intervalSeconds: 60, runAt: at('2027-02-01T00:00:00Z') }, 'schedule', /cron and intervalSeconds and runAt were given/],
+    [
+      'two kinds',
+      { cron: '0 * * * *', intervalSeconds: 60 },
+      'schedule',
+      /exactly one of cron, intervalSeconds or runAt; cron and intervalSeconds were given/,
+    ],
+    [
+      'three kinds',
+      { cron: '0 * * * *', intervalSeconds: 60, runAt: at('2027-02-01T00:00:00Z') },
+      'schedule',
+      /cron and intervalSeconds and runAt were given/,
+    ],
     ['no kind', { timezone: 'UTC' }, 'schedule', /exactly one of cron, intervalSeconds or runAt; none was given/],
     ['interval 0', { intervalSeconds: 0 }, 'schedule.intervalSeconds', /from 1 to 31622400/],
     ['negative interval', { intervalSeconds: -5 }, 'schedule.intervalSeconds', /whole number/],
@@ -151,7 +161,12 @@ describe('parseSchedule', () => {
     ['day of month 0', { cron: '0 0 0 * *' }, 'schedule.cron', /the day-of-month field "0" is out of range; use 1-31/],
     ['month 13', { cron: '0 0 1 13 *' }, 'schedule.cron', /the month field "13" is out of range; use 1-12/],
     ['weekday 8', { cron: '0 0 * * 1,8' }, 'schedule.cron', /the day-of-week field "1,8" is out of range; use 0-7/],
-    ['reversed range', { cron: '0 5-1 * * *' }, 'schedule.cron', /not a valid cron expression \(From value is larger than to value: '5-1'\)/],
+    [
+      'reversed range',
+      { cron: '0 5-1 * * *' },
+      'schedule.cron',
+      /not a valid cron expression \(From value is larger than to value: '5-1'\)/,
+    ],
     ['step too large', { cron: '*/90 * * * *' }, 'schedule.cron', /not a valid cron expression/],
     ['4 fields', { cron: '0 0 1 1' }, 'schedule.cron', /has 4 fields; use 5 fields .* or 6 \(second first\)/],
     ['7 fields', { cron: '0 0 0 1 1 * 2027' }, 'schedule.cron', /has 7 fields.*a year field is not supported/],
@@ -162,18 +177,48 @@ describe('parseSchedule', () => {
     ['W (nearest weekday)', { cron: '0 0 15W * *' }, 'schedule.cron', /day-of-month field "15W"/],
     ['30 February', { cron: '0 0 30 2 *' }, 'schedule.cron', /never fires/],
     ['31st of 30-day months', { cron: '0 0 31 4,6,9,11 *' }, 'schedule.cron', /never fires/],
-    ['fifth Monday of February', { cron: '0 0 * 2 1#5' }, 'schedule.cron', /^schedule.cron "0 0 \* 2 1#5" fires less than once in 8 years \(it can go 40 years without an occurrence\); a cron must fire at least once in every 8 years$/],
-    ['a rare cron with startAt and endAt', { cron: '0 0 * 2 1#5', timezone: 'Asia/Tokyo', startAt: at('2043-06-01T00:00:00Z'), endAt: at('2045-01-01T00:00:00Z') }, 'schedule.cron', /fires less than once in 8 years/],
+    [
+      'fifth Monday of February',
+      { cron: '0 0 * 2 1#5' },
+      'schedule.cron',
+      /^schedule.cron "0 0 \* 2 1#5" fires less than once in 8 years \(it can go 40 years without an occurrence\); a cron must fire at least once in every 8 years$/,
+    ],
+    [
+      'a rare cron with startAt and endAt',
+      { cron: '0 0 * 2 1#5', timezone: 'Asia/Tokyo', startAt: at('2043-06-01T00:00:00Z'), endAt: at('2045-01-01T00:00:00Z') },
+      'schedule.cron',
+      /fires less than once in 8 years/,
+    ],
     ['negative jitter', { intervalSeconds: 60, jitterSeconds: -1 }, 'schedule.jitterSeconds', /from 0 to 3600/],
     ['jitter over an hour', { intervalSeconds: 60, jitterSeconds: 3601 }, 'schedule.jitterSeconds', /from 0 to 3600/],
     ['fractional jitter', { intervalSeconds: 60, jitterSeconds: 0.5 }, 'schedule.jitterSeconds', /whole number/],
     ['invalid date', { runAt: new Date('not a date') }, 'schedule.runAt', /not a valid date-time/],
     ['invalid startAt', { intervalSeconds: 60, startAt: new Date(Number.NaN) }, 'schedule.startAt', /not a valid date-time/],
-    ['startAt after endAt', { intervalSeconds: 60, startAt: at('2027-03-01T00:00:00Z'), endAt: at('2027-02-01T00:00:00Z') }, 'schedule.endAt', /must be later than schedule.startAt/],
-    ['startAt equal to endAt', { intervalSeconds: 60, startAt: at('2027-03-01T00:00:00Z'), endAt: at('2027-03-01T00:00:00Z') }, 'schedule.endAt', /must be later than/],
+    [
+      'startAt after endAt',
+      { intervalSeconds: 60, startAt: at('2027-03-01T00:00:00Z'), endAt: at('2027-02-01T00:00:00Z') },
+      'schedule.endAt',
+      /must be later than schedule.startAt/,
+    ],
+    [
+      'startAt equal to endAt',
+      { intervalSeconds: 60, startAt: at('2027-03-01T00:00:00Z'), endAt: at('2027-03-01T00:00:00Z') },
+      'schedule.endAt',
+      /must be later than/,
+    ],
     ['endAt in the past', { cron: '0 * * * *', endAt: at('2026-12-31T23:59:59Z') }, 'schedule.endAt', /in the past/],
-    ['cron with no occurrence before endAt', { cron: '0 0 1 1 *', endAt: at('2027-06-01T00:00:00Z') }, 'schedule.endAt', /no occurrence between 2027-01-01T00:00:00.000Z and schedule.endAt \(2027-06-01T00:00:00.000Z\); move endAt later/],
-    ['interval ending before its first run', { intervalSeconds: 3600, endAt: at('2027-01-01T00:30:00Z') }, 'schedule.endAt', /no occurrence/],
+    [
+      'cron with no occurrence before endAt',
+      { cron: '0 0 1 1 *', endAt: at('2027-06-01T00:00:00Z') },
+      'schedule.endAt',
+      /no occurrence between 2027-01-01T00:00:00.000Z and schedule.endAt \(2027-06-01T00:00:00.000Z\); move endAt later/,
+    ],
+    [
+      'interval ending before its first run',
+      { intervalSeconds: 3600, endAt: at('2027-01-01T00:30:00Z') },
+      'schedule.endAt',
+      /no occurrence/,
+    ],
     ['runAt more than 60 s ago', { runAt: at('2026-12-31T23:00:00Z') }, 'schedule.runAt', /in the past/],
     ['runAt after endAt', { runAt: at('2027-03-01T00:00:00Z'), endAt: at('2027-02-01T00:00:00Z') }, 'schedule.runAt', /outside/],
     ['runAt before startAt', { runAt: at('2027-03-01T00:00:00Z'), startAt: at('2027-04-01T00:00:00Z') }, 'schedule.runAt', /outside/],
@@ -233,10 +278,7 @@ describe('nextOccurrences: cron', () => {
   });
 
   it('finds the next leap day', () => {
-    expect(next(cronSchedule('0 0 29 2 *'), '2027-01-01T00:00:00Z', 2)).toEqual([
-      '2028-02-29T00:00:00.000Z',
-      '2032-02-29T00:00:00.000Z',
-    ]);
+    expect(next(cronSchedule('0 0 29 2 *'), '2027-01-01T00:00:00Z', 2)).toEqual(['2028-02-29T00:00:00.000Z', '2032-02-29T00:00:00.000Z']);
   });
 
   it('supports croner extras: last day of the month and last weekday', () => {
@@ -246,10 +288,7 @@ describe('nextOccurrences: cron', () => {
       '2027-03-31T00:00:00.000Z',
     ]);
     // Last Fridays of January and February 2027.
-    expect(next(cronSchedule('0 0 * * 5#L'), '2027-01-01T00:00:00Z', 2)).toEqual([
-      '2027-01-29T00:00:00.000Z',
-      '2027-02-26T00:00:00.000Z',
-    ]);
+    expect(next(cronSchedule('0 0 * * 5#L'), '2027-01-01T00:00:00Z', 2)).toEqual(['2027-01-29T00:00:00.000Z', '2027-02-26T00:00:00.000Z']);
   });
 
   it('expands nicknames', () => {
@@ -406,12 +445,18 @@ describe('nextOccurrences: occurrences far apart', () => {
 
   it('fires a yearly skipped wall-clock time at the end of the gap, and normally the next year', () => {
     // 2027-03-14 is the spring-forward day; in 2028 clocks change on 12 March, so the 14th is EDT.
-    expect(next(cronSchedule('30 2 14 3 *', zone), '2026-06-01T00:00:00Z', 2)).toEqual(['2027-03-14T07:00:00.000Z', '2028-03-14T06:30:00.000Z']);
+    expect(next(cronSchedule('30 2 14 3 *', zone), '2026-06-01T00:00:00Z', 2)).toEqual([
+      '2027-03-14T07:00:00.000Z',
+      '2028-03-14T06:30:00.000Z',
+    ]);
   });
 
   it('fires a yearly repeated wall-clock time at the first of the two, also when asked from between them', () => {
     // 2027-11-07 is the fall-back day (01:30 EDT = 05:30Z, 01:30 EST = 06:30Z); 2028-11-07 is EST.
-    expect(next(cronSchedule('30 1 7 11 *', zone), '2026-12-01T00:00:00Z', 2)).toEqual(['2027-11-07T05:30:00.000Z', '2028-11-07T06:30:00.000Z']);
+    expect(next(cronSchedule('30 1 7 11 *', zone), '2026-12-01T00:00:00Z', 2)).toEqual([
+      '2027-11-07T05:30:00.000Z',
+      '2028-11-07T06:30:00.000Z',
+    ]);
     expect(next(cronSchedule('30 1 7 11 *', zone), '2027-11-07T05:45:00Z', 1)).toEqual(['2028-11-07T06:30:00.000Z']);
   });
 
@@ -439,7 +484,9 @@ describe('previewSchedule: bounded work', () => {
     // (Typed as a method by lib.es5, hence the cast: jest's getter spies accept only non-function members.)
     const format = jest.spyOn(Intl.DateTimeFormat.prototype as unknown as { format: object }, 'format', 'get');
     const nextRun = jest.spyOn(Cron.prototype, 'nextRun');
-    const leapYears = Array.from({ length: 500 }, (_, i) => 2027 + i).filter(isLeap).slice(0, MAX_PREVIEW);
+    const leapYears = Array.from({ length: 500 }, (_, i) => 2027 + i)
+      .filter(isLeap)
+      .slice(0, MAX_PREVIEW);
     expect(leapYears.at(-1)).toBe(2436); // 2100, 2200 and 2300 are not leap years
 
     for (const timezone of ['America/Santiago', 'Europe/Lisbon', 'Australia/Adelaide']) {
@@ -452,7 +499,9 @@ describe('previewSchedule: bounded work', () => {
   });
 
   it('refuses the rare cron of issue 11 before searching it', () => {
-    expect(() => previewSchedule({ cron: '0 0 * 2 1#5', timezone: 'Europe/Paris' }, MAX_PREVIEW, NOW)).toThrow(/fires less than once in 8 years/);
+    expect(() => previewSchedule({ cron: '0 0 * 2 1#5', timezone: 'Europe/Paris' }, MAX_PREVIEW, NOW)).toThrow(
+      /fires less than once in 8 years/,
+    );
   });
 });
 
@@ -481,10 +530,7 @@ describe('nextOccurrences: bounds and kinds', () => {
       '2027-01-01T03:00:00.000Z',
     ]);
     expect(nextAfter(bounded, at('2027-01-01T03:00:00Z'))).toBeNull();
-    expect(next(intervalSchedule(90), '2027-01-01T00:00:00Z', 2)).toEqual([
-      '2027-01-01T00:01:30.000Z',
-      '2027-01-01T00:03:00.000Z',
-    ]);
+    expect(next(intervalSchedule(90), '2027-01-01T00:00:00Z', 2)).toEqual(['2027-01-01T00:01:30.000Z', '2027-01-01T00:03:00.000Z']);
     expect(firstOccurrence(bounded, NOW)?.toISOString()).toBe('2027-01-01T01:00:00.000Z');
     expect(firstOccurrence(bounded, at('2027-01-01T01:00:00Z'))?.toISOString()).toBe('2027-01-01T02:00:00.000Z');
     expect(firstOccurrence(intervalSchedule(60, { startAt: at('2026-06-01T00:00:00Z') }), NOW)?.toISOString()).toBe(

@@ -21,10 +21,16 @@ describe('the printed schema', () => {
   it('contains every element of the shared contract, with its descriptions (but the corrected ones)', async () => {
     const contract = readFileSync(path.resolve(root, '../shared/api/schema.graphql'), 'utf8');
     const problems = contractDiff(contract, printSchema(await kairosSchema()), { descriptions: true });
-    const isCorrection = (problem: string) => Object.keys(CORRECTED_DESCRIPTIONS).some((what) => problem.startsWith(`${what}: description `));
+    const isCorrection = (problem: string) =>
+      Object.keys(CORRECTED_DESCRIPTIONS).some((what) => problem.startsWith(`${what}: description `));
     expect(problems.filter((p) => !isCorrection(p))).toEqual([]);
     // A correction the contract has caught up with (or that was undone) is to be removed from the list.
-    expect(problems.filter(isCorrection).map((p) => p.slice(0, p.indexOf(': '))).sort()).toEqual(Object.keys(CORRECTED_DESCRIPTIONS).sort());
+    expect(
+      problems
+        .filter(isCorrection)
+        .map((p) => p.slice(0, p.indexOf(': ')))
+        .sort(),
+    ).toEqual(Object.keys(CORRECTED_DESCRIPTIONS).sort());
   });
 
   it('matches schema.graphql at the repository root (run `npm run print-schema` after changing the API)', async () => {

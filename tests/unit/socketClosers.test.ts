@@ -94,7 +94,12 @@ describe('closeWhenRevoked', () => {
     const socket = new FakeSocket();
     const answers = [true, true, false];
     let checks = 0;
-    closeWhenRevoked(socket, async () => answers[checks++], 1000, () => undefined);
+    closeWhenRevoked(
+      socket,
+      async () => answers[checks++],
+      1000,
+      () => undefined,
+    );
     await jest.advanceTimersByTimeAsync(999);
     expect(checks).toBe(0);
     await jest.advanceTimersByTimeAsync(2001);
@@ -127,7 +132,12 @@ describe('closeWhenRevoked', () => {
   it('stops checking when the socket closes', async () => {
     const socket = new FakeSocket();
     let checks = 0;
-    closeWhenRevoked(socket, async () => (checks++, true), 1000, () => undefined);
+    closeWhenRevoked(
+      socket,
+      async () => (checks++, true),
+      1000,
+      () => undefined,
+    );
     await jest.advanceTimersByTimeAsync(1000);
     socket.close(1000, 'bye');
     await jest.advanceTimersByTimeAsync(5000);
@@ -138,7 +148,12 @@ describe('closeWhenRevoked', () => {
   it('arms nothing for a socket already closed', () => {
     const socket = new FakeSocket();
     socket.readyState = 3;
-    closeWhenRevoked(socket, async () => true, 1000, () => undefined);
+    closeWhenRevoked(
+      socket,
+      async () => true,
+      1000,
+      () => undefined,
+    );
     expect(jest.getTimerCount()).toBe(0);
   });
 });

@@ -56,7 +56,11 @@ describe('inSpan', () => {
     const tracing = createTracing({ otlpEndpoint: null, serviceName: 'kairos', instanceId: 'test', exporter });
     expect(await inSpan(tracing.tracer, 'works', {}, async () => 42)).toBe(42);
     class SweepBroke extends Error {}
-    await expect(inSpan(tracing.tracer, 'breaks', {}, async () => { throw new SweepBroke('mongodb://user:secret@host'); })).rejects.toThrow(SweepBroke);
+    await expect(
+      inSpan(tracing.tracer, 'breaks', {}, async () => {
+        throw new SweepBroke('mongodb://user:secret@host');
+      }),
+    ).rejects.toThrow(SweepBroke);
     const [works, breaks] = exporter.getFinishedSpans();
     expect(works.status.code).toBe(SpanStatusCode.UNSET);
     expect(breaks.status).toEqual({ code: SpanStatusCode.ERROR });
@@ -103,7 +107,10 @@ describe('OTLP/HTTP export to OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect(posts[0].url).toBe('/v1/traces');
     expect(posts[0].headers['content-type']).toBe('application/json');
     const body = JSON.parse(posts[0].body) as {
-      resourceSpans: { resource: { attributes: { key: string; value: { stringValue?: string } }[] }; scopeSpans: { spans: { name: string; traceId: string; spanId: string }[] }[] }[];
+      resourceSpans: {
+        resource: { attributes: { key: string; value: { stringValue?: string } }[] };
+        scopeSpans: { spans: { name: string; traceId: string; spanId: string }[] }[];
+      }[];
     };
     const [resourceSpans] = body.resourceSpans;
     expect(resourceSpans.resource.attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'kairos-otlp' } });

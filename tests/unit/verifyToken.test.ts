@@ -114,7 +114,9 @@ describe('verifyJwt with an HS256 secret', () => {
 
   it('rejects a token that expired more than 5 seconds ago, saying it expired', () => {
     const error = unauthenticated(hs256(valid({ exp: NOW_S - 6 })));
-    expect(error.message).toBe('The token has expired (exp); mint a new one with npm run -s token (in development) or get one from your token issuer');
+    expect(error.message).toBe(
+      'The token has expired (exp); mint a new one with npm run -s token (in development) or get one from your token issuer',
+    );
     expect(unauthenticated(hs256(valid({ iat: NOW_S - 7200, exp: NOW_S - 3600 }))).message).toMatch(/^The token has expired \(exp\)/);
   });
 
@@ -144,14 +146,20 @@ describe('verifyJwt with an HS256 secret', () => {
     expect(verifyJwt(hs256(valid({ exp: NOW_S + 2 })), HS, NOW).validUntil).toEqual(new Date((NOW_S + 2 + CLOCK_TOLERANCE_SECONDS) * 1000));
   });
 
-  it.each([['a string', 'soon'], ['an object', { $gt: 0 }], ['null', null]])('rejects an exp that is %s', (_label, exp) => {
+  it.each([
+    ['a string', 'soon'],
+    ['an object', { $gt: 0 }],
+    ['null', null],
+  ])('rejects an exp that is %s', (_label, exp) => {
     expect(identityOf(handSigned(valid())).tenantId).toBe('acme');
     unauthenticated(handSigned({ ...valid(), exp }));
   });
 
   it('rejects a token signed with another secret', () => {
     const { message } = unauthenticated(hs256(valid(), 'another-secret-0123456789'));
-    expect(message).toMatch(/^The token signature does not verify: it was signed with another key .*; mint a new one with npm run -s token/);
+    expect(message).toMatch(
+      /^The token signature does not verify: it was signed with another key .*; mint a new one with npm run -s token/,
+    );
     expect(message).not.toContain(SECRET);
     expect(message).not.toContain('another-secret');
   });
@@ -165,7 +173,9 @@ describe('verifyJwt with an HS256 secret', () => {
   it('rejects an unsigned token (alg none)', () => {
     const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
     const payload = Buffer.from(JSON.stringify(valid())).toString('base64url');
-    expect(unauthenticated(`${header}.${payload}.`).message).toMatch(/^The token is not signed with HS256, the one algorithm this server accepts; mint a new one with npm run -s token/);
+    expect(unauthenticated(`${header}.${payload}.`).message).toMatch(
+      /^The token is not signed with HS256, the one algorithm this server accepts; mint a new one with npm run -s token/,
+    );
     unauthenticated(`${header}.${payload}`);
   });
 
@@ -194,12 +204,19 @@ describe('verifyJwt with an HS256 secret', () => {
     ['a number', 42],
     ['an object', { $ne: null }],
   ])('rejects a tid with %s', (_label, tid) => {
-    expect(unauthenticated(hs256(valid({ tid }))).message).toMatch(/^The token has no valid tenant \(tid\); mint a new one with npm run -s token/);
+    expect(unauthenticated(hs256(valid({ tid }))).message).toMatch(
+      /^The token has no valid tenant \(tid\); mint a new one with npm run -s token/,
+    );
   });
 
-  it.each([['owner'], ['superadmin'], [''], [1], [['admin']], ['constructor'], ['__proto__'], ['toString']])('rejects the role %j', (role) => {
-    expect(unauthenticated(hs256(valid({ role }))).message).toMatch(/^The token has no valid role \(admin, member or viewer\); mint a new one with npm run -s token/);
-  });
+  it.each([['owner'], ['superadmin'], [''], [1], [['admin']], ['constructor'], ['__proto__'], ['toString']])(
+    'rejects the role %j',
+    (role) => {
+      expect(unauthenticated(hs256(valid({ role }))).message).toMatch(
+        /^The token has no valid role \(admin, member or viewer\); mint a new one with npm run -s token/,
+      );
+    },
+  );
 
   it('rejects a token without role', () => {
     const claims = valid();
@@ -240,7 +257,9 @@ describe('verifyJwt with an HS256 secret', () => {
 
   it('refuses every token when both a secret and a public key are configured (ambiguous algorithm)', () => {
     const publicKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
-    expect(unauthenticated(hs256(valid()), { secret: SECRET, publicKey, maxTtlSeconds: MAX_TTL }).message).toBe('Token verification is not configured');
+    expect(unauthenticated(hs256(valid()), { secret: SECRET, publicKey, maxTtlSeconds: MAX_TTL }).message).toBe(
+      'Token verification is not configured',
+    );
   });
 
   it('refuses an HS384 or HS512 token signed with the right secret (only HS256 is accepted)', () => {
@@ -295,7 +314,11 @@ describe('verifyJwt with an ES256 (P-256) public key', () => {
   const claims = valid({ role: 'admin', iss: 'https://idp.example', aud: 'kairos' });
 
   it('accepts an ES256 token signed with the matching private key', () => {
-    expect(identityOf(jwt.sign(claims, privatePem, { algorithm: 'ES256' }), options)).toEqual({ tenantId: 'acme', subject: 'user-42', role: 'ADMIN' });
+    expect(identityOf(jwt.sign(claims, privatePem, { algorithm: 'ES256' }), options)).toEqual({
+      tenantId: 'acme',
+      subject: 'user-42',
+      role: 'ADMIN',
+    });
   });
 
   it('rejects an ES256 token from another key, or with the wrong issuer or audience', () => {
@@ -313,7 +336,10 @@ describe('verifyJwt with an ES256 (P-256) public key', () => {
 
   it('rejects an ES384 token (P-256 keys verify ES256 only)', () => {
     const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' });
-    const p384Options: JwtOptions = { publicKey: p384.publicKey.export({ type: 'spki', format: 'pem' }).toString(), maxTtlSeconds: MAX_TTL };
+    const p384Options: JwtOptions = {
+      publicKey: p384.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      maxTtlSeconds: MAX_TTL,
+    };
     const token = jwt.sign(valid(), p384.privateKey.export({ type: 'pkcs8', format: 'pem' }), { algorithm: 'ES384' });
     expect(unauthenticated(token, p384Options).message).toBe('Token verification is not configured');
   });

@@ -22,7 +22,11 @@ export class AuditStore {
 
   /** The sweep's query before the due index (a range on the schedule cursor), timed by bench:scale for comparison. */
   async firstDueByRange(horizon: Date, limit: number): Promise<JobDoc[]> {
-    return this.c.jobs.find({ status: 'ACTIVE', scheduleCursor: { $lte: horizon } }).sort({ scheduleCursor: 1 }).limit(limit).toArray();
+    return this.c.jobs
+      .find({ status: 'ACTIVE', scheduleCursor: { $lte: horizon } })
+      .sort({ scheduleCursor: 1 })
+      .limit(limit)
+      .toArray();
   }
 
   /** ACTIVE jobs whose next occurrence at or before `until` is not materialised yet. */
@@ -39,9 +43,17 @@ export class AuditStore {
     return this.c.jobs.find({}, { projection: { schedule: 1, createdAt: 1 } }).toArray();
   }
 
-  async allExecutions(): Promise<Pick<ExecutionDoc, '_id' | 'jobId' | 'occurrenceKey' | 'trigger' | 'status' | 'scheduledFor' | 'attempt' | 'attempts' | 'nextAttemptAt'>[]> {
+  async allExecutions(): Promise<
+    Pick<
+      ExecutionDoc,
+      '_id' | 'jobId' | 'occurrenceKey' | 'trigger' | 'status' | 'scheduledFor' | 'attempt' | 'attempts' | 'nextAttemptAt'
+    >[]
+  > {
     return this.c.executions
-      .find({}, { projection: { jobId: 1, occurrenceKey: 1, trigger: 1, status: 1, scheduledFor: 1, attempt: 1, attempts: 1, nextAttemptAt: 1 } })
+      .find(
+        {},
+        { projection: { jobId: 1, occurrenceKey: 1, trigger: 1, status: 1, scheduledFor: 1, attempt: 1, attempts: 1, nextAttemptAt: 1 } },
+      )
       .toArray();
   }
 }

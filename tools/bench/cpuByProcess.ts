@@ -30,5 +30,10 @@ export function cpuByProcess(labels: Map<number, string>): Map<string, number> {
 /** Cores used by each name between two readings over `seconds`, busiest first, those above 0.02. */
 export function coresUsed(before: Map<string, number>, after: Map<string, number>, seconds: number): Record<string, number> {
   const rows = [...after].map(([name, total]) => [name, (total - (before.get(name) ?? 0)) / seconds] as const);
-  return Object.fromEntries(rows.filter(([, cores]) => cores > 0.02).sort((a, b) => b[1] - a[1]).map(([name, cores]) => [name, Math.round(cores * 100) / 100]));
+  return Object.fromEntries(
+    rows
+      .filter(([, cores]) => cores > 0.02)
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, cores]) => [name, Math.round(cores * 100) / 100]),
+  );
 }

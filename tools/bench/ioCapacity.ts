@@ -37,7 +37,13 @@ async function measure(kind: 'sleep' | 'http', n: number): Promise<Record<string
   const prefix = `bench_io_${randomBytes(3).toString('hex')}`;
   const queue = new Queue('io', { connection, prefix });
   for (let i = 0; i < n; i += 1000) {
-    await queue.addBulk(Array.from({ length: Math.min(1000, n - i) }, () => ({ name: 'run', data: {}, opts: { removeOnComplete: true, removeOnFail: true } })));
+    await queue.addBulk(
+      Array.from({ length: Math.min(1000, n - i) }, () => ({
+        name: 'run',
+        data: {},
+        opts: { removeOnComplete: true, removeOnFail: true },
+      })),
+    );
   }
   let running = 0;
   let most = 0;
@@ -48,7 +54,8 @@ async function measure(kind: 'sleep' | 'http', n: number): Promise<Record<string
   const attempt = async () => {
     most = Math.max(most, ++running);
     try {
-      if (kind === 'sleep') await sleep({ payload: { ms: holdMs }, executionId: 'bench', attempt: 1, signal: new AbortController().signal });
+      if (kind === 'sleep')
+        await sleep({ payload: { ms: holdMs }, executionId: 'bench', attempt: 1, signal: new AbortController().signal });
       else {
         const response = await request(targetUrl, { method: 'POST', body: '{}', dispatcher });
         await response.body.text();

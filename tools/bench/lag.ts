@@ -28,7 +28,13 @@ const burst = Number(values.burst);
 const name = `bench_lag_${randomBytes(4).toString('hex')}`;
 const secret = randomBytes(24).toString('base64url');
 // Start lag, not quotas, is measured: the burst's tenant may run it all at once.
-const config = loadConfig(undefined, { JWT_SECRET: secret, PORT: '0', REDIS_PREFIX: name, ROLES: 'api,scheduler,worker', DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '1000000' });
+const config = loadConfig(undefined, {
+  JWT_SECRET: secret,
+  PORT: '0',
+  REDIS_PREFIX: name,
+  ROLES: 'api,scheduler,worker',
+  DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '1000000',
+});
 const kairos = await startKairos({ config, dbName: name, logger: createLogger({ bench: 'lag' }, 'warn') });
 const token = signDevToken(secret, { tenantId: 'bench-idle', role: 'admin' });
 const mongo = await new MongoClient(config.mongoUrl).connect();
@@ -88,7 +94,11 @@ try {
     await Promise.all(
       Array.from({ length: Math.min(20, burst - i) }, async (_, j) => {
         const runAt = new Date(due.getTime() + ((i + j) % 1000));
-        const definition = parseNewJob({ name: `burst-${i + j}`, schedule: { runAt }, target: { handler: 'noop' } }, new Date(), BUILTIN_NAMES);
+        const definition = parseNewJob(
+          { name: `burst-${i + j}`, schedule: { runAt }, target: { handler: 'noop' } },
+          new Date(),
+          BUILTIN_NAMES,
+        );
         const _id = new ObjectId();
         await dueIndex.expect(_id, runAt);
         return jobs.insert({

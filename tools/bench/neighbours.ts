@@ -102,7 +102,8 @@ async function gqlB(operation: string, query: string, variables: Record<string, 
 
 const CREATE = 'mutation BCreate($i: CreateJobInput!) { createJob(input: $i) { job { id } } }';
 const JOBS = 'query BJobs { jobs(first: 20) { edges { node { id name status nextRunAt } } pageInfo { hasNextPage endCursor } } }';
-const EXECUTIONS = 'query BExecutions { executions(first: 20) { edges { node { id status scheduledFor attempts { startedAt finishedAt } } } pageInfo { hasNextPage endCursor } } }';
+const EXECUTIONS =
+  'query BExecutions { executions(first: 20) { edges { node { id status scheduledFor attempts { startedAt finishedAt } } } pageInfo { hasNextPage endCursor } } }';
 
 /** What Kairos' /metrics says now; each scrape also resets prom-client's event-loop histogram, so a scrape ends a window. */
 async function scrape(): Promise<Map<string, number>> {
@@ -145,17 +146,33 @@ function every(periodMs: number, tick: () => Promise<unknown>): NodeJS.Timeout {
 }
 
 const clientDelay = monitorEventLoopDelay({ resolution: 10 });
-const labels = new Map<number, string>([[process.pid, 'bench client (tenant B)'], [kairos.child.pid!, 'kairos (all roles)']]);
+const labels = new Map<number, string>([
+  [process.pid, 'bench client (tenant B)'],
+  [kairos.child.pid!, 'kairos (all roles)'],
+]);
 const result: Record<string, unknown> = {};
 try {
-  const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`;
-  process.stdout.write(`npm run bench:neighbours${quick ? ' --quick' : ''}${without.size ? ` --without ${[...without].join(',')}` : ''} on ${machine}\n`);
+  const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), load ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`;
+  process.stdout.write(
+    `npm run bench:neighbours${quick ? ' --quick' : ''}${without.size ? ` --without ${[...without].join(',')}` : ''} on ${machine}\n`,
+  );
   // B: an interval job every second and one-off jobs due a few seconds after they are created.
   await gqlB('BCreate', CREATE, { i: { name: 'b-every-second', schedule: { intervalSeconds: 1 }, target: { handler: 'noop' } } });
   let oneOffs = 0;
   clientDelay.enable();
   const timers = [
-    every(B_PERIOD_MS, () => gqlB('BCreate', CREATE, { i: { name: `b-once-${oneOffs++}`, schedule: { runAt: new Date(Date.now() + ONE_OFF_AHEAD_MS).toISOString() }, target: { handler: 'noop' } } })),
+    every(B_PERIOD_MS, () =>
+      gqlB('BCreate', CREATE, {
+        i: {
+          name: `b-once-${oneOffs++}`,
+          schedule: { runAt: new Date(Date.now() + ONE_OFF_AHEAD_MS).toISOString() },
+          target: { handler: 'noop' },
+        },
+      }),
+    ),
     every(B_PERIOD_MS, () => gqlB('BJobs', JOBS)),
     every(B_PERIOD_MS, () => gqlB('BExecutions', EXECUTIONS)),
     every(HEALTHZ_PERIOD_MS, async () => {
@@ -199,8 +216,13 @@ try {
   await new Promise((r) => setTimeout(r, phases.noisyMs - 300));
   const cpu2 = cpuByProcess(labels);
   const m2 = await scrape();
-  const report = await Promise.race([reported, new Promise<never>((_, reject) => setTimeout(() => reject(new Error("tenant A's process did not report within 15 s of its end")), 15_000).unref())]);
-  progress('tenant A stopped; reading B\'s executions');
+  const report = await Promise.race([
+    reported,
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error("tenant A's process did not report within 15 s of its end")), 15_000).unref(),
+    ),
+  ]);
+  progress("tenant A stopped; reading B's executions");
   stopping = true;
   for (const t of timers) clearInterval(t);
   await Promise.all(inFlight);
@@ -215,17 +237,35 @@ try {
     const rows = await executions.timings(new Date(from), new Date(to), 100_000);
     const waiting = rows.filter((r) => !r.startedAt && r.status !== 'SKIPPED' && r.status !== 'CANCELLED');
     return {
-      ...figures(rows.filter((r) => r.startedAt).map((r) => r.startedAt!.getTime() - r.scheduledFor.getTime()).concat(waiting.map((r) => collected - r.scheduledFor.getTime()))),
+      ...figures(
+        rows
+          .filter((r) => r.startedAt)
+          .map((r) => r.startedAt!.getTime() - r.scheduledFor.getTime())
+          .concat(waiting.map((r) => collected - r.scheduledFor.getTime())),
+      ),
       notStarted: waiting.length,
       skipped: rows.filter((r) => r.status === 'SKIPPED').length,
     };
   };
   const lag = { calm: await lagsOf(calmStart, noisyStart), noisy: await lagsOf(noisyStart, noisyEnd) };
   // What A's load wrote: its executions by status (SKIPPED ones, past its scheduled budget, are documents too).
-  const aByStatus = Object.fromEntries((await new ExecutionStore(db, tenantA).countByStatus(new Date(0), new Date(Date.now() + 3600_000), null)).map((c) => [c.status, c.count]));
-  const api = (p: Phase) => ({ all: figures(Object.values(apiMs[p]).flat()), ...Object.fromEntries(Object.entries(apiMs[p]).map(([op, ms]) => [op, figures(ms)])) });
-  const loop = (m: Map<string, number>) => ({ p50: seconds(m, 'nodejs_eventloop_lag_p50_seconds'), p99: seconds(m, 'nodejs_eventloop_lag_p99_seconds'), max: seconds(m, 'nodejs_eventloop_lag_max_seconds') });
-  const cpuWindow = (m: Map<string, number>, n: Map<string, number>, s: number) => Math.round(((n.get('process_cpu_seconds_total') ?? 0) - (m.get('process_cpu_seconds_total') ?? 0)) / s * 100) / 100;
+  const aByStatus = Object.fromEntries(
+    (await new ExecutionStore(db, tenantA).countByStatus(new Date(0), new Date(Date.now() + 3600_000), null)).map((c) => [
+      c.status,
+      c.count,
+    ]),
+  );
+  const api = (p: Phase) => ({
+    all: figures(Object.values(apiMs[p]).flat()),
+    ...Object.fromEntries(Object.entries(apiMs[p]).map(([op, ms]) => [op, figures(ms)])),
+  });
+  const loop = (m: Map<string, number>) => ({
+    p50: seconds(m, 'nodejs_eventloop_lag_p50_seconds'),
+    p99: seconds(m, 'nodejs_eventloop_lag_p99_seconds'),
+    max: seconds(m, 'nodejs_eventloop_lag_max_seconds'),
+  });
+  const cpuWindow = (m: Map<string, number>, n: Map<string, number>, s: number) =>
+    Math.round((((n.get('process_cpu_seconds_total') ?? 0) - (m.get('process_cpu_seconds_total') ?? 0)) / s) * 100) / 100;
   Object.assign(result, {
     at: new Date().toISOString(),
     quick,
@@ -242,7 +282,11 @@ try {
     kairosCores: { calm: cpuWindow(m0, m1, phases.calmMs / 1000), noisy: cpuWindow(m1, m2, (phases.noisyMs - 300) / 1000) },
     coresByProcess: { calm: coresUsed(cpu0, cpu1, phases.calmMs / 1000), noisy: coresUsed(cpu1, cpu2, (phases.noisyMs - 300) / 1000) },
     serverMeanMs: { calm: serverMeans(m0, m1), noisy: serverMeans(m1, m2) },
-    quotaRefusals: Object.fromEntries([...m2].filter(([k]) => k.startsWith('kairos_quota_refusals_total')).map(([k, v]) => [k.replace('kairos_quota_refusals_total', ''), v])),
+    quotaRefusals: Object.fromEntries(
+      [...m2]
+        .filter(([k]) => k.startsWith('kairos_quota_refusals_total'))
+        .map(([k, v]) => [k.replace('kairos_quota_refusals_total', ''), v]),
+    ),
     subscriptionEventsSent: m2.get('kairos_subscription_events_sent_total'),
     benchClientLoopP99Ms: Math.round(clientDelay.percentile(99) / 1e5) / 10,
     tenantA: { ...report, executionsByStatus: aByStatus },
@@ -250,7 +294,12 @@ try {
 
   const rows: [string, string, string, number][] = [
     ["B's start lag (scheduledFor → startedAt)", fmt(lag.calm), fmt(lag.noisy), TARGETS.startLagP99Ms],
-    ["B's API latency (creates, job list, execution page)", fmt(figures(Object.values(apiMs.calm).flat())), fmt(figures(Object.values(apiMs.noisy).flat())), TARGETS.apiP99Ms],
+    [
+      "B's API latency (creates, job list, execution page)",
+      fmt(figures(Object.values(apiMs.calm).flat())),
+      fmt(figures(Object.values(apiMs.noisy).flat())),
+      TARGETS.apiP99Ms,
+    ],
     ['/healthz latency (every 100 ms)', fmt(figures(healthzMs.calm)), fmt(figures(healthzMs.noisy)), TARGETS.healthzP99Ms],
     ['Kairos event-loop delay (prom-client)', fmt(loop(m1)), fmt(loop(m2)), TARGETS.eventLoopP99Ms],
   ];
@@ -266,11 +315,18 @@ try {
       `(${report.subscriptionRefusals.length} refused), ${report.eventsReceived} events, ${report.previews} worst previews (p50 ${report.previewMs.p50} ms, p99 ${report.previewMs.p99} ms)\n`,
   );
   process.stdout.write(`tenant A's executions by status: ${JSON.stringify(aByStatus)}\n`);
-  process.stdout.write(`B's executions with A: ${lag.noisy.n} due, ${lag.noisy.notStarted} not started by the end, ${lag.noisy.skipped} skipped\n`);
-  process.stdout.write(`cores used with A: ${JSON.stringify(result.coresByProcess && (result.coresByProcess as { noisy: unknown }).noisy)}\n`);
+  process.stdout.write(
+    `B's executions with A: ${lag.noisy.n} due, ${lag.noisy.notStarted} not started by the end, ${lag.noisy.skipped} skipped\n`,
+  );
+  process.stdout.write(
+    `cores used with A: ${JSON.stringify(result.coresByProcess && (result.coresByProcess as { noisy: unknown }).noisy)}\n`,
+  );
   const dir = path.join('.data', 'bench');
   mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `neighbours-${new Date().toISOString().replace(/[:.]/g, '-')}${quick ? '-quick' : ''}${without.size ? `-without-${[...without].join('-')}` : ''}.json`);
+  const file = path.join(
+    dir,
+    `neighbours-${new Date().toISOString().replace(/[:.]/g, '-')}${quick ? '-quick' : ''}${without.size ? `-without-${[...without].join('-')}` : ''}.json`,
+  );
   writeFileSync(file, JSON.stringify(result, null, 2));
   process.stdout.write(`written to ${file}\n`);
 } finally {

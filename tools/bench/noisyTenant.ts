@@ -105,13 +105,16 @@ async function run(orders: NoisyOrders): Promise<NoisyReport> {
     sockets.push(socket);
     let acked = false;
     await new Promise<void>((resolve) => {
-      socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${credentialToken}` } })));
+      socket.on('open', () =>
+        socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${credentialToken}` } })),
+      );
       socket.on('message', (raw) => {
         const message = JSON.parse((raw as Buffer).toString()) as { type: string; payload?: unknown };
         if (message.type === 'connection_ack') {
           acked = true;
           report.socketsOpen++;
-          for (let i = 0; i < subscriptions; i++) socket.send(JSON.stringify({ id: String(i), type: 'subscribe', payload: { query: SUBSCRIBE } }));
+          for (let i = 0; i < subscriptions; i++)
+            socket.send(JSON.stringify({ id: String(i), type: 'subscribe', payload: { query: SUBSCRIBE } }));
           resolve();
         } else if (message.type === 'next') report.eventsReceived++;
         else if (message.type === 'error') report.subscriptionRefusals.push(JSON.stringify(message.payload).slice(0, 200));
@@ -132,7 +135,9 @@ async function run(orders: NoisyOrders): Promise<NoisyReport> {
     // Past the caps: one more socket of a full credential, one of a new credential, one more subscription.
     await openSocket(orders.tokens[0], 0);
     await openSocket(orders.tokens[5], 0);
-    sockets.find((s) => s.readyState === WebSocket.OPEN)?.send(JSON.stringify({ id: 'extra', type: 'subscribe', payload: { query: SUBSCRIBE } }));
+    sockets
+      .find((s) => s.readyState === WebSocket.OPEN)
+      ?.send(JSON.stringify({ id: 'extra', type: 'subscribe', payload: { query: SUBSCRIBE } }));
   })();
 
   /** (4) The costliest preview, back to back. */
@@ -152,7 +157,14 @@ async function run(orders: NoisyOrders): Promise<NoisyReport> {
   const writes = (async () => {
     if (!orders.writes) return;
     const sleeper = await gql(orders.url, token, CREATE, {
-      i: { name: 'sleeper', paused: true, schedule: { intervalSeconds: 3600 }, target: { handler: 'sleep' }, payload: { ms: 20_000 }, timeoutSeconds: 60 },
+      i: {
+        name: 'sleeper',
+        paused: true,
+        schedule: { intervalSeconds: 3600 },
+        target: { handler: 'sleep' },
+        payload: { ms: 20_000 },
+        timeoutSeconds: 60,
+      },
     });
     const sleeperId = (sleeper.data?.createJob as { job: { id: string } } | undefined)?.job.id;
     if (!sleeperId) throw new Error(`could not create the sleeper: ${JSON.stringify(sleeper.errors)}`);
@@ -168,7 +180,9 @@ async function run(orders: NoisyOrders): Promise<NoisyReport> {
         while (next < orders.intervalJobs && Date.now() < orders.untilMs) {
           const n = next++;
           for (;;) {
-            const answer = await gql(orders.url, token, CREATE, { i: { name: `every-second-${n}`, schedule: { intervalSeconds: 1 }, target: { handler: 'noop' } } });
+            const answer = await gql(orders.url, token, CREATE, {
+              i: { name: `every-second-${n}`, schedule: { intervalSeconds: 1 }, target: { handler: 'noop' } },
+            });
             const code = answer.errors?.[0].extensions?.code;
             if (!answer.errors) report.intervalJobsCreated++;
             else if (code === 'RATE_LIMITED' && Date.now() < orders.untilMs) {
@@ -184,7 +198,8 @@ async function run(orders: NoisyOrders): Promise<NoisyReport> {
 
   /** 30 aliased triggers a request (the alias limit); past the rate, what one second refills (10 at 600 a minute), after Retry-After. */
   async function triggerSleeps(sleeperId: string): Promise<void> {
-    const mutation = (size: number) => `mutation ATrigger($id: ID!) { ${Array.from({ length: size }, (_, i) => `t${i}: triggerJob(id: $id) { execution { id } }`).join(' ')} }`;
+    const mutation = (size: number) =>
+      `mutation ATrigger($id: ID!) { ${Array.from({ length: size }, (_, i) => `t${i}: triggerJob(id: $id) { execution { id } }`).join(' ')} }`;
     let size = 30;
     while (Date.now() < orders.untilMs) {
       const answer = await gql(orders.url, token, mutation(size), { id: sleeperId });
@@ -200,7 +215,10 @@ async function run(orders: NoisyOrders): Promise<NoisyReport> {
   }
 
   // Bounded: what has not answered a few seconds past the end is left unanswered.
-  await Promise.race([Promise.all([live, writes, ...previews]).then(() => sleepMs(orders.untilMs - Date.now())), sleepMs(orders.untilMs - Date.now() + 3000)]);
+  await Promise.race([
+    Promise.all([live, writes, ...previews]).then(() => sleepMs(orders.untilMs - Date.now())),
+    sleepMs(orders.untilMs - Date.now() + 3000),
+  ]);
   for (const socket of sockets) socket.close();
   const sorted = previewMs.sort((a, b) => a - b);
   const pct = (p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN);

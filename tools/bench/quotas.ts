@@ -57,7 +57,9 @@ try {
   const rates = new RateLimiter(redis, prefix, systemClock, createLogger({ bench: 'quotas' }, 'warn'));
   // A limit no run reaches: every call does the full check.
   await measure('rate limit check', (i) => rates.take('writes', `t${i % 100}`, 1_000_000_000));
-  const quotas = { of: async () => ({ maxJobs: 1, maxConcurrentExecutions: 1_000_000, maxExecutionsPerMinute: 1 }) } as unknown as TenantQuotas;
+  const quotas = {
+    of: async () => ({ maxJobs: 1, maxConcurrentExecutions: 1_000_000, maxExecutionsPerMinute: 1 }),
+  } as unknown as TenantQuotas;
   const slots = new ConcurrencyLimiter(redis, prefix, systemClock, quotas);
   await measure('tenant slot take + release', async (i) => {
     await slots.take(`t${i % 100}`, `e${i}`, 60_000);
@@ -77,7 +79,9 @@ try {
     const runs = 200;
     const t0 = process.hrtime.bigint();
     for (let i = 0; i < runs; i++) validate(schema, document, [...specifiedRules, queryLimits]);
-    console.log(`validate: ${label.padEnd(30)} ${(Number(process.hrtime.bigint() - t0) / 1e6 / runs).toFixed(3)} ms per document (all rules)`);
+    console.log(
+      `validate: ${label.padEnd(30)} ${(Number(process.hrtime.bigint() - t0) / 1e6 / runs).toFixed(3)} ms per document (all rules)`,
+    );
   }
 } finally {
   await dropRedisPrefix(redis, prefix);

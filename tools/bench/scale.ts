@@ -79,7 +79,10 @@ async function inOwnDatabase<T>(label: string, run: (name: string) => Promise<T>
   try {
     return await run(name);
   } finally {
-    await mongo.db(name).dropDatabase().catch(() => undefined);
+    await mongo
+      .db(name)
+      .dropDatabase()
+      .catch(() => undefined);
     await dropRedisPrefix(redis, name);
   }
 }
@@ -88,7 +91,9 @@ try {
   if (only.has('schedules')) {
     const rows = [];
     for (const size of schedulesOptions.sizes) {
-      rows.push(await inOwnDatabase(`sched${size}`, (name) => measureSchedules(config, mongo.db(name), redis, name, size, schedulesOptions)));
+      rows.push(
+        await inOwnDatabase(`sched${size}`, (name) => measureSchedules(config, mongo.db(name), redis, name, size, schedulesOptions)),
+      );
     }
     done(...schedulesTables(rows, schedulesOptions));
   }

@@ -39,13 +39,32 @@ export interface CreatesRow {
  * earlier jobs are inserted with insertMany; its counter is missing at first, so the first create
  * seeds it from a count (timed apart), and the measured creates after it read only the counter.
  */
-export async function measureCreates(config: KairosConfig, db: Db, redis: Redis, prefix: string, options: CreatesOptions): Promise<CreatesRow[]> {
+export async function measureCreates(
+  config: KairosConfig,
+  db: Db,
+  redis: Redis,
+  prefix: string,
+  options: CreatesOptions,
+): Promise<CreatesRow[]> {
   await ensureIndexes(db);
   const logger = createLogger({ bench: 'scale' }, 'warn');
-  const queues = new ExecutionQueues({ url: config.redisUrl, maxRetriesPerRequest: null }, prefix, () => undefined, new QueueShards(config.queueShards));
+  const queues = new ExecutionQueues(
+    { url: config.redisUrl, maxRetriesPerRequest: null },
+    prefix,
+    () => undefined,
+    new QueueShards(config.queueShards),
+  );
   const events = new ExecutionEventBus(redis, prefix);
   const budget = { charge: async (_tenantId: string, wanted: number) => ({ allowed: wanted, perMinute: Infinity }) };
-  const materialise = { store: new SchedulerStore(db), dueIndex: new DueIndex(redis, prefix), queues, events, logger, random: Math.random, budget };
+  const materialise = {
+    store: new SchedulerStore(db),
+    dueIndex: new DueIndex(redis, prefix),
+    queues,
+    events,
+    logger,
+    random: Math.random,
+    budget,
+  };
   const tenants = new TenantStore(db, { ...config.defaultQuota, ...config.defaultConnectionQuota });
   const rows: CreatesRow[] = [];
   try {
@@ -54,7 +73,11 @@ export async function measureCreates(config: KairosConfig, db: Db, redis: Redis,
       const jobs = new JobStore(db, tenantId);
       const loadStarted = Date.now();
       for (let i = 0; i < size; i += 1000) {
-        await jobs.insertMany(Array.from({ length: Math.min(1000, size - i) }, (_, j) => benchJob({ name: `existing ${i + j}`, cursor: null, intervalSeconds: 3600, status: 'PAUSED' })));
+        await jobs.insertMany(
+          Array.from({ length: Math.min(1000, size - i) }, (_, j) =>
+            benchJob({ name: `existing ${i + j}`, cursor: null, intervalSeconds: 3600, status: 'PAUSED' }),
+          ),
+        );
       }
       const loadMs = Date.now() - loadStarted;
       const tenant = { ...(await tenants.ensure(tenantId, new Date())), maxJobs: 10_000_000 };
@@ -97,8 +120,18 @@ export function createsTable(rows: CreatesRow[], options: CreatesOptions): Scale
   return {
     title: `Creating jobs: createJob in one tenant, ${options.concurrency} callers at once (serialised by the tenant's create lock), ${options.creates} creates per size`,
     sizeLabel: 'jobs in the tenant',
-    columns: [{ label: 'creates/s', ratio: true }, { label: 'create p50 ms' }, { label: 'create p99 ms', ratio: true }, { label: 'first create (seeds the counter) ms' }],
-    rows: rows.map((r) => ({ size: r.size.toLocaleString('en-US').replace(/,/g, ' '), values: [r.perSecond, r.latency.p50, r.latency.p99, r.seedMs] })),
-    notes: ['The counter is seeded from a count when Redis has none (the first create, and once a day after): that one create reads all the tenant\'s jobs.'],
+    columns: [
+      { label: 'creates/s', ratio: true },
+      { label: 'create p50 ms' },
+      { label: 'create p99 ms', ratio: true },
+      { label: 'first create (seeds the counter) ms' },
+    ],
+    rows: rows.map((r) => ({
+      size: r.size.toLocaleString('en-US').replace(/,/g, ' '),
+      values: [r.perSecond, r.latency.p50, r.latency.p99, r.seedMs],
+    })),
+    notes: [
+      "The counter is seeded from a count when Redis has none (the first create, and once a day after): that one create reads all the tenant's jobs.",
+    ],
   };
 }

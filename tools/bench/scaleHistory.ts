@@ -36,7 +36,10 @@ const HISTORY_SPAN_MS = 30 * 86_400_000;
  * resolver calls), newest first, with `collection` executions stored across many tenants. The
  * measured tenants' rows are interleaved with everyone else's, as the scheduler writes them.
  */
-export async function measureHistory(db: Db, options: HistoryOptions): Promise<{ rows: HistoryRow[]; failures: string[]; loadMs: number; loadPerSecond: number }> {
+export async function measureHistory(
+  db: Db,
+  options: HistoryOptions,
+): Promise<{ rows: HistoryRow[]; failures: string[]; loadMs: number; loadPerSecond: number }> {
   await ensureIndexes(db);
   const sizes = options.tenantSizes;
   // Row i belongs to measured tenant k when i % stride[k] === k (strides large enough not to collide).
@@ -76,10 +79,12 @@ export async function measureHistory(db: Db, options: HistoryOptions): Promise<{
     // The cursor the client holds after `deepPage - 1` pages: the last row of the page before.
     const last = own[Math.min(own.length - 1, (options.deepPage - 1) * options.pageSize - 1)];
     const deep: PageRequest = { ...first, after: { at: last.at, id: last.id } };
-    const run = (page: PageRequest, jobId: ObjectId | null = null) => async () => {
-      const result = await executions.list({ jobId }, page);
-      if (result.length === 0) throw new Error('history: an empty page');
-    };
+    const run =
+      (page: PageRequest, jobId: ObjectId | null = null) =>
+      async () => {
+        const result = await executions.list({ jobId }, page);
+        if (result.length === 0) throw new Error('history: an empty page');
+      };
     const bound = { samples: options.samples, budgetMs: options.budgetMs };
     const timed = async (label: string, fn: () => Promise<void>): Promise<Figures> => {
       try {
@@ -142,7 +147,13 @@ export function historyTable(result: Awaited<ReturnType<typeof measureHistory>>,
       { label: 'first page of one job p99 ms', ratio: true },
       { label: 'samples' },
     ],
-    rows: result.rows.map((r) => ({ size: r.tenantSize.toLocaleString('en-US').replace(/,/g, ' '), values: [r.first.p50, r.first.p99, r.deep.p99, r.byJob.p99, `${r.first.n} / ${r.deep.n} / ${r.byJob.n}`] })),
-    notes: [...result.failures, `Loaded with insertMany in chunks of ${LOAD_CHUNK}, ${LOAD_CONCURRENCY} at once: ${Math.round(result.loadPerSecond)} executions/s (${(result.loadMs / 1000).toFixed(0)} s).`],
+    rows: result.rows.map((r) => ({
+      size: r.tenantSize.toLocaleString('en-US').replace(/,/g, ' '),
+      values: [r.first.p50, r.first.p99, r.deep.p99, r.byJob.p99, `${r.first.n} / ${r.deep.n} / ${r.byJob.n}`],
+    })),
+    notes: [
+      ...result.failures,
+      `Loaded with insertMany in chunks of ${LOAD_CHUNK}, ${LOAD_CONCURRENCY} at once: ${Math.round(result.loadPerSecond)} executions/s (${(result.loadMs / 1000).toFixed(0)} s).`,
+    ],
   };
 }

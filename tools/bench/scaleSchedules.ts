@@ -66,7 +66,14 @@ class SweepSpans implements SpanExporter {
  * (the leader's spans). The day is placed to begin after the leader is up, so no occurrence is
  * missed while loading; the window starts once the leader's build of the index is over.
  */
-export async function measureSchedules(base: KairosConfig, db: Db, redis: Redis, prefix: string, size: number, options: SchedulesOptions): Promise<SchedulesRow> {
+export async function measureSchedules(
+  base: KairosConfig,
+  db: Db,
+  redis: Redis,
+  prefix: string,
+  size: number,
+  options: SchedulesOptions,
+): Promise<SchedulesRow> {
   await ensureIndexes(db);
   const loadStarted = Date.now();
   // Loading at about 8 000 jobs/s, the leader's rebuild at 4 000/s, and Kairos' start; when it
@@ -81,7 +88,11 @@ export async function measureSchedules(base: KairosConfig, db: Db, redis: Redis,
     for (let i = c * LOAD_CHUNK; i < Math.min(size, (c + 1) * LOAD_CHUNK); i++) {
       const t = i % TENANTS;
       if (!byTenant.has(t)) byTenant.set(t, []);
-      byTenant.get(t)!.push(benchJob({ name: `s${i}`, cursor: new Date(dayStart + Math.floor((i * DAY) / size)), intervalSeconds: 86_400, status: 'ACTIVE' }));
+      byTenant
+        .get(t)!
+        .push(
+          benchJob({ name: `s${i}`, cursor: new Date(dayStart + Math.floor((i * DAY) / size)), intervalSeconds: 86_400, status: 'ACTIVE' }),
+        );
     }
     await Promise.all([...byTenant].map(([t, jobs]) => stores[t].insertMany(jobs)));
     if (c % 100 === 0) progress(`schedules ${size}: loading (${chunks.length - chunks.indexOf(c)} of ${chunks.length} chunks)`);
@@ -96,7 +107,8 @@ export async function measureSchedules(base: KairosConfig, db: Db, redis: Redis,
   let leaderRebuiltAt: number | null = null;
   const logger = createLogger({ bench: 'scale' }, 'info', (line) => {
     const entry = JSON.parse(line) as { level?: string; msg?: string };
-    if (entry.msg === 'refreshed the due index from MongoDB' || entry.msg === 'rebuilt the due index from MongoDB') leaderRebuiltAt ??= Date.now();
+    if (entry.msg === 'refreshed the due index from MongoDB' || entry.msg === 'rebuilt the due index from MongoDB')
+      leaderRebuiltAt ??= Date.now();
     else if (entry.level !== 'info') process.stderr.write(line);
   });
   const config = loadConfig(undefined, {
@@ -118,10 +130,20 @@ export async function measureSchedules(base: KairosConfig, db: Db, redis: Redis,
     const leaderRebuildMs = leaderRebuiltAt === null ? null : leaderRebuiltAt - startedAt;
     const windowStart = Math.max(dayStart, Date.now() + config.lookAheadMs + 5000);
     const windowEnd = windowStart + options.windowMs;
-    if (windowStart > dayStart) progress(`schedules ${size}: the leader was ready ${Math.round((windowStart - dayStart) / 1000)} s after the day began; the window starts later`);
+    if (windowStart > dayStart)
+      progress(
+        `schedules ${size}: the leader was ready ${Math.round((windowStart - dayStart) / 1000)} s after the day began; the window starts later`,
+      );
     // Probes: due in the window at even spacing, written like createJob does (the due index first).
     const probes = new JobStore(db, 'sched-probes');
-    const probeJobs = Array.from({ length: options.probes }, (_, i) => benchJob({ name: `probe${i}`, cursor: new Date(windowStart + Math.floor((i * options.windowMs) / options.probes)), intervalSeconds: 86_400, status: 'ACTIVE' }));
+    const probeJobs = Array.from({ length: options.probes }, (_, i) =>
+      benchJob({
+        name: `probe${i}`,
+        cursor: new Date(windowStart + Math.floor((i * options.windowMs) / options.probes)),
+        intervalSeconds: 86_400,
+        status: 'ACTIVE',
+      }),
+    );
     for (const p of probeJobs) await dueIndex.expect(p._id, p.scheduleCursor);
     await probes.insertMany(probeJobs);
     const own = countDue(size, dayStart, windowStart, windowEnd);
@@ -132,7 +154,8 @@ export async function measureSchedules(base: KairosConfig, db: Db, redis: Redis,
     let lags: number[] = [];
     for (const deadline = Date.now() + 60_000; ; await sleep(1000)) {
       lags = [];
-      for (const t of tenants) lags.push(...(await new ExecutionStore(db, t).startLags(new Date(windowStart), new Date(windowEnd), null, 100_000)));
+      for (const t of tenants)
+        lags.push(...(await new ExecutionStore(db, t).startLags(new Date(windowStart), new Date(windowEnd), null, 100_000)));
       if (lags.length >= due || Date.now() > deadline) break;
     }
     const inWindow = spans.passes.filter((p) => p.endedAt >= windowStart && p.endedAt < windowEnd);
@@ -140,9 +163,10 @@ export async function measureSchedules(base: KairosConfig, db: Db, redis: Redis,
     if (size <= 100_000) {
       const began = Date.now();
       // Past the client's 15 s socket timeout it fails: shown as Infinity ("-").
-      rangeMs = await new AuditStore(db)
-        .firstDueByRange(new Date(Date.now() + config.lookAheadMs), 100)
-        .then(() => Date.now() - began, () => Infinity);
+      rangeMs = await new AuditStore(db).firstDueByRange(new Date(Date.now() + config.lookAheadMs), 100).then(
+        () => Date.now() - began,
+        () => Infinity,
+      );
     }
     progress(`schedules ${size}: ${lags.length} of ${due} started, ${inWindow.length} sweep passes in the window`);
     return {
@@ -177,7 +201,12 @@ export function schedulesTables(rows: SchedulesRow[], options: SchedulesOptions)
     {
       title: `Schedules: fire delay. Active one-day schedules spread over a day (about size / 1440 due a minute) plus ${options.probes} due in the window; start lag (first attempt's start minus scheduledFor, from MongoDB) of every occurrence due in a ${options.windowMs / 1000} s window, the leader and a worker (noop handler) running in this process`,
       sizeLabel: 'schedules',
-      columns: [{ label: 'occurrences in the window (started)' }, { label: 'start lag p50 ms' }, { label: 'start lag p99 ms', ratio: true }, { label: 'max ms' }],
+      columns: [
+        { label: 'occurrences in the window (started)' },
+        { label: 'start lag p50 ms' },
+        { label: 'start lag p99 ms', ratio: true },
+        { label: 'max ms' },
+      ],
       rows: rows.map((r) => ({ size: size(r), values: [`${r.due} (${r.started})`, r.lag.p50, r.lag.p99, r.lag.max] })),
     },
     {
@@ -193,9 +222,18 @@ export function schedulesTables(rows: SchedulesRow[], options: SchedulesOptions)
       ],
       rows: rows.map((r) => ({
         size: size(r),
-        values: [r.sweep.p50, r.sweep.p99, Math.round(r.jobsPerPass * 10) / 10, r.rangeMs, r.loadMs / 1000, r.leaderRebuildMs === null ? null : r.leaderRebuildMs / 1000],
+        values: [
+          r.sweep.p50,
+          r.sweep.p99,
+          Math.round(r.jobsPerPass * 10) / 10,
+          r.rangeMs,
+          r.loadMs / 1000,
+          r.leaderRebuildMs === null ? null : r.leaderRebuildMs / 1000,
+        ],
       })),
-      notes: ['The old range query ({status: ACTIVE, scheduleCursor <= horizon} sorted, what the sweep asked before the due index) is timed once, up to 100 000 schedules; "-" where it outlasted the 15 s socket timeout.'],
+      notes: [
+        'The old range query ({status: ACTIVE, scheduleCursor <= horizon} sorted, what the sweep asked before the due index) is timed once, up to 100 000 schedules; "-" where it outlasted the 15 s socket timeout.',
+      ],
     },
   ];
 }

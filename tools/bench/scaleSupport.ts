@@ -44,7 +44,10 @@ export async function inParallel<T>(items: T[], concurrency: number, fn: (item: 
  * Times `run` back to back until `samples` timings or `budgetMs` have passed (at least `minSamples`),
  * so a slow case stays bounded in time; the first call is a warm-up and not counted.
  */
-export async function timeRepeatedly(run: () => Promise<unknown>, options: { samples: number; budgetMs: number; minSamples?: number }): Promise<number[]> {
+export async function timeRepeatedly(
+  run: () => Promise<unknown>,
+  options: { samples: number; budgetMs: number; minSamples?: number },
+): Promise<number[]> {
   await run();
   const timings: number[] = [];
   const started = Date.now();
@@ -66,7 +69,16 @@ export interface ScaleTable {
   notes?: string[];
 }
 
-const show = (v: number | string | null): string => (v === null ? '-' : typeof v === 'string' ? v : Number.isFinite(v) ? (Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en-US').replace(/,/g, ' ') : String(Math.round(v * 10) / 10)) : '-');
+const show = (v: number | string | null): string =>
+  v === null
+    ? '-'
+    : typeof v === 'string'
+      ? v
+      : Number.isFinite(v)
+        ? Math.abs(v) >= 100
+          ? Math.round(v).toLocaleString('en-US').replace(/,/g, ' ')
+          : String(Math.round(v * 10) / 10)
+        : '-';
 
 export function formatTable(table: ScaleTable): string {
   const header = [table.sizeLabel, ...table.columns.flatMap((c) => (c.ratio ? [c.label, 'ratio'] : [c.label]))];
@@ -110,7 +122,13 @@ export async function residentBytes(pid: number): Promise<number> {
 }
 
 /** A `noop` interval job as createJob stores it, for loading many at once (the tenant is the store's). */
-export function benchJob(fields: { _id?: ObjectId; name: string; cursor: Date | null; intervalSeconds: number; status: JobStatus }): Omit<JobDoc, 'tenantId'> {
+export function benchJob(fields: {
+  _id?: ObjectId;
+  name: string;
+  cursor: Date | null;
+  intervalSeconds: number;
+  status: JobStatus;
+}): Omit<JobDoc, 'tenantId'> {
   const _id = fields._id ?? new ObjectId();
   const at = fields.cursor ?? new Date();
   return {

@@ -41,7 +41,8 @@ export interface WatchersRow {
   errors: string[];
 }
 
-const SUBSCRIPTION = 'subscription($jobId: ID, $statuses: [ExecutionStatus!]) { executionUpdated(jobId: $jobId, statuses: $statuses) { status previousStatus occurredAt execution { id status scheduledFor } } }';
+const SUBSCRIPTION =
+  'subscription($jobId: ID, $statuses: [ExecutionStatus!]) { executionUpdated(jobId: $jobId, statuses: $statuses) { status previousStatus occurredAt execution { id status scheduledFor } } }';
 
 /** A scrape of the api's /metrics: one sample's value (the first series of that name). */
 async function metric(metricsUrl: string, name: string): Promise<number> {
@@ -60,12 +61,26 @@ async function metric(metricsUrl: string, name: string): Promise<number> {
  * timed from its `occurredAt` (set by the writer at the status change, just before its MongoDB
  * write) to its arrival here. The api process's Redis subscriptions are counted with PUBSUB NUMSUB.
  */
-export async function measureWatchers(config: KairosConfig, db: Db, redis: Redis, prefix: string, subscriptions: number, options: WatchersOptions): Promise<WatchersRow> {
+export async function measureWatchers(
+  config: KairosConfig,
+  db: Db,
+  redis: Redis,
+  prefix: string,
+  subscriptions: number,
+  options: WatchersOptions,
+): Promise<WatchersRow> {
   await ensureIndexes(db);
   const secret = 'bench-scale-watchers-secret-of-enough-length';
   const mongoUrl = new URL(config.mongoUrl);
   mongoUrl.pathname = `/${db.databaseName}`;
-  const env = { MONGO_URL: mongoUrl.toString(), REDIS_URL: config.redisUrl, REDIS_PREFIX: prefix, JWT_SECRET: secret, KAIROS_MODE: 'production', DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '100000' };
+  const env = {
+    MONGO_URL: mongoUrl.toString(),
+    REDIS_URL: config.redisUrl,
+    REDIS_PREFIX: prefix,
+    JWT_SECRET: secret,
+    KAIROS_MODE: 'production',
+    DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '100000',
+  };
   const tenants = Math.max(1, Math.ceil(subscriptions / options.perTenant));
   const jobIds = Array.from({ length: tenants }, () => new ObjectId());
   const processes: KairosProcess[] = [];
@@ -115,7 +130,8 @@ export async function measureWatchers(config: KairosConfig, db: Db, redis: Redis
     for (const { tenant, socket, count } of plan) {
       for (let i = 0; i < count; i++) {
         const kind = i % 4;
-        const variables = kind === 2 ? { jobId: toGlobalId('Job', jobIds[tenant]) } : kind === 3 ? { statuses: ['SUCCEEDED', 'FAILED'] } : {};
+        const variables =
+          kind === 2 ? { jobId: toGlobalId('Job', jobIds[tenant]) } : kind === 3 ? { statuses: ['SUCCEEDED', 'FAILED'] } : {};
         socket.send(JSON.stringify({ id: String(i), type: 'subscribe', payload: { query: SUBSCRIPTION, variables } }));
       }
     }
@@ -134,7 +150,15 @@ export async function measureWatchers(config: KairosConfig, db: Db, redis: Redis
     const interval = options.jobIntervalSeconds * 1000;
     const first = Date.now() + 5000;
     for (let t = 0; t < tenants; t++) {
-      await new JobStore(db, `watch-${t}`).insertMany([benchJob({ _id: jobIds[t], name: 'watched', cursor: new Date(first + Math.floor((t * interval) / tenants)), intervalSeconds: options.jobIntervalSeconds, status: 'ACTIVE' })]);
+      await new JobStore(db, `watch-${t}`).insertMany([
+        benchJob({
+          _id: jobIds[t],
+          name: 'watched',
+          cursor: new Date(first + Math.floor((t * interval) / tenants)),
+          intervalSeconds: options.jobIntervalSeconds,
+          status: 'ACTIVE',
+        }),
+      ]);
     }
     processes.push(await spawnKairos({ ...env, ROLES: 'scheduler,worker' }, { startTimeoutMs: 30_000 }));
     await sleep(Math.max(0, first + interval - Date.now()));
@@ -204,7 +228,18 @@ export function watchersTable(rows: WatchersRow[], options: WatchersOptions): Sc
     ],
     rows: rows.map((r) => ({
       size: r.subscriptions.toLocaleString('en-US').replace(/,/g, ' '),
-      values: [`${r.sockets} / ${r.tenants}`, r.latency.p50, r.latency.p99, r.latency.max, r.eventsPerSecond, r.apiCores, kib(r.rssPerSocket), kib(r.rssPerSubscription), kib(r.heapPerSubscription), r.redisSubscribers],
+      values: [
+        `${r.sockets} / ${r.tenants}`,
+        r.latency.p50,
+        r.latency.p99,
+        r.latency.max,
+        r.eventsPerSecond,
+        r.apiCores,
+        kib(r.rssPerSocket),
+        kib(r.rssPerSubscription),
+        kib(r.heapPerSubscription),
+        r.redisSubscribers,
+      ],
     })),
     notes: rows.flatMap((r) => r.errors.map((e) => `${r.subscriptions}: ${e}`)),
   };

@@ -29,14 +29,24 @@ import { coresUsed, cpuByProcess } from './cpuByProcess.js';
  * Kairos runs as real processes (`node dist/main.js`) with a command counter preloaded, so its
  * MongoDB commands, documents written and Redis round trips per execution are counted inside it.
  */
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, 'cpu-prof': { type: 'string' } } });
+const { values } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, 'cpu-prof': { type: 'string' } },
+});
 const quick = values.quick;
 /** `--only bullmq,agenda,kairos,idle`: run just these cases (for profiling one of them). */
 const only = values.only ? new Set(values.only.split(',')) : null;
 /** `--cpu-prof DIR`: each Kairos process writes a V8 CPU profile there when it stops (node --cpu-prof). */
 const cpuProfDir = values['cpu-prof'] ? path.resolve(values['cpu-prof']) : null;
 const sizes = quick
-  ? { bullmq: 2000, agenda: 100, kairos: [{ n: 500, split: false }, { n: 500, split: true }], idle: 20 }
+  ? {
+      bullmq: 2000,
+      agenda: 100,
+      kairos: [
+        { n: 500, split: false },
+        { n: 500, split: true },
+      ],
+      idle: 20,
+    }
   : {
       bullmq: 10_000,
       agenda: 300,
@@ -101,7 +111,9 @@ async function benchBullmq(n: number): Promise<void> {
   const connection = { url: base.redisUrl, maxRetriesPerRequest: null };
   const queue = new Queue('noop', { connection, prefix });
   for (let i = 0; i < n; i += 1000) {
-    await queue.addBulk(Array.from({ length: Math.min(1000, n - i) }, (_, j) => ({ name: 'noop', data: { i: i + j }, opts: { removeOnComplete: true } })));
+    await queue.addBulk(
+      Array.from({ length: Math.min(1000, n - i) }, (_, j) => ({ name: 'noop', data: { i: i + j }, opts: { removeOnComplete: true } })),
+    );
   }
   let done = 0;
   let finished!: () => void;
@@ -192,7 +204,12 @@ async function startCluster(label: string, split: boolean): Promise<KairosCluste
     const file = path.resolve(countsDir, `${label}-${i}.json`);
     files.push(file);
     const counter = `${new URL('./commandCounter.js', import.meta.url).href}?out=${encodeURIComponent(file)}`;
-    processes.push(await spawnKairos({ ...env, ROLES: r, PORT: String(await freePort()) }, { nodeArgs: ['--import', counter, ...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : [])] }));
+    processes.push(
+      await spawnKairos(
+        { ...env, ROLES: r, PORT: String(await freePort()) },
+        { nodeArgs: ['--import', counter, ...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : [])] },
+      ),
+    );
   }
   const db = mongo.db(name);
   const stop = async () => {
@@ -233,7 +250,18 @@ function oneOffJob(runAt: Date, label: string) {
   const definition = parseNewJob({ name: label, schedule: { runAt }, target: { handler: 'noop' } }, new Date(), BUILTIN_NAMES);
   const _id = new ObjectId();
   const now = new Date();
-  return { _id, ...definition, nameLower: definition.name, status: 'ACTIVE' as const, scheduleCursor: runAt, lastRunAt: null, idempotencyKey: `auto:${_id.toHexString()}`, createdAt: now, updatedAt: now, version: 1 };
+  return {
+    _id,
+    ...definition,
+    nameLower: definition.name,
+    status: 'ACTIVE' as const,
+    scheduleCursor: runAt,
+    lastRunAt: null,
+    idempotencyKey: `auto:${_id.toHexString()}`,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  };
 }
 
 /** 3. Kairos end to end: N one-off noop jobs due in the same second, from due time to SUCCEEDED. */
@@ -249,7 +277,9 @@ async function benchKairos(n: number, split: boolean): Promise<void> {
   // next rebuild would find them).
   const dueIndex = new DueIndex(redis, cluster.prefix);
   for (let i = 0; i < n; i += 500) {
-    const batch = Array.from({ length: Math.min(500, n - i) }, (_, j) => oneOffJob(new Date(due.getTime() + ((i + j) % 1000)), `burst-${i + j}`));
+    const batch = Array.from({ length: Math.min(500, n - i) }, (_, j) =>
+      oneOffJob(new Date(due.getTime() + ((i + j) % 1000)), `burst-${i + j}`),
+    );
     await Promise.all(batch.map((job) => dueIndex.expect(job._id, job.scheduleCursor)));
     await jobs.insertMany(batch);
   }
@@ -273,7 +303,13 @@ async function benchKairos(n: number, split: boolean): Promise<void> {
     started: started.length,
     perSecond: done / ((lastFinish - due.getTime()) / 1000),
     lagMs: lagFigures(started.map((t) => t.startedAt!.getTime() - t.scheduledFor.getTime())),
-    perExecution: { mongoCommands: per('mongoCommands'), mongoWrites: per('mongoWrites'), mongoDocsChanged: per('mongoDocsChanged'), redisRoundTrips: per('redisRoundTrips'), redisCommands: per('redisCommands') },
+    perExecution: {
+      mongoCommands: per('mongoCommands'),
+      mongoWrites: per('mongoWrites'),
+      mongoDocsChanged: per('mongoDocsChanged'),
+      redisRoundTrips: per('redisRoundTrips'),
+      redisCommands: per('redisCommands'),
+    },
     settings: `one worker process, concurrency ${CONCURRENCY}; ${done}/${n} SUCCEEDED`,
     cores,
   });
@@ -293,7 +329,9 @@ async function benchIdle(n: number): Promise<void> {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify({
           query: 'mutation($i: CreateJobInput!) { createJob(input: $i) { job { id } } }',
-          variables: { i: { name: `idle-${i}`, schedule: { runAt: new Date(start + i * 200).toISOString() }, target: { handler: 'noop' } } },
+          variables: {
+            i: { name: `idle-${i}`, schedule: { runAt: new Date(start + i * 200).toISOString() }, target: { handler: 'noop' } },
+          },
         }),
       });
       const body = (await response.json()) as { errors?: unknown };
@@ -308,13 +346,34 @@ async function benchIdle(n: number): Promise<void> {
     500,
   );
   const lags = await executions.startLags(...window, null, n);
-  rows.push({ case: 'Kairos idle (one due at a time)', n, started: lags.length, perSecond: NaN, lagMs: lagFigures(lags), settings: 'all roles, one process; one job due every 200 ms' });
+  rows.push({
+    case: 'Kairos idle (one due at a time)',
+    n,
+    started: lags.length,
+    perSecond: NaN,
+    lagMs: lagFigures(lags),
+    settings: 'all roles, one process; one job due every 200 ms',
+  });
   await cluster.stop();
 }
 
 function table(): string {
   const fmt = (x: number | undefined, digits = 0) => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(digits));
-  const header = ['case', 'n', 'started', 'per s', 'lag p50', 'p90', 'p99', 'max ms', 'mongo cmd/exec', 'write stmts/exec', 'docs changed/exec', 'redis rt/exec', 'redis cmd/exec'];
+  const header = [
+    'case',
+    'n',
+    'started',
+    'per s',
+    'lag p50',
+    'p90',
+    'p99',
+    'max ms',
+    'mongo cmd/exec',
+    'write stmts/exec',
+    'docs changed/exec',
+    'redis rt/exec',
+    'redis cmd/exec',
+  ];
   const lines = rows.map((r) => [
     r.case,
     String(r.n),
@@ -336,7 +395,10 @@ function table(): string {
 }
 
 try {
-  const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`;
+  const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), load ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`;
   process.stdout.write(`npm run bench${quick ? ' --quick' : ''} on ${machine}\n`);
   const step = async (label: string, fn: () => Promise<void>) => {
     const at = Date.now();
@@ -347,16 +409,23 @@ try {
   const wanted = (name: string) => !only || only.has(name);
   if (wanted('bullmq')) await step(`BullMQ ${sizes.bullmq}`, () => benchBullmq(sizes.bullmq));
   if (wanted('agenda')) await step(`Agenda ${sizes.agenda}`, () => benchAgenda(sizes.agenda));
-  if (wanted('kairos')) for (const k of sizes.kairos) await step(`Kairos ${k.n}${k.split ? ' split' : ''}`, () => benchKairos(k.n, k.split));
+  if (wanted('kairos'))
+    for (const k of sizes.kairos) await step(`Kairos ${k.n}${k.split ? ' split' : ''}`, () => benchKairos(k.n, k.split));
   if (wanted('idle')) await step(`idle ${sizes.idle}`, () => benchIdle(sizes.idle));
   process.stdout.write(`${table()}\n`);
   for (const r of rows.filter((x) => x.cores)) {
-    process.stdout.write(`${r.case} (n=${r.n}), cores used while it ran: ${Object.entries(r.cores!).map(([name, c]) => `${name} ${c}`).join(', ')}\n`);
+    process.stdout.write(
+      `${r.case} (n=${r.n}), cores used while it ran: ${Object.entries(r.cores!)
+        .map(([name, c]) => `${name} ${c}`)
+        .join(', ')}\n`,
+    );
   }
   const bull = rows.find((r) => r.case.startsWith('BullMQ'))?.perSecond ?? NaN;
   const agenda = rows.find((r) => r.case.startsWith('Agenda'))?.perSecond ?? NaN;
   for (const r of rows.filter((x) => x.case.startsWith('Kairos') && !Number.isNaN(x.perSecond))) {
-    process.stdout.write(`${r.case} (n=${r.n}): ${(r.perSecond / bull).toFixed(3)}x BullMQ, ${(r.perSecond / agenda).toFixed(1)}x Agenda\n`);
+    process.stdout.write(
+      `${r.case} (n=${r.n}): ${(r.perSecond / bull).toFixed(3)}x BullMQ, ${(r.perSecond / agenda).toFixed(1)}x Agenda\n`,
+    );
   }
   const file = path.join('.data', 'bench', `${new Date().toISOString().replace(/[:.]/g, '-')}${quick ? '-quick' : ''}.json`);
   writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), quick, machine, rows }, null, 2));

@@ -6,7 +6,10 @@ import { toGlobalId } from '#kairos/ids/globalId.js';
 import type { Delivery } from './flakyReceiver.js';
 
 export type CheckedJob = Pick<JobDoc, '_id' | 'schedule' | 'createdAt'>;
-export type CheckedExecution = Pick<ExecutionDoc, '_id' | 'jobId' | 'occurrenceKey' | 'trigger' | 'status' | 'scheduledFor' | 'attempt' | 'attempts' | 'nextAttemptAt'>;
+export type CheckedExecution = Pick<
+  ExecutionDoc,
+  '_id' | 'jobId' | 'occurrenceKey' | 'trigger' | 'status' | 'scheduledFor' | 'attempt' | 'attempts' | 'nextAttemptAt'
+>;
 
 export interface CheckInput {
   jobs: CheckedJob[];
@@ -39,9 +42,22 @@ const REPEATABLE_AFTER: readonly (AttemptOutcome | null)[] = ['FAILED', 'TIMED_O
 export function checkRun(input: CheckInput): CheckResult {
   const violations: string[] = [];
   const counts: Record<string, number> = {
-    jobs: input.jobs.length, occurrences: 0, executions: 0, succeeded: 0, failed: 0, pending: 0,
-    attempts: 0, succeededAttempts: 0, failedAttempts: 0, timedoutAttempts: 0, crashedAttempts: 0, deliveries: input.deliveries.length, duplicateDeliveries: 0,
-    lost: 0, doubled: 0, unfinished: 0,
+    jobs: input.jobs.length,
+    occurrences: 0,
+    executions: 0,
+    succeeded: 0,
+    failed: 0,
+    pending: 0,
+    attempts: 0,
+    succeededAttempts: 0,
+    failedAttempts: 0,
+    timedoutAttempts: 0,
+    crashedAttempts: 0,
+    deliveries: input.deliveries.length,
+    duplicateDeliveries: 0,
+    lost: 0,
+    doubled: 0,
+    unfinished: 0,
   };
   const byKey = new Map<string, CheckedExecution[]>();
   for (const execution of input.executions) {
@@ -83,7 +99,12 @@ export function checkRun(input: CheckInput): CheckResult {
       if (execution.status === 'FAILED') counts.failed++;
       checkAttempts(execution, violations);
       if (!FINAL_STATUSES.includes(execution.status)) {
-        const nextStep = execution.status === 'RETRYING' ? execution.nextAttemptAt : execution.status === 'RUNNING' ? execution.attempts.at(-1)?.startedAt : execution.scheduledFor;
+        const nextStep =
+          execution.status === 'RETRYING'
+            ? execution.nextAttemptAt
+            : execution.status === 'RUNNING'
+              ? execution.attempts.at(-1)?.startedAt
+              : execution.scheduledFor;
         if (nextStep && input.now.getTime() - nextStep.getTime() < input.pendingGraceMs) counts.pending++;
         else {
           counts.unfinished++;
@@ -109,7 +130,12 @@ function checkAttempts(execution: CheckedExecution, violations: string[]): void 
   }
 }
 
-function checkDeliveries(deliveries: Delivery[], executions: Map<string, CheckedExecution>, counts: Record<string, number>, violations: string[]): void {
+function checkDeliveries(
+  deliveries: Delivery[],
+  executions: Map<string, CheckedExecution>,
+  counts: Record<string, number>,
+  violations: string[],
+): void {
   const byKey = new Map<string, Delivery[]>();
   for (const delivery of deliveries) byKey.set(delivery.idempotencyKey, [...(byKey.get(delivery.idempotencyKey) ?? []), delivery]);
   for (const [key, received] of byKey) {
@@ -130,7 +156,10 @@ function checkDeliveries(deliveries: Delivery[], executions: Map<string, Checked
         }
         if (previousAnsweredOk) {
           counts.duplicateDeliveries++;
-          if (previous?.outcome !== 'CRASHED') violations.push(`duplicate: ${key} delivered again after a 2xx, but attempt ${delivery.attempt - 1} is ${previous?.outcome}, not CRASHED`);
+          if (previous?.outcome !== 'CRASHED')
+            violations.push(
+              `duplicate: ${key} delivered again after a 2xx, but attempt ${delivery.attempt - 1} is ${previous?.outcome}, not CRASHED`,
+            );
         }
       }
       seen.add(delivery.attempt);

@@ -111,7 +111,11 @@ say(`started 2 api, 2 scheduler, 3 worker processes; redis ${redis.url}; mongo $
 
 const probe = new Redis(redis.url, { maxRetriesPerRequest: 1 });
 probe.on('error', () => undefined);
-const mongoClient = await new MongoClient(mongo.url, { serverSelectionTimeoutMS: 30_000, socketTimeoutMS: 60_000, maxPoolSize: 2 }).connect();
+const mongoClient = await new MongoClient(mongo.url, {
+  serverSelectionTimeoutMS: 30_000,
+  socketTimeoutMS: 60_000,
+  maxPoolSize: 2,
+}).connect();
 const audit = new AuditStore(mongoClient.db());
 const pidOf = (candidateId: string | null | undefined) => (candidateId ? Number(candidateId.split('-').at(-2)) : undefined);
 
@@ -226,7 +230,9 @@ for (const entry of processes) {
   entry.killedByUs = true;
   entry.proc.child.kill('SIGTERM');
 }
-const exited = Promise.all(processes.filter((p) => p.proc.child.exitCode === null).map((p) => new Promise((resolve) => p.proc.child.once('exit', resolve))));
+const exited = Promise.all(
+  processes.filter((p) => p.proc.child.exitCode === null).map((p) => new Promise((resolve) => p.proc.child.once('exit', resolve))),
+);
 // A process stuck on a hung server would keep the run waiting: 20 s after SIGTERM it is killed.
 if ((await Promise.race([exited.then(() => true), sleep(20_000).then(() => false)])) === false) {
   violations.push('shutdown: some processes did not exit within 20 s of SIGTERM; killed');

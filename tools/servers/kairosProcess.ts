@@ -17,15 +17,24 @@ export interface KairosProcess {
  * once it logs that it started. Its log goes to `logFile` when given (appended), else it is kept in
  * memory; `nodeArgs` go before the script (the benchmark preloads its command counter). The caller kills it.
  */
-export async function spawnKairos(env: Record<string, string>, options: { logFile?: string; startTimeoutMs?: number; nodeArgs?: string[] } = {}): Promise<KairosProcess> {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'dist/main.js'], { env: { PATH: process.env.PATH ?? '', METRICS_PORT: '0', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+export async function spawnKairos(
+  env: Record<string, string>,
+  options: { logFile?: string; startTimeoutMs?: number; nodeArgs?: string[] } = {},
+): Promise<KairosProcess> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'dist/main.js'], {
+    env: { PATH: process.env.PATH ?? '', METRICS_PORT: '0', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const file = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : null;
   let log = '';
   let pending = '';
   let metricsUrl: string | null = null;
   const url = await new Promise<string | null>((resolve, reject) => {
     let started = false;
-    const timer = setTimeout(() => reject(new Error(`no start within ${options.startTimeoutMs ?? 20_000} ms: ${log.slice(-2000)}`)), options.startTimeoutMs ?? 20_000);
+    const timer = setTimeout(
+      () => reject(new Error(`no start within ${options.startTimeoutMs ?? 20_000} ms: ${log.slice(-2000)}`)),
+      options.startTimeoutMs ?? 20_000,
+    );
     child.stderr.on('data', (chunk: Buffer) => {
       const text = chunk.toString();
       file?.write(text);

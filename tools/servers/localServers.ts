@@ -114,8 +114,15 @@ export async function startLocalMongo(options: { dataDir: string; postgresUrl?: 
   const ferret = path.resolve('.cache/ferretdb/ferretdb');
   const url = `mongodb://127.0.0.1:${port}/kairos`;
   if (existsSync(ferret)) {
-    const backend = options.postgresUrl ? ['--handler=postgresql', `--postgresql-url=${options.postgresUrl}`] : ['--handler=sqlite', `--sqlite-url=file:${options.dataDir}/`];
-    return startServer(url, port, () => [ferret, [`--listen-addr=127.0.0.1:${port}`, ...backend]], path.join(options.dataDir, 'ferretdb.log'));
+    const backend = options.postgresUrl
+      ? ['--handler=postgresql', `--postgresql-url=${options.postgresUrl}`]
+      : ['--handler=sqlite', `--sqlite-url=file:${options.dataDir}/`];
+    return startServer(
+      url,
+      port,
+      () => [ferret, [`--listen-addr=127.0.0.1:${port}`, ...backend]],
+      path.join(options.dataDir, 'ferretdb.log'),
+    );
   }
   return startServer(url, port, () => ['mongod', ['--bind_ip', '127.0.0.1', '--port', String(port), '--dbpath', options.dataDir]]);
 }

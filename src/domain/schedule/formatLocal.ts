@@ -63,13 +63,26 @@ export function zoneOffsetMs(instantMs: number, timezone: string): number {
     // Years before 1000 or in another era: read the parts.
     for (const part of formatter.formatToParts(instantMs)) {
       switch (part.type) {
-        case 'year': year = Number(part.value); break;
-        case 'month': month = Number(part.value); break;
-        case 'day': day = Number(part.value); break;
-        case 'hour': hour = Number(part.value); break;
-        case 'minute': minute = Number(part.value); break;
-        case 'second': second = Number(part.value); break;
-        default: break;
+        case 'year':
+          year = Number(part.value);
+          break;
+        case 'month':
+          month = Number(part.value);
+          break;
+        case 'day':
+          day = Number(part.value);
+          break;
+        case 'hour':
+          hour = Number(part.value);
+          break;
+        case 'minute':
+          minute = Number(part.value);
+          break;
+        case 'second':
+          second = Number(part.value);
+          break;
+        default:
+          break;
       }
     }
   }

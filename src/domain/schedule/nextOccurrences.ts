@@ -253,7 +253,10 @@ function cronOccurrenceAfter(cron: string, timezone: string, afterMs: number): n
     let wall = nextWall(wallClock, floor);
     while (wall !== null) {
       const candidate = wall - offset;
-      if (candidate - segmentStart > JUMP_DISTANCE && firstChangeBetween(timezone, segmentStart, segmentStart + 2 * OFFSET_BOUND) === null) {
+      if (
+        candidate - segmentStart > JUMP_DISTANCE &&
+        firstChangeBetween(timezone, segmentStart, segmentStart + 2 * OFFSET_BOUND) === null
+      ) {
         after = wall - OFFSET_BOUND - 1;
         continue jumps;
       }

@@ -28,8 +28,7 @@ export const MAX_JITTER_SECONDS = 3600;
 export const MAX_CRON_GAP_YEARS = 8;
 const MAX_CRON_LENGTH = 256;
 
-const CRON_FORMAT =
-  'use 5 fields (minute hour day-of-month month day-of-week) or 6 (second first), e.g. "0 9 * * 1-5"';
+const CRON_FORMAT = 'use 5 fields (minute hour day-of-month month day-of-week) or 6 (second first), e.g. "0 9 * * 1-5"';
 
 function isSet<T>(value: T | null | undefined): value is T {
   return value !== null && value !== undefined;
@@ -50,10 +49,7 @@ export function parseSchedule(input: ScheduleInputFields, now: Date): Schedule {
   const chosen = kinds.filter(([field]) => isSet(input[field]));
   if (chosen.length !== 1) {
     const got = chosen.length === 0 ? 'none was' : `${chosen.map(([field]) => field).join(' and ')} were`;
-    throw new BadUserInputError(
-      `A schedule needs exactly one of cron, intervalSeconds or runAt; ${got} given`,
-      'schedule',
-    );
+    throw new BadUserInputError(`A schedule needs exactly one of cron, intervalSeconds or runAt; ${got} given`, 'schedule');
   }
   const kind = chosen[0][1];
 
@@ -76,10 +72,7 @@ export function parseSchedule(input: ScheduleInputFields, now: Date): Schedule {
     );
   }
   if (endAt && endAt.getTime() < now.getTime()) {
-    throw new BadUserInputError(
-      `schedule.endAt (${endAt.toISOString()}) is in the past; give a later endAt or none`,
-      'schedule.endAt',
-    );
+    throw new BadUserInputError(`schedule.endAt (${endAt.toISOString()}) is in the past; give a later endAt or none`, 'schedule.endAt');
   }
   if (schedule.kind === 'ONCE') checkRunAt(schedule.runAt, startAt, endAt, now);
 
@@ -158,9 +151,7 @@ function parseTimeZone(timezone: string | null | undefined): string {
       'schedule.timezone',
     );
   }
-  canonicalZoneNames ??= new Map(
-    ['UTC', ...Intl.supportedValuesOf('timeZone')].map((zone) => [zone.toLowerCase(), zone]),
-  );
+  canonicalZoneNames ??= new Map(['UTC', ...Intl.supportedValuesOf('timeZone')].map((zone) => [zone.toLowerCase(), zone]));
   return canonicalZoneNames.get(name.toLowerCase()) ?? name;
 }
 
@@ -241,7 +232,9 @@ function parseCron(raw: string): string {
   }
   const gap = longestCronGapMonths(pattern);
   if (gap === null) {
-    fail(`schedule.cron "${cron}" never fires: no month it allows has the day of the month it asks for; fix the day-of-month or month field`);
+    fail(
+      `schedule.cron "${cron}" never fires: no month it allows has the day of the month it asks for; fix the day-of-month or month field`,
+    );
   }
   if (gap !== null && gap >= MAX_CRON_GAP_YEARS * 12) {
     fail(

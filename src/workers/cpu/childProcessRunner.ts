@@ -62,7 +62,14 @@ export class ChildProcessRunner {
         this.children.delete(child);
         settle(() => reject(new Error(`The handler's process exited (${exitSignal ?? `code ${code}`}) without a result`)));
       });
-      send(child, { type: 'run', handler, handlersModule: this.options.handlersModule, payload: context.payload, executionId: context.executionId, attempt: context.attempt });
+      send(child, {
+        type: 'run',
+        handler,
+        handlersModule: this.options.handlersModule,
+        payload: context.payload,
+        executionId: context.executionId,
+        attempt: context.attempt,
+      });
     });
   }
 
@@ -87,7 +94,9 @@ function send(child: ChildProcess, message: ToChild): void {
 /** Under ts-jest this module is loaded from src/, but the child runs compiled JavaScript: use dist/ (built by `npm test`). */
 function defaultChildScript(): string {
   const here = fileURLToPath(import.meta.url);
-  return here.endsWith('.ts') ? here.replace(/\/src\/workers\/cpu\/childProcessRunner\.ts$/, '/dist/workers/cpu/cpuChild.js') : here.replace(/childProcessRunner\.js$/, 'cpuChild.js');
+  return here.endsWith('.ts')
+    ? here.replace(/\/src\/workers\/cpu\/childProcessRunner\.ts$/, '/dist/workers/cpu/cpuChild.js')
+    : here.replace(/childProcessRunner\.js$/, 'cpuChild.js');
 }
 
 /** Why the attempt was aborted: the signal's reason (the worker aborts with Error classes; anything else is wrapped). */

@@ -23,7 +23,12 @@ async function run(request: Extract<ToChild, { type: 'run' }>): Promise<void> {
   try {
     const handler = (await loadHandlers(request.handlersModule)).get(request.handler);
     if (!handler) throw new Error(`No handler named "${request.handler}" is registered in this worker`);
-    const value = await handler({ payload: request.payload, executionId: request.executionId, attempt: request.attempt, signal: controller.signal });
+    const value = await handler({
+      payload: request.payload,
+      executionId: request.executionId,
+      attempt: request.attempt,
+      signal: controller.signal,
+    });
     reply({ type: 'result', ok: true, value: value === undefined ? null : value });
   } catch (error) {
     reply({ type: 'result', ok: false, error: errorMessage(error) });

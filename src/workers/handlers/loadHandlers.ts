@@ -14,9 +14,12 @@ export async function loadHandlers(modulePath: string | null): Promise<HandlerRe
   try {
     exported = ((await import(pathToFileURL(path.resolve(modulePath)).href)) as { handlers?: unknown }).handlers;
   } catch (error) {
-    throw new Error(`HANDLERS_MODULE ${modulePath} could not be loaded: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`HANDLERS_MODULE ${modulePath} could not be loaded: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
-  const entries = exported instanceof Map ? [...exported.entries()] : exported && typeof exported === 'object' ? Object.entries(exported) : null;
+  const entries =
+    exported instanceof Map ? [...exported.entries()] : exported && typeof exported === 'object' ? Object.entries(exported) : null;
   if (!entries) throw new Error(`HANDLERS_MODULE ${modulePath} must export \`handlers\`, an object of name → async function`);
   const registry = new Map<string, Handler>(BUILTIN_HANDLERS);
   for (const [name, handler] of entries) {

@@ -192,7 +192,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       const starts = new DeferredClaims(runStore, config.workerClaimAfterMs);
       // Until written, a running attempt's start is only in its Redis claim: a Redis that goes away
       // (and may come back empty) must not leave it there alone.
-      // redis.on('close', () => starts.writeAll());
+      redis.on('close', () => starts.writeAll());
       const worker = new WorkerRole(
         consumerConnection,
         {

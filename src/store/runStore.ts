@@ -43,6 +43,16 @@ export interface EndRequest {
   start: UnwrittenStart | null;
 }
 
+/**
+ * What an end did: `ended` when it ended the attempt; else `addedToCancelled` when the execution had
+ * been cancelled while the attempt ran unwritten, and the attempt was added to it. `at` is the write's instant.
+ */
+export interface EndResult {
+  ended: boolean;
+  addedToCancelled: boolean;
+  at: Date;
+}
+
 export interface RunStoreOptions {
   /** How long the first claim or end of a batch waits for others (group commit). Default 2 ms. */
   groupWindowMs?: number;
@@ -63,7 +73,7 @@ export interface RunStoreOptions {
 export class RunStore {
   private readonly c: Collections;
   private readonly claims: GroupCommit<ClaimRequest, { claimed: boolean }>;
-  private readonly ends: GroupCommit<EndRequest, { ended: boolean; at: Date }>;
+  private readonly ends: GroupCommit<EndRequest, EndResult>;
   /** Jobs started since the last batch of ends: tenant → job id → latest start. */
   private jobRuns = new Map<string, Map<string, { jobId: ObjectId; at: Date }>>();
 
@@ -194,7 +204,7 @@ export class RunStore {
    * (finishedAt, updatedAt) is the batch's. Also matches its own earlier write, so a retry after
    * MongoDB applied a first try whose answer was lost still counts as ended.
    */
-  endAttempt(request: EndRequest): Promise<{ ended: boolean; at: Date }> {
+  endAttempt(request: EndRequest): Promise<EndResult> {
     return this.ends.submit(request);
   }
 
@@ -253,7 +263,7 @@ export class RunStore {
     };
   }
 
-  private async writeEnds(requests: EndRequest[]): Promise<{ ended: boolean; at: Date }[]> {
+  private async writeEnds(requests: EndRequest[]): Promise<EndResult[]> {
     const now = this.clock();
     const groups = new Map<string, { attempt: number; ids: ObjectId[]; set: Record<string, unknown> }>();
     const unwritten: AnyBulkWriteOperation<ExecutionDoc>[] = [];
@@ -282,31 +292,35 @@ export class RunStore {
     } catch (error) {
       if (isMongoUnavailable(error)) throw error;
     }
-    if (all) return requests.map(() => ({ ended: true, at: now }));
+    if (all) return requests.map(() => ({ ended: true, addedToCancelled: false, at: now }));
     // Some did not match: one at a time, each also matching the end it may have got from the bulk
-    // (or, for an unwritten start, its own start written after all by a claim whose answer was lost).
+    // (or, for an unwritten start, its own start written after all by a claim whose answer was lost:
+    // its own attempt, never another worker's attempt of the same number).
     return Promise.all(
       requests.map(async (r) => {
+        const slot = `attempts.${r.attempt - 1}`;
+        const own = hasUnwrittenStart(r) ? { [`${slot}.workerId`]: r.start.workerId, [`${slot}.startedAt`]: r.start.startedAt } : {};
         const result = await this.c.executions.updateOne(
-          {
-            _id: r.id,
-            attempt: r.attempt,
-            $or: [{ status: 'RUNNING' }, { status: r.status, [`attempts.${r.attempt - 1}.outcome`]: r.outcome }],
-          },
+          { _id: r.id, attempt: r.attempt, ...own, $or: [{ status: 'RUNNING' }, { status: r.status, [`${slot}.outcome`]: r.outcome }] },
           { $set: this.endFields(r, now) },
         );
-        if (result.matchedCount === 0 && hasUnwrittenStart(r)) await this.recordCancelledAttempt(r, now);
-        return { ended: result.matchedCount === 1, at: now };
+        const ended = result.matchedCount === 1;
+        const addedToCancelled = !ended && hasUnwrittenStart(r) && (await this.addToCancelled(r, now));
+        return { ended, addedToCancelled, at: now };
       }),
     );
   }
 
   /** A cancel reached the execution while its attempt ran unwritten: the attempt still goes on its record. */
-  private async recordCancelledAttempt(r: EndRequest & { start: UnwrittenStart }, now: Date): Promise<void> {
-    await this.c.executions.updateOne(
+  private async addToCancelled(r: EndRequest & { start: UnwrittenStart }, now: Date): Promise<boolean> {
+    const result = await this.c.executions.updateOne(
       { _id: r.id, status: 'CANCELLED', attempt: r.start.from.attempt },
-      { $set: { attempt: r.attempt, updatedAt: now }, $push: { attempts: this.wholeAttempt(r, now) } },
+      {
+        $set: { attempt: r.attempt, updatedAt: now, ...(r.attempt === 1 ? { startedAt: r.start.startedAt } : {}) },
+        $push: { attempts: this.wholeAttempt(r, now) },
+      },
     );
+    return result.matchedCount === 1;
   }
 
   /** Notes that the job started a run at `at`; written (as the job's lastRunAt, never moving back) with the next batch of ends. */

@@ -6,7 +6,7 @@ import type { ClaimRequest, RunStore } from '../store/runStore.js';
  * instead of two), docs/architecture.md "The deferred claim".
  */
 export class DeferredClaim {
-  private state: 'waiting' | 'writing' | 'written' | 'unwritten' | 'missed';
+  private state: 'waiting' | 'writing' | 'written' | 'failed' | 'missed' | 'settled';
   private writing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private missedListener: (() => void) | null = null;
@@ -27,14 +27,15 @@ export class DeferredClaim {
   }
 
   /**
-   * Writes the start now (once). Its compare-and-set can miss: the execution was cancelled or taken
-   * over while the attempt ran, and the attempt is told (`onMissed`). A write that fails leaves the
-   * start to the end, which records it (and matches it, should the failed write have landed after all).
+   * Writes the start now (once, or again after a write that failed). Its compare-and-set can miss:
+   * the execution was cancelled or taken over while the attempt ran, and the attempt is told
+   * (`onMissed`). A write that fails leaves the start to the end, which records it (and matches it,
+   * should the failed write have landed after all).
    */
   write(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.state !== 'waiting') return this.writing ?? Promise.resolve();
+    if (this.state !== 'waiting' && this.state !== 'failed') return this.writing ?? Promise.resolve();
     this.state = 'writing';
     this.writing = this.store.claim(this.request).then(
       ({ claimed }) => {
@@ -42,20 +43,16 @@ export class DeferredClaim {
         if (!claimed) this.missedListener?.();
       },
       () => {
-        this.state = 'unwritten';
+        this.state = 'failed';
       },
     );
     return this.writing;
   }
 
-  /** Called when the write finds the execution changed (the attempt should stop: it is no longer this execution's). */
+  /** Called when the write finds the execution changed (the attempt should stop: it is no longer this execution's); at once if it already has. */
   onMissed(listener: () => void): void {
     this.missedListener = listener;
-  }
-
-  /** Whether the claim was written and matched (the start is in MongoDB). */
-  get written(): boolean {
-    return this.state === 'written';
+    if (this.state === 'missed') listener();
   }
 
   /**
@@ -65,7 +62,7 @@ export class DeferredClaim {
   async settle(): Promise<boolean> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.state === 'waiting') this.state = 'unwritten';
+    if (this.state === 'waiting' || this.state === 'failed') this.state = 'settled';
     await this.writing;
     this.done(this);
     return this.state === 'written';

@@ -69,6 +69,9 @@ class AttemptTimeout extends Error {}
 const CANCEL_PREVIOUS_WAIT_MS = 15_000;
 const CANCEL_PREVIOUS_POLL_MS = 50;
 
+/** How long a finished attempt's end is retried while MongoDB is unreachable. */
+const END_RETRY_MS = 120_000;
+
 /** A waiting execution about to be run: as its queue entry described it, or as read from MongoDB. */
 interface Run {
   _id: ObjectId;
@@ -285,8 +288,9 @@ async function runningElsewhere(deps: RunDeps, executionId: string): Promise<boo
 async function startAttempt(deps: RunDeps, run: Run, timeoutMs: number): Promise<Started | null> {
   const number = run.attempt + 1;
   const startedAt = deps.clock();
-  // Outlives the attempt (aborted at its timeout) and a takeover's look for a dead holder (the lock lapses, then the stalled check sees it).
-  const claimTtlMs = timeoutMs + 2 * deps.queueLockMs + 30_000;
+  // Outlives the attempt (aborted at its timeout), its end's retries while MongoDB is down, and a
+  // takeover's look for a dead holder (the lock lapses, then the stalled check sees it).
+  const claimTtlMs = timeoutMs + END_RETRY_MS + 2 * deps.queueLockMs + 30_000;
   if (!(await deps.claims.take(run.executionId, number, { workerId: deps.workerId, startedAt }, claimTtlMs))) return null;
   try {
     const claim = await deps.starts.start({
@@ -494,17 +498,24 @@ async function finish(deps: RunDeps, run: Run, job: JobSnapshot, started: Starte
   const start = (await started.claim.settle())
     ? null
     : { from: { status: run.status, attempt: run.attempt }, startedAt: started.startedAt, workerId: deps.workerId };
-  const { ended, at } = await retryWhileMongoDown(() =>
-    deps.runStore.endAttempt({
-      id: run._id,
-      attempt: started.number,
-      ...decision,
-      outcome: result.outcome,
-      httpStatus: result.httpStatus,
-      start,
-    }),
+  const { ended, addedToCancelled, at } = await retryWhileMongoDown(
+    () =>
+      deps.runStore.endAttempt({
+        id: run._id,
+        attempt: started.number,
+        ...decision,
+        outcome: result.outcome,
+        httpStatus: result.httpStatus,
+        start,
+      }),
+    { forMs: END_RETRY_MS },
   );
-  if (!ended) return;
+  if (!ended) {
+    // Cancelled while the attempt ran unwritten: whoever cancelled announced CANCELLED, possibly
+    // before this attempt's RUNNING; saying it again leaves subscribers with the execution's last state.
+    if (addedToCancelled) await publishStatusEvents(deps.events, deps.logger, [statusEvent(run, 'RUNNING', 'CANCELLED', at)]);
+    return;
+  }
   recordAttemptEnd(deps.metrics, run, result.outcome, decision, at.getTime() - started.startedAt.getTime());
   if (result.outcome === 'FAILED' || result.outcome === 'TIMED_OUT' || result.outcome === 'CRASHED') {
     // One line per failed attempt (a refused target included: its error says so), for operators.

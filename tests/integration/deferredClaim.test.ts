@@ -103,11 +103,30 @@ describe('attempts whose start is written late or not at all (the deferred claim
     expect(after?.attempts.map((a) => [a.number, a.outcome, a.startedAt])).toEqual([[1, 'SUCCEEDED', startedAt]]);
   });
 
+  it("never ends another worker's RUNNING attempt of the same number", async () => {
+    const doc = execution();
+    await executions.insertOne(doc);
+    const other = new Date(T0.getTime() + 500);
+    expect(
+      await store.claim({
+        id: doc._id,
+        from: { status: 'QUEUED', attempt: 0 },
+        workerId: 'w-2',
+        startedAt: other,
+        deadlineAfterMs: 60_000,
+      }),
+    ).toEqual({ claimed: true });
+    expect(await store.endAttempt(succeeded(doc, new Date(T0.getTime() + 1000)))).toMatchObject({ ended: false, addedToCancelled: false });
+    const after = await executions.findOne({ _id: doc._id });
+    expect(after?.status).toBe('RUNNING');
+    expect(after?.attempts.map((a) => [a.number, a.workerId, a.outcome])).toEqual([[1, 'w-2', null]]);
+  });
+
   it('keeps the attempt on record when the execution was cancelled while it ran unwritten', async () => {
     const doc = execution();
     await executions.insertOne(doc);
     await executions.updateOne({ _id: doc._id }, { $set: { status: 'CANCELLED', reason: 'cancelled by a user' } });
-    expect(await store.endAttempt(succeeded(doc, new Date(T0.getTime() + 1000)))).toMatchObject({ ended: false });
+    expect(await store.endAttempt(succeeded(doc, new Date(T0.getTime() + 1000)))).toMatchObject({ ended: false, addedToCancelled: true });
     const after = await executions.findOne({ _id: doc._id });
     expect(after).toMatchObject({ status: 'CANCELLED', reason: 'cancelled by a user', attempt: 1 });
     expect(after?.attempts.map((a) => [a.number, a.outcome, a.workerId])).toEqual([[1, 'SUCCEEDED', 'w-1']]);
@@ -168,6 +187,10 @@ describe('attempts whose start is written late or not at all (the deferred claim
     expect(await b.settle()).toBe(true);
     expect(await c.settle()).toBe(false);
     expect(missed).toBe(true);
+    // A listener that comes after the miss is told at once.
+    let late = false;
+    c.onMissed(() => (late = true));
+    expect(late).toBe(true);
     expect(starts.size).toBe(0);
   });
 

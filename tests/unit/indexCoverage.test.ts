@@ -47,7 +47,7 @@ const QUERIES: Record<
   'runStore.writeEnds': { collection: 'executions', index: '_id', fields: ['_id'] },
   'runStore.writeJobRuns': { collection: 'jobs', index: '_id', fields: ['_id'] },
   'runStore.recordCrash': { collection: 'executions', index: '_id', fields: ['_id'] },
-  'runStore.recordCancelledAttempt': { collection: 'executions', index: '_id', fields: ['_id'] },
+  'runStore.addToCancelled': { collection: 'executions', index: '_id', fields: ['_id'] },
   'schedulerStore.activeCursors': { collection: 'jobs', index: 'due', fields: ['status'] },
   'schedulerStore.advanceJobs': { collection: 'jobs', index: '_id', fields: ['_id'] },
   'schedulerStore.cancelWaiting': { collection: 'executions', index: '_id', fields: ['_id'] },

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { MongoClient, type CommandStartedEvent, type CommandSucceededEvent } from 'mongodb';
 import { Pipeline, Redis } from 'ioredis';
 
@@ -73,7 +73,12 @@ function install(): void {
 install();
 const out = new URL(import.meta.url).searchParams.get('out');
 if (out) {
-  const write = () => writeFileSync(out, JSON.stringify(counts));
+  // Written aside and renamed into place: the bench reads the file at any moment, and a half-written
+  // file read as "nothing counted yet" once made a whole case's counts zero or negative.
+  const write = () => {
+    writeFileSync(`${out}.tmp`, JSON.stringify(counts));
+    renameSync(`${out}.tmp`, out);
+  };
   setInterval(write, 200).unref();
   process.on('exit', write);
 }

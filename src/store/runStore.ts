@@ -298,6 +298,10 @@ export class RunStore {
     // its own attempt, never another worker's attempt of the same number).
     return Promise.all(
       requests.map(async (r) => {
+        // The bulk may have failed before this statement ran: an unwritten start's own compare-and-set first.
+        if (hasUnwrittenStart(r) && (await bulkUpdate(this.c.executions, [this.unwrittenEnd(r, now)], true)).matchedCount === 1) {
+          return { ended: true, addedToCancelled: false, at: now };
+        }
         const slot = `attempts.${r.attempt - 1}`;
         const own = hasUnwrittenStart(r) ? { [`${slot}.workerId`]: r.start.workerId, [`${slot}.startedAt`]: r.start.startedAt } : {};
         const result = await this.c.executions.updateOne(

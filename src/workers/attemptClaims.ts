@@ -7,6 +7,8 @@ const TAKEOVER_CLAIM_TTL_MS = 30_000;
 export interface ClaimHolder {
   workerId: string;
   startedAt: Date;
+  /** When the attempt is overdue (start + timeout + queue lock, as a RUNNING execution's deadlineAt): past it, its worker is gone. */
+  deadlineAt: Date;
 }
 
 /**
@@ -29,7 +31,11 @@ export class AttemptClaims {
 
   /** True for the first caller per (execution, attempt number); the claim lasts `ttlMs`. */
   async take(executionId: string, attempt: number, holder: ClaimHolder, ttlMs: number): Promise<boolean> {
-    const value = JSON.stringify({ workerId: holder.workerId, startedAt: holder.startedAt.getTime() });
+    const value = JSON.stringify({
+      workerId: holder.workerId,
+      startedAt: holder.startedAt.getTime(),
+      deadlineAt: holder.deadlineAt.getTime(),
+    });
     return (await this.redis.set(this.key(executionId, attempt), value, 'PX', ttlMs, 'NX')) === 'OK';
   }
 
@@ -38,9 +44,10 @@ export class AttemptClaims {
     const raw = await this.redis.get(this.key(executionId, attempt));
     if (!raw) return null;
     try {
-      const parsed = JSON.parse(raw) as { workerId?: unknown; startedAt?: unknown };
-      if (typeof parsed.workerId === 'string' && typeof parsed.startedAt === 'number')
-        return { workerId: parsed.workerId, startedAt: new Date(parsed.startedAt) };
+      const parsed = JSON.parse(raw) as { workerId?: unknown; startedAt?: unknown; deadlineAt?: unknown };
+      if (typeof parsed.workerId === 'string' && typeof parsed.startedAt === 'number' && typeof parsed.deadlineAt === 'number') {
+        return { workerId: parsed.workerId, startedAt: new Date(parsed.startedAt), deadlineAt: new Date(parsed.deadlineAt) };
+      }
     } catch {
       // A claim written before claims held their holder ('1'): nothing to record from it.
     }

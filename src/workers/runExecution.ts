@@ -154,7 +154,7 @@ async function readRun(deps: RunDeps, executionId: string, delivery: { takeover:
   // its lock lapsed, or reconcile found it past its deadline) means the worker running it is gone.
   if (found.status === 'RUNNING' && !delivery.takeover) return null;
   // A waiting execution may have lost an attempt too: one whose start was only in its Redis claim.
-  const lost = found.status === 'RUNNING' ? { unwritten: null } : delivery.takeover ? await unwrittenLost(deps, found) : null;
+  const lost = found.status === 'RUNNING' ? { unwritten: null } : await unwrittenLost(deps, found, delivery.takeover);
   if (!lost) return { ...found, executionId, job: null };
   if (!(await deps.claims.takeTakeover(executionId, found.attempt + (lost.unwritten ? 1 : 0)))) return null;
   const current = await takeOver(deps, found, lost.unwritten);
@@ -166,10 +166,14 @@ async function readRun(deps: RunDeps, executionId: string, delivery: { takeover:
   return { ...current, executionId, job: null };
 }
 
-/** The attempt after `waiting`'s last, when a worker that is gone (the entry's lock lapsed) claimed it without writing its start. */
-async function unwrittenLost(deps: RunDeps, waiting: ExecutionDoc): Promise<{ unwritten: ClaimHolder } | null> {
+/**
+ * The attempt after `waiting`'s last, when a worker that is gone claimed it without its start or end
+ * reaching MongoDB: on a takeover (the entry's lock lapsed), or once the claim is past its deadline
+ * (as reconcile judges a RUNNING one), so a claim left behind never blocks the execution for its whole TTL.
+ */
+async function unwrittenLost(deps: RunDeps, waiting: ExecutionDoc, takeover: boolean): Promise<{ unwritten: ClaimHolder } | null> {
   const holder = await deps.claims.holder(waiting._id.toHexString(), waiting.attempt + 1);
-  return holder ? { unwritten: holder } : null;
+  return holder && (takeover || holder.deadlineAt <= deps.clock()) ? { unwritten: holder } : null;
 }
 
 /** Runs `run` if it still can start; 'stale' when the claim missed on the entry's picture (`fromEntry`). */
@@ -291,14 +295,16 @@ async function startAttempt(deps: RunDeps, run: Run, timeoutMs: number): Promise
   // Outlives the attempt (aborted at its timeout), its end's retries while MongoDB is down, and a
   // takeover's look for a dead holder (the lock lapses, then the stalled check sees it).
   const claimTtlMs = timeoutMs + END_RETRY_MS + 2 * deps.queueLockMs + 30_000;
-  if (!(await deps.claims.take(run.executionId, number, { workerId: deps.workerId, startedAt }, claimTtlMs))) return null;
+  const deadlineAfterMs = timeoutMs + deps.queueLockMs;
+  const holder = { workerId: deps.workerId, startedAt, deadlineAt: new Date(startedAt.getTime() + deadlineAfterMs) };
+  if (!(await deps.claims.take(run.executionId, number, holder, claimTtlMs))) return null;
   try {
     const claim = await deps.starts.start({
       id: run._id,
       from: { status: run.status, attempt: run.attempt },
       workerId: deps.workerId,
       startedAt,
-      deadlineAfterMs: timeoutMs + deps.queueLockMs,
+      deadlineAfterMs,
     });
     if (!claim) await deps.claims.drop(run.executionId, number);
     return claim ? { number, startedAt, claim } : null;
@@ -327,7 +333,11 @@ async function takeOverAndRequeue(deps: RunDeps, run: Run, started: Started): Pr
  * Records a lost attempt as CRASHED: `current`'s RUNNING one, or the one whose start only its Redis
  * claim held (`unwritten`). Returns the execution ready for its next attempt, or null if none is left.
  */
-async function takeOver(deps: RunDeps, current: ExecutionDoc, unwritten: ClaimHolder | null): Promise<ExecutionDoc | null> {
+async function takeOver(
+  deps: RunDeps,
+  current: ExecutionDoc,
+  unwritten: Pick<ClaimHolder, 'workerId' | 'startedAt'> | null,
+): Promise<ExecutionDoc | null> {
   const now = deps.clock();
   const after = await deps.runStore.recordCrash(current, now, unwritten);
   if (!after) return null;
@@ -514,6 +524,12 @@ async function finish(deps: RunDeps, run: Run, job: JobSnapshot, started: Starte
     // Cancelled while the attempt ran unwritten: whoever cancelled announced CANCELLED, possibly
     // before this attempt's RUNNING; saying it again leaves subscribers with the execution's last state.
     if (addedToCancelled) await publishStatusEvents(deps.events, deps.logger, [statusEvent(run, 'RUNNING', 'CANCELLED', at)]);
+    // Else the execution moved on without this attempt (taken over meanwhile, or cancelled and retried): say so, for operators.
+    else
+      attemptLogger(deps.logger, run.tenantId, run.jobId, run.executionId).warn('attempt ended after its execution moved on', {
+        attempt: started.number,
+        outcome: result.outcome,
+      });
     return;
   }
   recordAttemptEnd(deps.metrics, run, result.outcome, decision, at.getTime() - started.startedAt.getTime());

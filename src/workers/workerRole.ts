@@ -66,6 +66,9 @@ export class WorkerRole {
 
   private readonly deps: RunDeps;
 
+  /** The injected clock, in milliseconds: when consumers last took work, for the watchdog. */
+  private readonly now = () => this.deps.clock().getTime();
+
   constructor(
     connection: ConnectionOptions,
     runDeps: Omit<RunDeps, 'tenantShare'>,
@@ -83,10 +86,10 @@ export class WorkerRole {
     this.consume = (workload: Workload, queueName: string) => {
       const gate = this.gates.get(workload)!;
       const concurrency = this.pools[workload];
-      const consumer: Omit<Consumer, 'worker'> = { workload, name: queueName, inFlight: 0, lastTakenAt: Date.now() };
+      const consumer: Omit<Consumer, 'worker'> = { workload, name: queueName, inFlight: 0, lastTakenAt: this.now() };
       const run = async (entry: Job<ExecutionMessage>, token?: string) => {
         consumer.inFlight++;
-        consumer.lastTakenAt = Date.now();
+        consumer.lastTakenAt = this.now();
         try {
           await runEntry(entry, token);
         } finally {
@@ -97,6 +100,7 @@ export class WorkerRole {
         const release = await gate.acquire();
         if (!release) {
           // Stopping: the entry never started here; it goes back to the queue as due now.
+          // BullMQ's delays are wall-clock instants compared in Redis, whatever clock Kairos is given.
           await entry.moveToDelayed(Date.now(), token);
           throw new DelayedError();
         }
@@ -165,10 +169,10 @@ export class WorkerRole {
 
   /** Replaces each wedged consumer by a new one; the old one is force-closed (it runs nothing). */
   private async replaceWedged(): Promise<void> {
-    const wedged = await this.watchdog.wedged(this.consumers, Date.now());
+    const wedged = await this.watchdog.wedged(this.consumers, this.now());
     if (this.watchdogTimer === null) return;
     for (const old of wedged) {
-      this.logger.warn('queue consumer wedged: replacing it', { queue: old.name, idleMs: Date.now() - old.lastTakenAt });
+      this.logger.warn('queue consumer wedged: replacing it', { queue: old.name, idleMs: this.now() - old.lastTakenAt });
       this.deps.metrics.redisError('worker');
       const fresh = this.consume(old.workload, old.name);
       this.consumers = this.consumers.map((c) => (c === old ? fresh : c));

@@ -6,8 +6,14 @@ import { RunStore, type EndRequest } from '../../src/store/runStore.js';
 import { DeferredClaims } from '../../src/workers/deferredClaims.js';
 import { AttemptClaims } from '../../src/workers/attemptClaims.js';
 import { MONGO_URL, REDIS_URL } from '../support/env.js';
-import { uniqueName } from '../support/harness.js';
-import { waitUntil } from '../support/waitFor.js';
+import { waitForExecution, waitUntil } from '../support/waitFor.js';
+import { startTestKairos, tokenFor, uniqueName } from '../support/harness.js';
+import { gqlOk } from '../support/graphqlClient.js';
+import { ExecutionQueues, QueueShards } from '../../src/queue/executionQueues.js';
+import { queueEntry } from '../../src/queue/queueEntry.js';
+import { fromGlobalId, toGlobalId } from '../../src/ids/globalId.js';
+
+const CREATE = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`;
 
 const T0 = new Date('2030-01-01T00:00:00Z');
 
@@ -213,10 +219,63 @@ describe('attempts whose start is written late or not at all (the deferred claim
 
   it('keeps who started an attempt in its Redis claim, for a takeover to record', async () => {
     const claims = new AttemptClaims(redis, prefix);
-    const holder = { workerId: 'w-1', startedAt: new Date(T0.getTime() + 1234) };
+    const holder = { workerId: 'w-1', startedAt: new Date(T0.getTime() + 1234), deadlineAt: new Date(T0.getTime() + 9000) };
     expect(await claims.take('e1', 1, holder, 10_000)).toBe(true);
     expect(await claims.take('e1', 1, { ...holder, workerId: 'w-2' }, 10_000)).toBe(false);
     expect(await claims.holder('e1', 1)).toEqual(holder);
     expect(await claims.holder('e1', 2)).toBeNull();
   });
+
+  it('records a claim left behind past its deadline as a CRASHED attempt, then runs the next one, whatever delivery finds it', async () => {
+    const k = await startTestKairos('deferred-left', { roles: ['api', 'worker'] });
+    const tenant = uniqueName('left');
+    const token = tokenFor(tenant, 'member');
+    const queues = new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, k.prefix, () => undefined, new QueueShards(1));
+    try {
+      const { createJob } = await gqlOk(k.url, token, CREATE, {
+        input: { name: 'x', schedule: { intervalSeconds: 31_536_000 }, target: { handler: 'noop' } },
+      });
+      const jobId = new ObjectId(fromGlobalId(createJob.job.id, 'Job')!.id);
+      const doc = {
+        ...newExecution(
+          {
+            tenantId: tenant,
+            jobId,
+            occurrenceKey: 'left',
+            trigger: 'MANUAL',
+            workload: 'IO_BOUND',
+            scheduledFor: new Date(),
+            maxAttempts: 3,
+          },
+          new Date(),
+        ),
+        status: 'QUEUED' as const,
+      };
+      await mongo.db(k.dbName).collection<ExecutionDoc>('executions').insertOne(doc);
+      // A worker that took attempt 1 and vanished before its start or end reached MongoDB, long ago.
+      const startedAt = new Date(Date.now() - 120_000);
+      await new AttemptClaims(redis, k.prefix).take(
+        doc._id.toHexString(),
+        1,
+        { workerId: 'w-gone', startedAt, deadlineAt: new Date(startedAt.getTime() + 60_000) },
+        60_000,
+      );
+      // An ordinary delivery (not a takeover), as reconcile's re-enqueue of a late execution makes.
+      await queues.enqueue([queueEntry(doc, new Date())]);
+      const id = toGlobalId('Execution', doc._id);
+      const done = await waitForExecution(k.url, token, id, ['SUCCEEDED'], 15_000);
+      expect(done.status).toBe('SUCCEEDED');
+      const { execution } = await gqlOk(k.url, token, `query($id: ID!) { execution(id: $id) { attempts { number outcome workerId } } }`, {
+        id,
+      });
+      expect(execution.attempts.map((a: { number: number; outcome: string }) => [a.number, a.outcome])).toEqual([
+        [1, 'CRASHED'],
+        [2, 'SUCCEEDED'],
+      ]);
+      expect(execution.attempts[0].workerId).toBe('w-gone');
+    } finally {
+      await queues.close();
+      await k.stop();
+    }
+  }, 30_000);
 });

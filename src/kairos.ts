@@ -20,7 +20,7 @@ import { WorkerRole, type WorkerRoleOptions } from './workers/workerRole.js';
 import { CancelSignals } from './events/cancelSignals.js';
 import { SharedReads } from './events/sharedReads.js';
 import { OverlapGuard } from './workers/overlapGuard.js';
-import { AttemptClaims } from './workers/attemptClaims.js';
+import { AttemptClaims } from './queue/attemptClaims.js';
 import { DeferredClaims } from './workers/deferredClaims.js';
 import { TenantQuotas } from './quotas/tenantQuotas.js';
 import { ConcurrencyLimiter } from './quotas/concurrencyLimiter.js';
@@ -174,11 +174,12 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
     let scheduler: SchedulerRole | null = null;
     // Every role may publish a cancel; only workers listen for them.
     const cancels = new CancelSignals(redis, config.redisPrefix);
+    // Workers take attempt claims; the api reads them to tell a waiting execution whose attempt already runs.
+    const claims = new AttemptClaims(redis, config.redisPrefix);
     if (config.roles.includes('worker')) {
       closers.push(() => cancels.close());
       await cancels.start();
       const overlap = new OverlapGuard(redis, config.redisPrefix);
-      const claims = new AttemptClaims(redis, config.redisPrefix);
       const tenantSlots = new ConcurrencyLimiter(redis, config.redisPrefix, clock, quotas);
       // The tenant's attempt records only "target address not allowed"; which address a name resolved to is for operators.
       const dispatcher = targetAgent(config.allowPrivateTargets, (refused) =>
@@ -269,6 +270,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         statusPublisher: events,
         eventReads: new SharedReads(),
         cancels,
+        claims,
         materialise: materialiseDeps,
         handlerNames: new Set(handlers.keys()),
         allowPrivateTargets: config.allowPrivateTargets,

@@ -3,6 +3,7 @@ import type { ExecutionDoc } from '../domain/execution.js';
 import { FINAL_STATUSES } from '../domain/execution.js';
 import { ConflictError, NotFoundError } from '../errors/index.js';
 import type { CancelSignals } from '../events/cancelSignals.js';
+import type { AttemptClaims } from '../queue/attemptClaims.js';
 import { toGlobalId } from '../ids/globalId.js';
 import { cancelPendingExecutions } from '../jobs/cancelPendingExecutions.js';
 import type { JobDeps } from '../jobs/jobDeps.js';
@@ -11,12 +12,13 @@ export const USER_CANCEL_REASON = 'cancelled by a user';
 
 /**
  * Cancels an execution: a pending one (SCHEDULED, QUEUED, RETRYING) ends CANCELLED at once and
- * leaves the queue (an attempt already running unrecorded is aborted and added to it); a RUNNING one is signalled through Redis to whichever worker runs it, which
- * aborts the attempt and ends it CANCELLED (the returned execution may still say RUNNING). A
- * finished one is a CONFLICT.
+ * leaves the queue; a RUNNING one, or a waiting one whose attempt already runs with its start not yet
+ * written (a live Redis attempt claim: the deferred claim), is signalled through Redis to whichever
+ * worker runs it, which aborts the attempt and ends it CANCELLED with the attempt on record (the
+ * returned execution may still say RUNNING or QUEUED). A finished one is a CONFLICT.
  */
 export async function cancelExecution(
-  deps: Pick<JobDeps, 'executions' | 'queues' | 'events' | 'logger'> & { cancels: CancelSignals },
+  deps: Pick<JobDeps, 'executions' | 'queues' | 'events' | 'logger'> & { cancels: CancelSignals; claims: Pick<AttemptClaims, 'holder'> },
   id: ObjectId,
   now: Date,
 ): Promise<ExecutionDoc> {
@@ -25,7 +27,7 @@ export async function cancelExecution(
   if (FINAL_STATUSES.includes(current.status)) {
     throw new ConflictError(`Execution ${toGlobalId('Execution', id)} has already ended (${current.status})`);
   }
-  if (current.status !== 'RUNNING') {
+  if (current.status !== 'RUNNING' && !(await attemptRunning(deps.claims, current, now))) {
     await cancelPendingExecutions(
       deps,
       current.jobId,
@@ -34,8 +36,14 @@ export async function cancelExecution(
       now,
     );
   }
-  // Running (its start may not be written yet: the deferred claim), or claimed by a worker between
-  // the read and the cancel: abort the attempt where it runs; it is recorded on the execution as it ends.
+  // Running, or claimed by a worker between the reads and the cancel: abort the attempt where it
+  // runs; if it had already started, its end adds it to the cancelled execution.
   await deps.cancels.cancel(id.toHexString(), USER_CANCEL_REASON);
   return (await deps.executions.findById(id)) ?? current;
+}
+
+/** Whether a waiting execution's next attempt runs already: its Redis claim is held and not past its deadline. */
+async function attemptRunning(claims: Pick<AttemptClaims, 'holder'>, waiting: ExecutionDoc, now: Date): Promise<boolean> {
+  const holder = await claims.holder(waiting._id.toHexString(), waiting.attempt + 1);
+  return holder !== null && holder.deadlineAt > now;
 }

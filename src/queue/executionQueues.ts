@@ -1,8 +1,8 @@
 import { Queue, type ConnectionOptions } from 'bullmq';
 import type { ExecutionStatus } from '../domain/execution.js';
-import type { Workload } from '../domain/job.js';
+import { WORKLOADS, type Workload } from '../domain/job.js';
 import { waitingEntryId, type ExecutionMessage, type QueueEntry } from './queueEntry.js';
-import { QUEUE_NAMES, WORKLOADS, type QueueShards } from './queueShards.js';
+import { QUEUE_NAMES, type QueueShards } from './queueShards.js';
 
 export type { ExecutionMessage, QueueEntry } from './queueEntry.js';
 export { QUEUE_NAMES, QueueShards } from './queueShards.js';

@@ -3,8 +3,6 @@ import type { Workload } from '../domain/job.js';
 /** Base name of each workload's queues: IO_BOUND and CPU_BOUND executions are consumed by different pools. */
 export const QUEUE_NAMES: Record<Workload, string> = { IO_BOUND: 'executions-io', CPU_BOUND: 'executions-cpu' };
 
-export const WORKLOADS: readonly Workload[] = ['IO_BOUND', 'CPU_BOUND'];
-
 /**
  * The queues of a deployment: each workload's executions spread over `shards` queues by tenant
  * (config QUEUE_SHARDS). A shard's name is its own hash tag (`{executions-io-3}`), so every key of

@@ -4,6 +4,7 @@ import type { JwtOptions } from '../auth/verifyToken.js';
 import type { ExecutionEventBus } from '../events/executionEventBus.js';
 import type { StatusPublisher } from '../events/statusEvent.js';
 import type { CancelSignals } from '../events/cancelSignals.js';
+import type { AttemptClaims } from '../queue/attemptClaims.js';
 import type { SharedReads } from '../events/sharedReads.js';
 import type { ExecutionDoc } from '../domain/execution.js';
 import type { Logger } from '../logger.js';
@@ -45,6 +46,8 @@ export interface AppServices {
   eventReads: SharedReads<ExecutionDoc | null>;
   /** Publishes cancellations of running attempts to the workers. */
   cancels: CancelSignals;
+  /** The workers' attempt claims: an attempt may run before its start is in MongoDB (the deferred claim). */
+  claims: AttemptClaims;
   /** What the near-term materialisation of a new or changed job needs (the scheduler's materialise). */
   materialise: MaterialiseDeps;
   handlerNames: ReadonlySet<string>;

@@ -55,7 +55,11 @@ export class ExecutionResolver {
   @Authorized('MEMBER')
   @Mutation(() => ExecutionPayload, { description: "A running attempt is aborted (HTTP request aborted, handler's AbortSignal fired)." })
   async cancelExecution(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<ExecutionPayload> {
-    const doc = await cancelExecution({ ...jobDeps(ctx), cancels: ctx.app.cancels }, executionObjectId(id), ctx.app.clock());
+    const doc = await cancelExecution(
+      { ...jobDeps(ctx), cancels: ctx.app.cancels, claims: ctx.app.claims },
+      executionObjectId(id),
+      ctx.app.clock(),
+    );
     return { execution: toExecutionNode(doc) };
   }
 

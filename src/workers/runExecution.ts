@@ -16,7 +16,7 @@ import { callHttpTarget } from './targets/httpTarget.js';
 import { isNonRetryable } from './targets/targetAgent.js';
 import { CancelledError, ShutdownError, type CancelSignals } from '../events/cancelSignals.js';
 import type { OverlapDecision, OverlapGuard } from './overlapGuard.js';
-import type { AttemptClaims, ClaimHolder } from './attemptClaims.js';
+import type { AttemptClaims, ClaimHolder } from '../queue/attemptClaims.js';
 import type { DeferredClaim, DeferredClaims } from './deferredClaims.js';
 import type { ConcurrencyLimiter } from '../quotas/concurrencyLimiter.js';
 import type { TenantShare } from './tenantShare.js';

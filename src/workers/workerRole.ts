@@ -1,8 +1,7 @@
 import { DelayedError, Worker, type ConnectionOptions, type Job } from 'bullmq';
-import type { Workload } from '../domain/job.js';
+import { WORKLOADS, type Workload } from '../domain/job.js';
 import { errorMessage, type Logger } from '../logger.js';
 import type { ExecutionMessage, QueueShards } from '../queue/executionQueues.js';
-import { WORKLOADS } from '../queue/queueShards.js';
 import { runExecution, type RunDeps } from './runExecution.js';
 import { isMongoUnavailable } from '../store/mongo.js';
 import { shareOf, TenantShare } from './tenantShare.js';

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { newExecution, type ExecutionDoc } from '../../src/domain/execution.js';
 import { RunStore, type EndRequest } from '../../src/store/runStore.js';
 import { DeferredClaims } from '../../src/workers/deferredClaims.js';
-import { AttemptClaims } from '../../src/workers/attemptClaims.js';
+import { AttemptClaims } from '../../src/queue/attemptClaims.js';
 import { MONGO_URL, REDIS_URL } from '../support/env.js';
 import { waitForExecution, waitUntil } from '../support/waitFor.js';
 import { startTestKairos, tokenFor, uniqueName } from '../support/harness.js';

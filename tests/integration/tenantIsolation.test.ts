@@ -355,7 +355,9 @@ describe("tenant isolation: B gets nothing of A's through any operation", () => 
 
   beforeAll(async () => {
     receiver = await startReceiver(() => ({ status: 200, body: 'ok' }));
-    k = await startTestKairos('isolation');
+    // A's objects are compared before and after B's operations: the sleeping attempt's start must be
+    // in MongoDB when the RUNNING event is seen, not a second later (the deferred claim).
+    k = await startTestKairos('isolation', { env: { WORKER_CLAIM_AFTER_MS: '0' } });
     world.url = k.url;
     mongo = new MongoClient(MONGO_URL);
     world.secretA = (await gqlOk(k.url, tokenA, ROTATE)).rotateWebhookSecret.secret;

@@ -9,6 +9,8 @@ export interface ExecutionEventMessage {
   previousStatus: ExecutionStatus | null;
   status: ExecutionStatus;
   occurredAt: string;
+  /** On a worker's RUNNING event: the attempt that started, and where (its start may not be in MongoDB yet). */
+  attempt?: { number: number; workerId: string };
 }
 
 type Listener = (event: ExecutionEventMessage) => void;

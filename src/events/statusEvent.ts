@@ -1,4 +1,4 @@
-import type { ExecutionDoc, ExecutionStatus } from '../domain/execution.js';
+import { STARTABLE_STATUSES, type ExecutionDoc, type ExecutionStatus } from '../domain/execution.js';
 import type { Logger } from '../logger.js';
 import { errorMessage } from '../logger.js';
 import type { ExecutionEventBus, ExecutionEventMessage } from './executionEventBus.js';
@@ -9,6 +9,7 @@ export function statusEvent(
   previousStatus: ExecutionStatus | null,
   status: ExecutionStatus,
   at: Date,
+  attempt?: ExecutionEventMessage['attempt'],
 ): ExecutionEventMessage {
   return {
     tenantId: execution.tenantId,
@@ -17,6 +18,30 @@ export function statusEvent(
     previousStatus,
     status,
     occurredAt: at.toISOString(),
+    ...(attempt ? { attempt } : {}),
+  };
+}
+
+/**
+ * The execution as of `event`: a worker's RUNNING event goes out when the attempt starts, before its
+ * start is written to MongoDB (the deferred claim, docs/architecture.md), so the stored document may
+ * still be waiting at the attempt before; it is shown running that attempt, as it will be stored.
+ * Any other pairing is returned as stored. Pure.
+ */
+export function executionAsOf(doc: ExecutionDoc, event: Pick<ExecutionEventMessage, 'status' | 'occurredAt' | 'attempt'>): ExecutionDoc {
+  const started = event.attempt;
+  if (event.status !== 'RUNNING' || !started || !STARTABLE_STATUSES.includes(doc.status) || doc.attempt !== started.number - 1) return doc;
+  const startedAt = new Date(event.occurredAt);
+  return {
+    ...doc,
+    status: 'RUNNING',
+    attempt: started.number,
+    startedAt: doc.startedAt ?? startedAt,
+    nextAttemptAt: null,
+    attempts: [
+      ...doc.attempts,
+      { number: started.number, startedAt, finishedAt: null, outcome: null, error: null, httpStatus: null, workerId: started.workerId },
+    ],
   };
 }
 

@@ -7,6 +7,7 @@ import { fromGlobalId } from '../ids/globalId.js';
 import { ExecutionStatus } from '../schema/enums.js';
 import { ExecutionEvent } from '../schema/execution.type.js';
 import { toExecutionNode } from './mappers.js';
+import { executionAsOf } from '../events/statusEvent.js';
 
 interface ExecutionUpdatedArgs {
   jobId?: string | null;
@@ -15,7 +16,8 @@ interface ExecutionUpdatedArgs {
 
 /**
  * Relays the tenant's events (the scope holds only the token's tenant's) to this subscriber, narrowed
- * by jobId and statuses. Each event carries the execution as stored when the event is relayed.
+ * by jobId and statuses. Each event carries the execution as stored when the event is relayed (as of
+ * a RUNNING event whose attempt's start is not stored yet: executionAsOf).
  */
 async function executionUpdates({
   args,
@@ -49,7 +51,7 @@ async function executionUpdates({
       const doc = await context.app.eventReads.read(key, () => scope.executions.findById(new ObjectId(event.executionId)));
       if (!doc) continue;
       const value = {
-        execution: toExecutionNode(doc),
+        execution: toExecutionNode(executionAsOf(doc, event)),
         previousStatus: event.previousStatus,
         status: event.status,
         occurredAt: new Date(event.occurredAt),

@@ -240,7 +240,9 @@ async function runWithinShare(
       if (!elsewhere && job.overlapPolicy !== 'ALLOW') await releaseSlot(deps, run, jobId, executionId);
       return 'stale';
     }
-    await publishStatusEvents(deps.events, deps.logger, [statusEvent(run, run.status, 'RUNNING', started.startedAt)]);
+    await publishStatusEvents(deps.events, deps.logger, [
+      statusEvent(run, run.status, 'RUNNING', started.startedAt, { number: started.number, workerId: deps.workerId }),
+    ]);
     if (started.number === 1) deps.runStore.noteJobRun(run.tenantId, run.jobId, started.startedAt);
     if (started.number === 1)
       deps.metrics.attemptStarted(started.startedAt.getTime() - run.scheduledFor.getTime(), run.trigger, run.workload, run.tenantId);

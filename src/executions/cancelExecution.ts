@@ -3,7 +3,7 @@ import type { ExecutionDoc } from '../domain/execution.js';
 import { FINAL_STATUSES } from '../domain/execution.js';
 import { ConflictError, NotFoundError } from '../errors/index.js';
 import type { CancelSignals } from '../events/cancelSignals.js';
-import type { AttemptClaims } from '../queue/attemptClaims.js';
+import { pastDeadline, type AttemptClaims } from '../queue/attemptClaims.js';
 import { toGlobalId } from '../ids/globalId.js';
 import { cancelPendingExecutions } from '../jobs/cancelPendingExecutions.js';
 import type { JobDeps } from '../jobs/jobDeps.js';
@@ -45,5 +45,5 @@ export async function cancelExecution(
 /** Whether a waiting execution's next attempt runs already: its Redis claim is held and not past its deadline. */
 async function attemptRunning(claims: Pick<AttemptClaims, 'holder'>, waiting: ExecutionDoc, now: Date): Promise<boolean> {
   const holder = await claims.holder(waiting._id.toHexString(), waiting.attempt + 1);
-  return holder !== null && holder.deadlineAt > now;
+  return holder !== null && !pastDeadline(holder, now);
 }

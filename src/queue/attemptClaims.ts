@@ -11,6 +11,11 @@ export interface ClaimHolder {
   deadlineAt: Date;
 }
 
+/** Whether the attempt a claim holds is past its deadline: it cannot still be running, so its worker is gone. */
+export function pastDeadline(holder: ClaimHolder, now: Date): boolean {
+  return holder.deadlineAt <= now;
+}
+
 /**
  * One claim per execution attempt in Redis (`SET NX`), taken before the attempt starts. It keeps a
  * duplicate delivery from running the attempt twice (FerretDB 1.24 applies an update's filter before

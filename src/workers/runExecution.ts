@@ -16,7 +16,7 @@ import { callHttpTarget } from './targets/httpTarget.js';
 import { isNonRetryable } from './targets/targetAgent.js';
 import { CancelledError, ShutdownError, type CancelSignals } from '../events/cancelSignals.js';
 import type { OverlapDecision, OverlapGuard } from './overlapGuard.js';
-import type { AttemptClaims, ClaimHolder } from '../queue/attemptClaims.js';
+import { pastDeadline, type AttemptClaims, type ClaimHolder } from '../queue/attemptClaims.js';
 import type { DeferredClaim, DeferredClaims } from './deferredClaims.js';
 import type { ConcurrencyLimiter } from '../quotas/concurrencyLimiter.js';
 import type { TenantShare } from './tenantShare.js';
@@ -173,7 +173,7 @@ async function readRun(deps: RunDeps, executionId: string, delivery: { takeover:
  */
 async function unwrittenLost(deps: RunDeps, waiting: ExecutionDoc, takeover: boolean): Promise<{ unwritten: ClaimHolder } | null> {
   const holder = await deps.claims.holder(waiting._id.toHexString(), waiting.attempt + 1);
-  return holder && (takeover || holder.deadlineAt <= deps.clock()) ? { unwritten: holder } : null;
+  return holder && (takeover || pastDeadline(holder, deps.clock())) ? { unwritten: holder } : null;
 }
 
 /** Runs `run` if it still can start; 'stale' when the claim missed on the entry's picture (`fromEntry`). */

@@ -31,6 +31,11 @@ export interface KairosConfig {
    */
   jwt: { secret?: string; publicKey?: string; issuer?: string; audience?: string; maxTtlSeconds: number };
   allowPrivateTargets: boolean;
+  /**
+   * SCHEDULE_SEARCHES_PER_MINUTE: schedule searches (previewSchedule occurrences) one tenant may ask for
+   * a minute, in bursts of what 10 s refill; past it previewSchedule is RATE_LIMITED. Default 3000.
+   */
+  scheduleSearchesPerMinute: number;
   workerIoConcurrency: number;
   workerCpuConcurrency: number;
   /**
@@ -242,6 +247,8 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
       maxTtlSeconds: int(env, 'JWT_MAX_TTL_SECONDS', CONFIG_DEFAULTS.jwtMaxTtlSeconds, 60, 10 * 365 * 24 * 3600),
     },
     allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', false),
+    // At least 600: a burst (10 s worth) must hold one preview of 100.
+    scheduleSearchesPerMinute: int(env, 'SCHEDULE_SEARCHES_PER_MINUTE', 3000, 600, 10_000_000),
     workerIoConcurrency: int(env, 'WORKER_IO_CONCURRENCY', 1000, 1, 10000),
     workerCpuConcurrency: int(env, 'WORKER_CPU_CONCURRENCY', os.availableParallelism(), 1, 1024),
     workerTenantSharePercent: int(env, 'WORKER_TENANT_SHARE_PERCENT', 25, 1, 100),

@@ -25,6 +25,7 @@ import { DeferredClaims } from './workers/deferredClaims.js';
 import { TenantQuotas } from './quotas/tenantQuotas.js';
 import { ConcurrencyLimiter } from './quotas/concurrencyLimiter.js';
 import { RateLimiter } from './quotas/rateLimiter.js';
+import { ScheduleSearchBudget } from './quotas/scheduleSearchBudget.js';
 import { ScheduledBudget } from './quotas/scheduledBudget.js';
 import { TenantLock } from './quotas/tenantLock.js';
 import { JobCounter } from './quotas/jobCounter.js';
@@ -263,6 +264,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         tenants,
         quotas,
         rateLimiter,
+        searchBudget: new ScheduleSearchBudget(rateLimiter, config.scheduleSearchesPerMinute),
         createJobLock: new TenantLock(redis, config.redisPrefix, 'create-job', logger),
         jobCounter: new JobCounter(redis, config.redisPrefix),
         events,

@@ -34,11 +34,13 @@ export const MAX_ALIASES = 30;
 export const MAX_COST = 20_000;
 /**
  * What one search for a schedule occurrence adds to the cost: each item of previewSchedule and each
- * Job.nextRunAt runs one on the main thread, up to about 100 µs for the rarest cron allowed in a
- * zone whose offsets are not cached yet, where a plain field costs a few µs. So one request runs at
- * most MAX_COST / SCHEDULE_SEARCH_COST (400) searches: previewSchedule with count 100 fits 3 times.
+ * Job.nextRunAt runs one on the main thread, 100 to 220 µs for the rarest cron allowed in a zone whose
+ * offsets are not cached yet (measured on a 2-core machine, idle and loaded), where a plain field
+ * costs a few µs. So one request runs at most MAX_COST / (SCHEDULE_SEARCH_COST + 2) = 157 searches,
+ * about 16 to 35 ms: previewSchedule with count 100 fits once. The tenant's rate of them is
+ * ScheduleSearchBudget's.
  */
-export const SCHEDULE_SEARCH_COST = 50;
+export const SCHEDULE_SEARCH_COST = 125;
 /** Fields whose resolver searches a schedule once per item they return. */
 const SCHEDULE_SEARCH_FIELDS = new Set(['Query.previewSchedule', 'Job.nextRunAt']);
 

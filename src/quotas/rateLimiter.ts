@@ -7,6 +7,13 @@ import { errorMessage, type Logger } from '../logger.js';
 const TAKE = readFileSync(new URL('./lua/takeRateTokens.lua', import.meta.url), 'utf8');
 const MINUTE_MS = 60_000;
 
+export interface TakeOptions {
+  /** The burst is what this much time refills (perMinute * burstMs / 1 min). Default a minute. */
+  burstMs?: number;
+  /** What a token stands for, in the refusal's message. Default `operations`. */
+  what?: string;
+}
+
 /**
  * Per-tenant request rates, counted in Redis so every api replica sees the same counts. A tenant
  * may spend `perMinute` tokens a minute, in bursts of up to `perMinute` (GCRA: the bucket refills
@@ -29,19 +36,20 @@ export class RateLimiter {
    * takes none. With Redis unreachable it lets the request through: availability over strict
    * limits, since MongoDB can still take the write and reconcile enqueues it later.
    */
-  async take(bucket: string, tenantId: string, perMinute: number, tokens = 1): Promise<void> {
+  async take(bucket: string, tenantId: string, perMinute: number, tokens = 1, options: TakeOptions = {}): Promise<void> {
+    const { burstMs = MINUTE_MS, what = 'operations' } = options;
     let waitMs: number;
+    // The same rate as a limit per burst window: GCRA's burst is its limit per period.
+    const perBurst = Math.max(1, Math.round((perMinute * burstMs) / MINUTE_MS));
     try {
-      waitMs = Number(
-        await this.redis.eval(TAKE, 1, this.key(bucket, tenantId), this.clock().getTime(), perMinute, MINUTE_MS, tokens, 'all'),
-      );
+      waitMs = Number(await this.redis.eval(TAKE, 1, this.key(bucket, tenantId), this.clock().getTime(), perBurst, burstMs, tokens, 'all'));
     } catch (error) {
       this.logger.warn('rate limit not checked: Redis unreachable', { bucket, error: errorMessage(error) });
       return;
     }
     if (waitMs > 0) {
       const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
-      const asked = tokens > 1 ? `${tokens} operations at once exceed` : 'This request exceeds';
+      const asked = tokens > 1 ? `${tokens} ${what} at once exceed` : 'This request exceeds';
       throw new RateLimitedError(
         `${asked} the tenant's limit of ${perMinute} per minute; retry after ${retryAfterSeconds} s`,
         retryAfterSeconds,

@@ -34,19 +34,38 @@ describe('schedule math is bounded per request', () => {
   });
 
   it("refuses the issue's query (three zones, count 100, a cron 28 to 40 years apart) as BAD_USER_INPUT", async () => {
-    const response = await gql(k.url, viewer, previews(3, RARE));
+    // Three previews of 100 are over the cost limit now, whatever the cron; one is refused for its cron.
+    const three = await gql(k.url, viewer, previews(3, RARE));
+    expect(three.data ?? undefined).toBeUndefined();
+    expect(three.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    expect(three.errors?.[0].message).toMatch(/^The query costs \d+/);
+    const response = await gql(k.url, viewer, previews(1, RARE));
     expect(response.data ?? null).toBeNull();
-    expect(response.errors?.length).toBeGreaterThan(0);
-    for (const error of response.errors ?? []) {
-      expect(error.extensions?.code).toBe('BAD_USER_INPUT');
-      expect(error.message).toMatch(/fires less than once in 8 years/);
-    }
+    expect(response.errors).toHaveLength(1);
+    expect(response.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    expect(response.errors?.[0].message).toMatch(/fires less than once in 8 years/);
   });
 
-  it('still answers three previews of 100 occurrences of an allowed cron', async () => {
-    const data = await gqlOk(k.url, viewer, previews(3, '0 9 * * 1-5'));
-    expect(Object.keys(data)).toEqual(['p0', 'p1', 'p2']);
-    for (const items of Object.values(data)) expect(items).toHaveLength(100);
+  it('answers one preview of 100 occurrences of an allowed cron and refuses two in one request by the cost limit', async () => {
+    const data = await gqlOk(k.url, viewer, previews(1, '0 9 * * 1-5'));
+    expect(data.p0).toHaveLength(100);
+    const two = await gql(k.url, viewer, previews(2, '0 9 * * 1-5'));
+    expect(two.data ?? undefined).toBeUndefined();
+    expect(two.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    expect(two.errors?.[0].message).toMatch(/^The query costs \d+; at most 20000 is allowed/);
+  });
+
+  it("rate-limits a tenant's searches (a burst of 500 at the default 3000 a minute), not another tenant's", async () => {
+    const loud = tokenFor(uniqueName('schedcost-loud'), 'viewer');
+    for (let i = 0; i < 5; i++) await gqlOk(k.url, loud, previews(1, '0 9 * * 1-5'));
+    const refused = await gql(k.url, loud, previews(1, '0 9 * * 1-5'));
+    expect(refused.errors?.[0].extensions?.code).toBe('RATE_LIMITED');
+    expect(refused.errors?.[0].message).toMatch(
+      /^100 schedule searches at once exceed the tenant's limit of 3000 per minute; retry after \d+ s$/,
+    );
+    expect(refused.errors?.[0].extensions?.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    // The other tenant (whose budget the earlier tests used a little of) is not affected.
+    expect((await gqlOk(k.url, viewer, previews(1, '0 9 * * 1-5'))).p0).toHaveLength(100);
   });
 
   it('refuses 30 aliased previews of 100 occurrences by the cost limit, before anything runs', async () => {

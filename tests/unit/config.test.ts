@@ -40,6 +40,7 @@ describe('loadConfig defaults', () => {
 
   it('refuses private targets and sizes workers at 1000 IO slots, one CPU slot per core and a quarter of each for one tenant', () => {
     expect(config.allowPrivateTargets).toBe(false);
+    expect(config.scheduleSearchesPerMinute).toBe(3000);
     expect(config.workerIoConcurrency).toBe(1000);
     expect(config.workerTenantSharePercent).toBe(25);
     // The sizing rule (README, Quotas and limits): a tenant at the default quota holds at most a tenth of one worker.
@@ -120,6 +121,7 @@ describe('loadConfig with explicit values', () => {
       JWT_AUDIENCE: 'kairos',
       JWT_MAX_TTL_SECONDS: '86400',
       ALLOW_PRIVATE_TARGETS: 'true',
+      SCHEDULE_SEARCHES_PER_MINUTE: '1200',
       WORKER_IO_CONCURRENCY: '8',
       WORKER_CPU_CONCURRENCY: '3',
       WORKER_TENANT_SHARE_PERCENT: '40',
@@ -155,6 +157,7 @@ describe('loadConfig with explicit values', () => {
       roles: ['worker', 'api'],
       jwt: { secret: undefined, publicKey: PEM, issuer: 'https://issuer.example', audience: 'kairos', maxTtlSeconds: 86_400 },
       allowPrivateTargets: true,
+      scheduleSearchesPerMinute: 1200,
       workerIoConcurrency: 8,
       workerCpuConcurrency: 3,
       workerTenantSharePercent: 40,
@@ -234,6 +237,8 @@ describe('loadConfig rejects invalid values with a ConfigError naming the variab
     ['REDIS_URL', { REDIS_URL: 'mongodb://127.0.0.1:6379' }],
     ['REDIS_URL', { REDIS_URL: '::nope::' }],
     ['ALLOW_PRIVATE_TARGETS', { ALLOW_PRIVATE_TARGETS: 'maybe' }],
+    // Below 600 a burst (10 s worth) could not hold one preview of 100.
+    ['SCHEDULE_SEARCHES_PER_MINUTE', { SCHEDULE_SEARCHES_PER_MINUTE: '599' }],
     ['ALLOW_PRIVATE_TARGETS', { ALLOW_PRIVATE_TARGETS: 'yes' }],
     ['WORKER_IO_CONCURRENCY', { WORKER_IO_CONCURRENCY: '0' }],
     ['WORKER_IO_CONCURRENCY', { WORKER_IO_CONCURRENCY: 'many' }],

@@ -312,7 +312,7 @@ try {
   process.stdout.write(
     `tenant A: ${report.sleeperTriggers} sleep triggers answered within 30 s (${report.triggerRefusals} RATE_LIMITED answers), ${report.intervalJobsCreated} interval jobs, ` +
       `${report.socketsOpen} sockets (${report.socketsRefused.map((s) => s.code).join(', ') || 'none'} refused), ${report.subscriptionsOpen} subscriptions ` +
-      `(${report.subscriptionRefusals.length} refused), ${report.eventsReceived} events, ${report.previews} worst previews (p50 ${report.previewMs.p50} ms, p99 ${report.previewMs.p99} ms)\n`,
+      `(${report.subscriptionRefusals.length} refused), ${report.eventsReceived} events, ${report.previews} worst previews (${report.previewRefusals} refused by the search budget; p50 ${report.previewMs.p50} ms, p99 ${report.previewMs.p99} ms)\n`,
   );
   process.stdout.write(`tenant A's executions by status: ${JSON.stringify(aByStatus)}\n`);
   process.stdout.write(

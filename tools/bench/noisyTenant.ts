@@ -1,4 +1,6 @@
 import WebSocket from 'ws';
+import { MAX_COST, SCHEDULE_SEARCH_COST } from '#kairos/api/queryLimits.js';
+import { MAX_PREVIEW } from '#kairos/domain/schedule/previewSchedule.js';
 
 /**
  * Tenant A of `npm run bench:neighbours`, run as a child process of it (forked, so its own event
@@ -31,6 +33,8 @@ export interface NoisyReport {
   subscriptionRefusals: string[];
   eventsReceived: number;
   previews: number;
+  /** Previews refused by the tenant's schedule-search budget (RATE_LIMITED). */
+  previewRefusals: number;
   previewErrors: string[];
   previewMs: { p50: number; p99: number; max: number };
 }
@@ -40,13 +44,21 @@ const PREVIEW_FIELDS = 'at local';
 const RAREST_CRON = '0 0 29 2 *';
 const ZONES = Intl.supportedValuesOf('timeZone');
 
+/** Each previewSchedule item's cost: its two fields (PREVIEW_FIELDS) and one search. */
+const ITEM_COST = 2 + SCHEDULE_SEARCH_COST;
+
 /**
- * The costliest preview under the cost limit (20 000): three of 100 occurrences and one of 84 (each
- * occurrence counts its two fields plus 50 for the search), 384 schedule searches, each in a zone and
- * from a year picked at random so the zone-offset cache rarely helps.
+ * The costliest preview under the cost limit (queryLimits.ts): as many previews of up to 100
+ * occurrences as fit (each alias costs 1 and each occurrence ITEM_COST), each in a zone and from a
+ * year picked at random so the zone-offset cache rarely helps.
  */
 export function worstPreview(): { query: string; variables: Record<string, unknown> } {
-  const counts = [100, 100, 100, 84];
+  const counts: number[] = [];
+  for (let left = MAX_COST; left > ITEM_COST;) {
+    const count = Math.min(MAX_PREVIEW, Math.floor((left - 1) / ITEM_COST));
+    counts.push(count);
+    left -= 1 + count * ITEM_COST;
+  }
   const schedules = counts.map(() => ({
     cron: RAREST_CRON,
     timezone: ZONES[Math.floor(Math.random() * ZONES.length)],
@@ -94,6 +106,7 @@ async function run(orders: NoisyOrders): Promise<NoisyReport> {
     subscriptionRefusals: [],
     eventsReceived: 0,
     previews: 0,
+    previewRefusals: 0,
     previewErrors: [],
     previewMs: { p50: 0, p99: 0, max: 0 },
   };
@@ -149,7 +162,9 @@ async function run(orders: NoisyOrders): Promise<NoisyReport> {
       const answer = await gql(orders.url, token, query, variables);
       previewMs.push(performance.now() - at);
       report.previews++;
-      if (answer.errors && report.previewErrors.length < 5) report.previewErrors.push(answer.errors[0].message.slice(0, 200));
+      // Refused by the tenant's search budget: no search ran, so the next one goes at once (as a hostile client would).
+      if (answer.errors?.[0].extensions?.code === 'RATE_LIMITED') report.previewRefusals++;
+      else if (answer.errors && report.previewErrors.length < 5) report.previewErrors.push(answer.errors[0].message.slice(0, 200));
     }
   });
 

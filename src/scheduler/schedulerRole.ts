@@ -136,19 +136,25 @@ export class SchedulerRole {
           this.logger.warn('purge failed; retrying at its next run', { error: errorMessage(error) });
         }
       });
-      agenda.define('rebuild-due-index', async () => {
-        try {
-          const count = await this.deps.dueIndex.rebuild(() => this.deps.store.activeCursors());
-          this.logger.info('refreshed the due index from MongoDB', { jobs: count });
-        } catch (error) {
-          this.logger.warn('due index refresh failed; retrying at its next run', { error: errorMessage(error) });
-        }
-      });
+      const refreshEveryMs = this.options.dueIndexRefreshEveryMs ?? 600_000;
+      agenda.define(
+        'rebuild-due-index',
+        async () => {
+          try {
+            const count = await this.deps.dueIndex.rebuild(() => this.deps.store.activeCursors());
+            this.logger.info('refreshed the due index from MongoDB', { jobs: count });
+          } catch (error) {
+            this.logger.warn('due index refresh failed; retrying at its next run', { error: errorMessage(error) });
+          }
+        },
+        // Reading a million jobs takes minutes on FerretDB: past the default lock Agenda gave the run up as failed.
+        { lockLifetime: refreshEveryMs },
+      );
       this.agenda = agenda;
       await agenda.start();
       await agenda.every(this.options.reconcileEveryMs, 'reconcile');
       await agenda.every(this.options.purgeEveryMs, 'purge');
-      await agenda.every(this.options.dueIndexRefreshEveryMs ?? 600_000, 'rebuild-due-index');
+      await agenda.every(refreshEveryMs, 'rebuild-due-index');
     } catch (error) {
       this.logger.error('could not start agenda', { error: errorMessage(error) });
     }

@@ -4,8 +4,13 @@ import { materialise } from './materialise.js';
 import { errorMessage } from '../logger.js';
 
 export interface SweepOptions {
-  /** How far ahead occurrences are materialised (default 30 s). */
+  /** A job is due when its next occurrence not yet materialised falls within this much of now (default 30 s). */
   lookAheadMs: number;
+  /**
+   * How much further than the look-ahead a due job is materialised. Default: the look-ahead again, so a
+   * job due every second has its cursor advanced (one statement) every 30 s instead of every pass.
+   */
+  extraAheadMs?: number;
   /** Jobs read and materialised per batch. Default 100 (larger batches stalled FerretDB 1.24). */
   batchSize?: number;
   /** Batches per sweep at most, so one sweep cannot run unbounded; the rest waits a second. Default 50. */
@@ -17,7 +22,8 @@ export interface SweepOptions {
 /**
  * One pass of the leader's `sweep-due-jobs`: takes the jobs due before now + look-ahead from the
  * due index (Redis; see DueIndex), in batches, reads each by `_id` from MongoDB, materialises the
- * ones MongoDB says are due, and settles their entries where their cursors now are. Its cost grows
+ * ones MongoDB says are due up to `extraAheadMs` past the look-ahead (so a frequent job costs one
+ * advance per that time, not one per pass), and settles their entries where their cursors now are. Its cost grows
  * with the jobs due, not with the jobs stored. When the index is not built (Redis lost it) the
  * rebuild starts in the background and this pass sweeps what is there already.
  */
@@ -29,6 +35,7 @@ export async function sweepDueJobs(
 ): Promise<{ jobs: number; executions: number; entries: number; behindMs: number }> {
   const batchSize = options.batchSize ?? 100;
   const horizon = new Date(now.getTime() + options.lookAheadMs);
+  const until = new Date(horizon.getTime() + (options.extraAheadMs ?? options.lookAheadMs));
   let jobs = 0;
   let executions = 0;
   let entries = 0;
@@ -56,7 +63,7 @@ export async function sweepDueJobs(
     const states = new Map(loaded.filter((j) => !isDue(j)).map((j) => [j._id.toHexString(), j]));
     for (const j of due) behindMs = Math.max(behindMs, now.getTime() - j.scheduleCursor!.getTime());
     if (due.length > 0) {
-      const result = await materialise(deps, due, now, horizon, fencingToken, options.misfireThresholdMs);
+      const result = await materialise(deps, due, now, until, fencingToken, options.misfireThresholdMs);
       jobs += due.length;
       executions += result.executions;
       for (const [id, state] of result.states) states.set(id, state as (typeof loaded)[number]);

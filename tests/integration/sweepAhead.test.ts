@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { JobDoc } from '../../src/domain/job.js';
+import type { ExecutionDoc } from '../../src/domain/execution.js';
+import { sweepDueJobs } from '../../src/scheduler/sweepDueJobs.js';
+import { uniqueName } from '../support/harness.js';
+import { jobDoc, materialiseFixture } from '../support/fixtures.js';
+
+/**
+ * The sweep materialises a due job a second look-ahead further than it must, so a job due every
+ * second costs one advance of its cursor (one statement) per look-ahead instead of one per pass
+ * (issue 11: a tenant's every-second jobs were a statement each, every second, on the leader).
+ * Fixed instants: the sweep takes `now` as an argument.
+ */
+describe('the sweep materialises ahead', () => {
+  let fixture: Awaited<ReturnType<typeof materialiseFixture>>;
+  const t0 = new Date('2031-05-01T12:00:00.000Z');
+  const at = (ms: number) => new Date(t0.getTime() + ms);
+  const options = { lookAheadMs: 5000, misfireThresholdMs: 60_000 };
+
+  beforeAll(async () => {
+    fixture = await materialiseFixture(uniqueName('sweepahead'));
+    // An empty index marked built, so the sweep does not start a rebuild beside the test.
+    await fixture.deps.dueIndex.rebuild(async function* () {});
+  });
+  afterAll(async () => {
+    await fixture?.close();
+  });
+
+  it('advances an every-second job once per look-ahead, with every occurrence materialised once', async () => {
+    const job = jobDoc(t0, { schedule: { kind: 'INTERVAL', intervalSeconds: 1, timezone: 'UTC', jitterSeconds: 0 } });
+    await fixture.db.collection<JobDoc>('jobs').insertOne(job);
+    await fixture.deps.dueIndex.expect(job._id, t0);
+
+    const advances: number[] = [];
+    for (let second = 0; second < 12; second++) {
+      const passed = await sweepDueJobs(fixture.deps, at(second * 1000), 1, options);
+      if (passed.jobs > 0) advances.push(second);
+    }
+    // Due at 0 s (materialised up to 10 s), again once the cursor (11 s) is within 5 s of now: at 6 s.
+    expect(advances).toEqual([0, 6]);
+    const stored = await fixture.db.collection<JobDoc>('jobs').findOne({ _id: job._id });
+    expect(stored?.scheduleCursor).toEqual(at(17_000));
+    const executions = await fixture.db.collection<ExecutionDoc>('executions').find({ jobId: job._id }).toArray();
+    const times = executions.map((e) => e.scheduledFor.getTime() - t0.getTime()).sort((a, b) => a - b);
+    expect(times).toEqual(Array.from({ length: 17 }, (_, i) => i * 1000));
+  });
+});

@@ -11,6 +11,11 @@ export interface ExecutionEventMessage {
   occurredAt: string;
   /** On a worker's RUNNING event: the attempt that started, and where (its start may not be in MongoDB yet). */
   attempt?: { number: number; workerId: string };
+  /**
+   * The execution as its publisher just wrote it (Extended JSON), when the publisher had the whole
+   * document and it is small (statusEvent.ts, withExecution): subscribers relay it without a read.
+   */
+  execution?: string;
 }
 
 type Listener = (event: ExecutionEventMessage) => void;

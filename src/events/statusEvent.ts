@@ -1,7 +1,10 @@
+import { BSON } from 'mongodb';
 import { STARTABLE_STATUSES, type ExecutionDoc, type ExecutionStatus } from '../domain/execution.js';
 import type { Logger } from '../logger.js';
 import { errorMessage } from '../logger.js';
 import type { ExecutionEventBus, ExecutionEventMessage } from './executionEventBus.js';
+
+const { EJSON } = BSON;
 
 /** The event of one execution moving from `previousStatus` to `status`. */
 export function statusEvent(
@@ -20,6 +23,33 @@ export function statusEvent(
     occurredAt: at.toISOString(),
     ...(attempt ? { attempt } : {}),
   };
+}
+
+/** Larger documents (a big manual payload) are read by the subscribers instead of travelling in every event. */
+const MAX_CARRIED_BYTES = 8192;
+
+/**
+ * `events` carrying `doc`, the execution as just written by their publisher (an insert: the
+ * materialiser's and a trigger's), so a process relaying them to its subscribers needs no read of
+ * it; serialized once for all of them. A document over MAX_CARRIED_BYTES is left out.
+ */
+export function withExecution(doc: ExecutionDoc, events: ExecutionEventMessage[]): ExecutionEventMessage[] {
+  const execution = EJSON.stringify(doc);
+  return execution.length > MAX_CARRIED_BYTES ? events : events.map((event) => ({ ...event, execution }));
+}
+
+/** Parsed once per event object: the bus hands the same object to every listener of the tenant. */
+const carried = new WeakMap<ExecutionEventMessage, ExecutionDoc>();
+
+/** The execution `event` carries (see withExecution), or null when the subscriber must read it. */
+export function carriedExecution(event: ExecutionEventMessage): ExecutionDoc | null {
+  if (!event.execution) return null;
+  let doc = carried.get(event);
+  if (!doc) {
+    doc = EJSON.parse(event.execution) as ExecutionDoc;
+    carried.set(event, doc);
+  }
+  return doc;
 }
 
 /**

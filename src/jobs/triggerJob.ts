@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { newExecution, type ExecutionDoc } from '../domain/execution.js';
 import { NotFoundError } from '../errors/index.js';
-import { publishStatusEvents, statusEvent } from '../events/statusEvent.js';
+import { publishStatusEvents, statusEvent, withExecution } from '../events/statusEvent.js';
 import { toGlobalId } from '../ids/globalId.js';
 import { errorMessage } from '../logger.js';
 import type { JobDeps } from './jobDeps.js';
@@ -36,10 +36,11 @@ export async function triggerJob(deps: JobDeps, id: ObjectId, payload: unknown, 
     now,
   );
   const execution = await deps.executions.insert({ ...fresh, status: 'QUEUED', queuedAt: now });
-  await publishStatusEvents(deps.events, deps.logger, [
-    statusEvent(execution, null, 'SCHEDULED', now),
-    statusEvent(execution, 'SCHEDULED', 'QUEUED', now),
-  ]);
+  await publishStatusEvents(
+    deps.events,
+    deps.logger,
+    withExecution(execution, [statusEvent(execution, null, 'SCHEDULED', now), statusEvent(execution, 'SCHEDULED', 'QUEUED', now)]),
+  );
   try {
     await deps.queues.enqueue([queueEntry(execution, now, { kind: 'waiting' }, job)]);
   } catch (error) {

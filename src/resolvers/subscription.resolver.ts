@@ -7,7 +7,7 @@ import { fromGlobalId } from '../ids/globalId.js';
 import { ExecutionStatus } from '../schema/enums.js';
 import { ExecutionEvent } from '../schema/execution.type.js';
 import { toExecutionNode } from './mappers.js';
-import { executionAsOf } from '../events/statusEvent.js';
+import { carriedExecution, executionAsOf } from '../events/statusEvent.js';
 
 interface ExecutionUpdatedArgs {
   jobId?: string | null;
@@ -16,8 +16,9 @@ interface ExecutionUpdatedArgs {
 
 /**
  * Relays the tenant's events (the scope holds only the token's tenant's) to this subscriber, narrowed
- * by jobId and statuses. Each event carries the execution as stored when the event is relayed (as of
- * a RUNNING event whose attempt's start is not stored yet: executionAsOf).
+ * by jobId and statuses. Each event carries the execution as its publisher wrote it when the event
+ * brought it (an insert), else as stored when the event is relayed (as of a RUNNING event whose
+ * attempt's start is not stored yet: executionAsOf).
  */
 async function executionUpdates({
   args,
@@ -46,9 +47,12 @@ async function executionUpdates({
         return { value: undefined, done: true };
       }
       const event = result.value;
-      // Every subscriber of the tenant gets this event at once: one read serves them all.
+      // Carried by the event when its publisher had it (an insert); else every subscriber of the
+      // tenant gets this event at once, and one read serves them all.
       const key = `${event.tenantId}:${event.executionId}:${event.status}:${event.occurredAt}`;
-      const doc = await context.app.eventReads.read(key, () => scope.executions.findById(new ObjectId(event.executionId)));
+      const doc =
+        carriedExecution(event) ??
+        (await context.app.eventReads.read(key, () => scope.executions.findById(new ObjectId(event.executionId))));
       if (!doc) continue;
       const value = {
         execution: toExecutionNode(executionAsOf(doc, event)),

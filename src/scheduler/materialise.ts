@@ -4,7 +4,7 @@ import type { JobDoc, JobStatus } from '../domain/job.js';
 import { firstAtOrAfter, nextAfter } from '../domain/schedule/nextOccurrences.js';
 import { applyJitter } from '../domain/schedule/jitter.js';
 import type { ExecutionEventBus } from '../events/executionEventBus.js';
-import { publishStatusEvents, statusEvent } from '../events/statusEvent.js';
+import { publishStatusEvents, statusEvent, withExecution } from '../events/statusEvent.js';
 import type { ExecutionQueues } from '../queue/executionQueues.js';
 import { queueEntry } from '../queue/queueEntry.js';
 import type { JobAdvance, SchedulerStore } from '../store/schedulerStore.js';
@@ -154,8 +154,8 @@ export async function materialise(
     now,
   );
   await publishStatusEvents(deps.events, deps.logger, [
-    ...skipped.map((e) => statusEvent(e, null, 'SKIPPED', now)),
-    ...fresh.flatMap((e) => [statusEvent(e, null, 'SCHEDULED', now), statusEvent(e, 'SCHEDULED', 'QUEUED', now)]),
+    ...skipped.flatMap((e) => withExecution(e, [statusEvent(e, null, 'SKIPPED', now)])),
+    ...fresh.flatMap((e) => withExecution(e, [statusEvent(e, null, 'SCHEDULED', now), statusEvent(e, 'SCHEDULED', 'QUEUED', now)])),
   ]);
   // The job travels with the entry: the worker starts the execution without reading it.
   const byId = new Map(jobs.map((j) => [j._id.toHexString(), j]));

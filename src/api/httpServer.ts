@@ -32,6 +32,7 @@ import { operationTracing } from './operationTracing.js';
 import { sendMetrics } from '../metrics/metricsServer.js';
 import { RateLimitedError } from '../errors/index.js';
 import { LiveConnections } from './liveConnections.js';
+import { sharedSubscribe } from './sharedSubscribe.js';
 
 /** Request bodies above this are refused before parsing. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -106,6 +107,11 @@ export class ApiServer {
         // Authenticated at connect and again for every operation (see socketAuth).
         context: (ctx) => auth.context(ctx),
         validate: (schema, document) => validate(schema, document, [...specifiedRules, ...validationRules(this.app.development)]),
+        // One execution per event for the subscribers of a tenant and role that sent the same document.
+        subscribe: sharedSubscribe((contextValue) => {
+          const identity = (contextValue as Context).scope?.identity;
+          return identity ? `${identity.tenantId}\u0000${identity.role}` : null;
+        }),
         // graphql-ws neither bounds a connection's subscriptions nor parses with a token limit: refuse
         // both before it starts one (the tenant's subscription caps, see LiveConnections). Mutations
         // sent over the socket count against the write rate as over HTTP.

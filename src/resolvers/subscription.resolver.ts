@@ -8,6 +8,10 @@ import { ExecutionStatus } from '../schema/enums.js';
 import { ExecutionEvent } from '../schema/execution.type.js';
 import { toExecutionNode } from './mappers.js';
 import { carriedExecution, executionAsOf } from '../events/statusEvent.js';
+import type { ExecutionEventMessage } from '../events/executionEventBus.js';
+
+/** What each event was relayed as, kept with the event object (the bus hands one object to all of a tenant's listeners). */
+const relayed = new WeakMap<ExecutionEventMessage, ExecutionEvent>();
 
 interface ExecutionUpdatedArgs {
   jobId?: string | null;
@@ -54,12 +58,17 @@ async function executionUpdates({
         carriedExecution(event) ??
         (await context.app.eventReads.read(key, () => scope.executions.findById(new ObjectId(event.executionId))));
       if (!doc) continue;
-      const value = {
-        execution: toExecutionNode(executionAsOf(doc, event)),
-        previousStatus: event.previousStatus,
-        status: event.status,
-        occurredAt: new Date(event.occurredAt),
-      };
+      // One object per event for all its subscribers: sharedSubscribe executes each document once per event object.
+      let value = relayed.get(event);
+      if (!value) {
+        value = {
+          execution: toExecutionNode(executionAsOf(doc, event)),
+          previousStatus: event.previousStatus,
+          status: event.status,
+          occurredAt: new Date(event.occurredAt),
+        };
+        relayed.set(event, value);
+      }
       metrics.eventSent();
       return { value, done: false };
     }

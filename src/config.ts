@@ -36,6 +36,12 @@ export interface KairosConfig {
    * a minute, in bursts of what 10 s refill; past it previewSchedule is RATE_LIMITED. Default 3000.
    */
   scheduleSearchesPerMinute: number;
+  /**
+   * SUBSCRIPTION_EVENTS_PER_SECOND: events one tenant's subscriptions may be sent a second by one api
+   * process, in bursts of one second's worth; past it the subscription that finds it spent ends with
+   * RATE_LIMITED. Default 1000.
+   */
+  subscriptionEventsPerSecond: number;
   workerIoConcurrency: number;
   workerCpuConcurrency: number;
   /**
@@ -249,6 +255,7 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', false),
     // At least 600: a burst (10 s worth) must hold one preview of 100.
     scheduleSearchesPerMinute: int(env, 'SCHEDULE_SEARCHES_PER_MINUTE', 3000, 600, 10_000_000),
+    subscriptionEventsPerSecond: int(env, 'SUBSCRIPTION_EVENTS_PER_SECOND', 1000, 1, 10_000_000),
     workerIoConcurrency: int(env, 'WORKER_IO_CONCURRENCY', 1000, 1, 10000),
     workerCpuConcurrency: int(env, 'WORKER_CPU_CONCURRENCY', os.availableParallelism(), 1, 1024),
     workerTenantSharePercent: int(env, 'WORKER_TENANT_SHARE_PERCENT', 25, 1, 100),

@@ -26,6 +26,7 @@ import { TenantQuotas } from './quotas/tenantQuotas.js';
 import { ConcurrencyLimiter } from './quotas/concurrencyLimiter.js';
 import { RateLimiter } from './quotas/rateLimiter.js';
 import { ScheduleSearchBudget } from './quotas/scheduleSearchBudget.js';
+import { EventDeliveryBudget } from './quotas/eventDeliveryBudget.js';
 import { ScheduledBudget } from './quotas/scheduledBudget.js';
 import { TenantLock } from './quotas/tenantLock.js';
 import { JobCounter } from './quotas/jobCounter.js';
@@ -265,6 +266,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         quotas,
         rateLimiter,
         searchBudget: new ScheduleSearchBudget(rateLimiter, config.scheduleSearchesPerMinute),
+        eventBudget: new EventDeliveryBudget(config.subscriptionEventsPerSecond, clock),
         createJobLock: new TenantLock(redis, config.redisPrefix, 'create-job', logger),
         jobCounter: new JobCounter(redis, config.redisPrefix),
         events,

@@ -1,4 +1,7 @@
-import { createSourceEventStream, execute, print, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { GraphQLError, createSourceEventStream, execute, print, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { errorMessage } from '../logger.js';
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
 type Result = ExecutionResult | Promise<ExecutionResult>;
 
@@ -34,10 +37,22 @@ export function sharedSubscribe(audience: (contextValue: unknown) => string | nu
 }
 
 /** The source stream mapped through `map`; closing it (the client unsubscribes) closes the source. */
-function mapEvents<T>(source: AsyncIterator<unknown>, map: (payload: unknown) => T | Promise<T>): AsyncIterableIterator<T> {
-  const iterator: AsyncIterableIterator<T> = {
+function mapEvents(source: AsyncIterator<unknown>, map: (payload: unknown) => Result): AsyncIterableIterator<ExecutionResult> {
+  let ended = false;
+  const iterator: AsyncIterableIterator<ExecutionResult> = {
     async next() {
-      const step = await source.next();
+      if (ended) return { value: undefined, done: true };
+      let step: IteratorResult<unknown>;
+      try {
+        step = await source.next();
+      } catch (error) {
+        // The stream ended with an error (the tenant's event budget): sent as this operation's
+        // last result, formatted like any other, instead of graphql-ws closing the whole socket.
+        ended = true;
+        const graphqlError =
+          error instanceof GraphQLError ? error : new GraphQLError(errorMessage(error), { originalError: asError(error) });
+        return { value: { errors: [graphqlError] }, done: false };
+      }
       return step.done ? { value: undefined, done: true } : { value: await map(step.value), done: false };
     },
     async return() {

@@ -15,6 +15,7 @@ import type { TenantQuotas } from '../quotas/tenantQuotas.js';
 import type { RateLimiter } from '../quotas/rateLimiter.js';
 import type { TenantLock } from '../quotas/tenantLock.js';
 import type { ScheduleSearchBudget } from '../quotas/scheduleSearchBudget.js';
+import type { EventDeliveryBudget } from '../quotas/eventDeliveryBudget.js';
 import type { AuthFailureLog } from '../auth/authFailureLog.js';
 import type { JobCounter } from '../quotas/jobCounter.js';
 import type { KairosMetrics } from '../metrics/kairosMetrics.js';
@@ -34,6 +35,8 @@ export interface AppServices {
   quotas: TenantQuotas;
   /** Counts each tenant's writes (mutations, manual triggers included) against maxExecutionsPerMinute. */
   rateLimiter: RateLimiter;
+  /** Each tenant's budget of subscription events sent by this process (the main thread is shared). */
+  eventBudget: EventDeliveryBudget;
   /** Each tenant's budget of previewSchedule searches (the API's main thread is shared). */
   searchBudget: ScheduleSearchBudget;
   /** Serialises each tenant's createJob calls across replicas (the maxJobs check). */

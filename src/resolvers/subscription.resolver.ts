@@ -4,6 +4,7 @@ import type { Context } from './context.type.js';
 import { scopeOf } from './auth-checker.js';
 import type { ExecutionStatus as ExecutionStatusValue } from '../domain/execution.js';
 import { fromGlobalId } from '../ids/globalId.js';
+import { RateLimitedError } from '../errors/index.js';
 import { ExecutionStatus } from '../schema/enums.js';
 import { ExecutionEvent } from '../schema/execution.type.js';
 import { toExecutionNode } from './mappers.js';
@@ -68,6 +69,15 @@ async function executionUpdates({
           occurredAt: new Date(event.occurredAt),
         };
         relayed.set(event, value);
+      }
+      if (!context.app.eventBudget.take(scope.identity.tenantId)) {
+        // This subscription ends; the tenant's others go on while the budget refills (sharedSubscribe sends the error).
+        closed();
+        await stream.return!();
+        throw new RateLimitedError(
+          `The tenant's subscriptions were sent more than ${context.app.eventBudget.perSecond} events a second on this server; this one is closed. Subscribe again, narrowed with jobId or statuses`,
+          1,
+        );
       }
       metrics.eventSent();
       return { value, done: false };

@@ -41,6 +41,7 @@ describe('loadConfig defaults', () => {
   it('refuses private targets and sizes workers at 1000 IO slots, one CPU slot per core and a quarter of each for one tenant', () => {
     expect(config.allowPrivateTargets).toBe(false);
     expect(config.scheduleSearchesPerMinute).toBe(3000);
+    expect(config.subscriptionEventsPerSecond).toBe(1000);
     expect(config.workerIoConcurrency).toBe(1000);
     expect(config.workerTenantSharePercent).toBe(25);
     // The sizing rule (README, Quotas and limits): a tenant at the default quota holds at most a tenth of one worker.
@@ -122,6 +123,7 @@ describe('loadConfig with explicit values', () => {
       JWT_MAX_TTL_SECONDS: '86400',
       ALLOW_PRIVATE_TARGETS: 'true',
       SCHEDULE_SEARCHES_PER_MINUTE: '1200',
+      SUBSCRIPTION_EVENTS_PER_SECOND: '50',
       WORKER_IO_CONCURRENCY: '8',
       WORKER_CPU_CONCURRENCY: '3',
       WORKER_TENANT_SHARE_PERCENT: '40',
@@ -158,6 +160,7 @@ describe('loadConfig with explicit values', () => {
       jwt: { secret: undefined, publicKey: PEM, issuer: 'https://issuer.example', audience: 'kairos', maxTtlSeconds: 86_400 },
       allowPrivateTargets: true,
       scheduleSearchesPerMinute: 1200,
+      subscriptionEventsPerSecond: 50,
       workerIoConcurrency: 8,
       workerCpuConcurrency: 3,
       workerTenantSharePercent: 40,
@@ -239,6 +242,7 @@ describe('loadConfig rejects invalid values with a ConfigError naming the variab
     ['ALLOW_PRIVATE_TARGETS', { ALLOW_PRIVATE_TARGETS: 'maybe' }],
     // Below 600 a burst (10 s worth) could not hold one preview of 100.
     ['SCHEDULE_SEARCHES_PER_MINUTE', { SCHEDULE_SEARCHES_PER_MINUTE: '599' }],
+    ['SUBSCRIPTION_EVENTS_PER_SECOND', { SUBSCRIPTION_EVENTS_PER_SECOND: '0' }],
     ['ALLOW_PRIVATE_TARGETS', { ALLOW_PRIVATE_TARGETS: 'yes' }],
     ['WORKER_IO_CONCURRENCY', { WORKER_IO_CONCURRENCY: '0' }],
     ['WORKER_IO_CONCURRENCY', { WORKER_IO_CONCURRENCY: 'many' }],

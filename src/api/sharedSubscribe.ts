@@ -27,7 +27,7 @@ export function sharedSubscribe(audience: (contextValue: unknown) => string | nu
     const resultOf = (payload: unknown): Result => {
       if (key === null || typeof payload !== 'object' || payload === null) return execute({ ...args, rootValue: payload });
       let byKey = shared.get(payload);
-      if (!byKey) shared.set(payload, (byKey = new Map()));
+      if (!byKey) shared.set(payload, (byKey = new Map<string, Result>()));
       let result = byKey.get(key);
       if (!result) byKey.set(key, (result = execute({ ...args, rootValue: payload })));
       return result;

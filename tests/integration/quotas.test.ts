@@ -173,6 +173,29 @@ describe('quotas', () => {
     });
   });
 
+  describe('maxExecutionsPerMinute: the burst of writes', () => {
+    let k: TestKairos;
+    beforeAll(async () => {
+      k = await startTestKairos('writeburst', { roles: ['api'], env: { DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '60' } });
+    });
+    afterAll(async () => {
+      await k?.stop();
+    });
+
+    it("admits what 10 s refill at once (10 of 60 a minute), not the minute's allowance, then one a second", async () => {
+      const member = tokenFor(uniqueName('burst'), 'member');
+      const id = (await gqlOk(k.url, member, CREATE, job('burst'))).createJob.job.id;
+      const triggers = (n: number) =>
+        `mutation($id: ID!) { ${Array.from({ length: n }, (_, i) => `t${i}: triggerJob(id: $id) { execution { id } }`).join(' ')} }`;
+      // The create and nine triggers spend the burst of ten.
+      await gqlOk(k.url, member, triggers(9), { id });
+      const refused = await gql(k.url, member, triggers(2), { id });
+      expect(refused.errors?.[0].extensions?.code).toBe('RATE_LIMITED');
+      expect(refused.errors?.[0].extensions?.retryAfterSeconds).toBeLessThanOrEqual(3);
+      await waitUntil('a write refilled', async () => ((await gql(k.url, member, TRIGGER, { id })).errors ? undefined : true), 5000);
+    });
+  });
+
   describe('maxExecutionsPerMinute: manual triggers and writes', () => {
     let k: TestKairos;
     let replica: TestKairos;

@@ -35,8 +35,8 @@ export async function createJob(deps: CreateJobDeps, tenant: TenantDoc, input: C
     new QuotaExceededError(`This tenant may have at most ${tenant.maxJobs} jobs; delete one first`, { maxJobs: tenant.maxJobs });
   const { job, created } = await deps.createLock.run(tenant._id, async () => {
     // null: Redis could not answer, and the quota is checked by counting instead (see below).
-    const reserved = await deps.jobCounter.reserve(tenant._id, tenant.maxJobs, () => deps.jobs.count()).catch(() => null);
-    if (reserved === false || (reserved === null && (await deps.jobs.count()) >= tenant.maxJobs)) throw overQuota();
+    const reserved = await deps.jobCounter.reserve(tenant._id, tenant.maxJobs, () => deps.jobs.countAll()).catch(() => null);
+    if (reserved === false || (reserved === null && (await deps.jobs.countAll()) >= tenant.maxJobs)) throw overQuota();
     const _id = new ObjectId();
     const scheduleCursor = firstOccurrence(definition.schedule, now);
     const cursor = input.paused ? null : scheduleCursor;
@@ -61,7 +61,7 @@ export async function createJob(deps: CreateJobDeps, tenant: TenantDoc, input: C
     if (inserted.created) await deps.materialise.dueIndex.touch(_id, inserted.job.status === 'ACTIVE' ? inserted.job.scheduleCursor : null);
     // Without Redis (no lock, no counter) concurrent creates can all pass the count: counting
     // again after the insert, one over the quota takes its own job back.
-    if (inserted.created && reserved === null && (await deps.jobs.count()) > tenant.maxJobs) {
+    if (inserted.created && reserved === null && (await deps.jobs.countAll()) > tenant.maxJobs) {
       await deps.jobs.deleteById(_id);
       throw overQuota();
     }

@@ -17,7 +17,7 @@ export class ViewerResolver {
     const { identity, jobs, tenant: own } = scopeOf(ctx);
     const [tenant, jobCount] = await Promise.all([
       own.ensure(ctx.app.clock()),
-      countJobs(ctx.app.jobCounter, identity.tenantId, () => jobs.count()),
+      countJobs(ctx.app.jobCounter, identity.tenantId, () => jobs.countAll()),
     ]);
     return {
       tenantId: identity.tenantId,

@@ -31,6 +31,7 @@ const QUERIES: Record<
   'executionStore.timings': { collection: 'executions', index: 'tenant_scheduled', fields: ['tenantId', 'scheduledFor'] },
   'executionStore.startLags': { collection: 'executions', index: 'tenant_scheduled', fields: ['tenantId', 'scheduledFor'] },
   'jobStore.count': { collection: 'jobs', index: 'tenant_created', fields: ['tenantId'] },
+  'jobStore.countAll': { collection: 'jobs', index: 'tenant_created', fields: ['tenantId'] },
   'jobStore.deleteById': { collection: 'jobs', index: '_id', fields: ['_id'] },
   'jobStore.findById': { collection: 'jobs', index: '_id', fields: ['_id'] },
   'jobStore.findByIds': { collection: 'jobs', index: '_id', fields: ['_id'] },

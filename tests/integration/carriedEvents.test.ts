@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { ObjectId } from 'mongodb';
-import { newExecution } from '../../src/domain/execution.js';
 import { ExecutionEventBus } from '../../src/events/executionEventBus.js';
 import { statusEvent, withExecution } from '../../src/events/statusEvent.js';
 import { toGlobalId } from '../../src/ids/globalId.js';
 import { REDIS_URL } from '../support/env.js';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
 import { EventCollector, wsClient } from '../support/subscriptions.js';
+import { skippedExecution } from '../support/fixtures.js';
 
 interface Relayed {
   executionUpdated: { status: string; execution: { id: string; status: string; trigger: string } };
@@ -43,22 +43,7 @@ describe('events that carry their execution', () => {
     const missingIds = new Set<string>();
     try {
       const now = new Date();
-      const doc = (id: ObjectId) => ({
-        ...newExecution(
-          {
-            _id: id,
-            tenantId: tenant,
-            jobId: new ObjectId(),
-            occurrenceKey: `k${id.toHexString()}`,
-            trigger: 'SCHEDULE',
-            workload: 'IO_BOUND',
-            scheduledFor: now,
-            maxAttempts: 1,
-          },
-          now,
-        ),
-        status: 'SKIPPED' as const,
-      });
+      const doc = (id: ObjectId) => skippedExecution(tenant, now, id);
       // Until the subscription is live: each round an uncarried event first, then a carried one.
       const deadline = Date.now() + 10_000;
       while (events.items.length === 0 && Date.now() < deadline) {

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
-import { ObjectId } from 'mongodb';
-import { newExecution } from '../../src/domain/execution.js';
 import { ExecutionEventBus } from '../../src/events/executionEventBus.js';
 import { statusEvent, withExecution } from '../../src/events/statusEvent.js';
 import { REDIS_URL } from '../support/env.js';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
 import { EventCollector, wsClient } from '../support/subscriptions.js';
+import { skippedExecution } from '../support/fixtures.js';
 
 interface Relayed {
   executionUpdated: { status: string };
@@ -38,21 +37,7 @@ describe("a tenant's budget of subscription events", () => {
 
   const event = (tenantId: string) => {
     const now = new Date();
-    const doc = {
-      ...newExecution(
-        {
-          tenantId,
-          jobId: new ObjectId(),
-          occurrenceKey: new ObjectId().toHexString(),
-          trigger: 'SCHEDULE',
-          workload: 'IO_BOUND',
-          scheduledFor: now,
-          maxAttempts: 1,
-        },
-        now,
-      ),
-      status: 'SKIPPED' as const,
-    };
+    const doc = skippedExecution(tenantId, now);
     return withExecution(doc, [statusEvent(doc, null, 'SKIPPED', now)]);
   };
 

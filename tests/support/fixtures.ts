@@ -1,6 +1,7 @@
 import { MongoClient, ObjectId, type Db } from 'mongodb';
 import { Redis } from 'ioredis';
 import type { JobDoc } from '../../src/domain/job.js';
+import { newExecution, type ExecutionDoc } from '../../src/domain/execution.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/domain/backoff.js';
 import type { MaterialiseDeps } from '../../src/scheduler/materialise.js';
 import { DueIndex } from '../../src/scheduler/dueIndex.js';
@@ -11,6 +12,12 @@ import { ExecutionEventBus } from '../../src/events/executionEventBus.js';
 import { createLogger } from '../../src/logger.js';
 import { dropTestState } from './harness.js';
 import { MONGO_URL, REDIS_URL } from './env.js';
+
+/** An execution of a made-up job recorded SKIPPED at `at`, as the materialiser inserts one past a budget; in no database unless a test writes it. */
+export function skippedExecution(tenantId: string, at: Date, _id = new ObjectId()): ExecutionDoc {
+  const fields = { _id, tenantId, jobId: new ObjectId(), occurrenceKey: `k${_id.toHexString()}`, scheduledFor: at, maxAttempts: 1 };
+  return { ...newExecution({ ...fields, trigger: 'SCHEDULE', workload: 'IO_BOUND' }, at), status: 'SKIPPED', finishedAt: at };
+}
 
 /** A job document as the store holds it: a 1-minute interval whose schedule cursor (next occurrence to materialise) is `cursor`, with `overrides`. */
 export function jobDoc(cursor: Date, overrides: Partial<JobDoc> = {}): JobDoc {

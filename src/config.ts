@@ -63,7 +63,7 @@ export interface KairosConfig {
   defaultQuota: { maxJobs: number; maxConcurrentExecutions: number; maxExecutionsPerMinute: number; executionRetentionDays: number };
   /** Prefix of every Redis key and queue name, so several deployments (or tests) can share a Redis. Default `kairos`. */
   redisPrefix: string;
-  /** How far ahead the scheduler materialises occurrences. Default 30 s. */
+  /** A job is due when its next occurrence falls within this of now; the sweep then materialises up to twice this ahead. Default 30 s. */
   lookAheadMs: number;
   /** Leader lease TTL. Default 5 s. */
   leaseTtlMs: number;

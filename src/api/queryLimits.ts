@@ -36,11 +36,11 @@ export const MAX_COST = 20_000;
  * What one search for a schedule occurrence adds to the cost: each item of previewSchedule and each
  * Job.nextRunAt runs one on the main thread, 100 to 220 µs for the rarest cron allowed in a zone whose
  * offsets are not cached yet (measured on a 2-core machine, idle and loaded), where a plain field
- * costs a few µs. So one request runs at most MAX_COST / (SCHEDULE_SEARCH_COST + 2) = 157 searches,
- * about 16 to 35 ms: previewSchedule with count 100 fits once. The tenant's rate of them is
- * ScheduleSearchBudget's.
+ * costs a few µs. So one request runs at most MAX_COST / (SCHEDULE_SEARCH_COST + 2) = 217 searches,
+ * about 22 to 48 ms: previewSchedule with count 100 fits twice, and the dashboard's page of jobs
+ * with their nextRunAt (priced at 100 jobs) still fits. The tenant's rate of them is ScheduleSearchBudget's.
  */
-export const SCHEDULE_SEARCH_COST = 125;
+export const SCHEDULE_SEARCH_COST = 90;
 /** Fields whose resolver searches a schedule once per item they return. */
 const SCHEDULE_SEARCH_FIELDS = new Set(['Query.previewSchedule', 'Job.nextRunAt']);
 

@@ -192,6 +192,8 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       // Closed after the worker has drained: kills a child that ignored its abort.
       closers.push(() => cpu.close());
       const runStore = new RunStore(db, clock, { updatesOneByOne: ferretDb });
+      // Closed after the worker has stopped (closers run in reverse): writes the jobs' last lastRunAt.
+      closers.push(() => runStore.close());
       const starts = new DeferredClaims(runStore, config.workerClaimAfterMs);
       // Until written, a running attempt's start is only in its Redis claim: a Redis that goes away
       // (and may come back empty) must not leave it there alone.

@@ -28,7 +28,12 @@ export interface CreateJobInputFields extends JobInputFields {
  * the look-ahead window is materialised here instead of waiting for the next sweep, so a job due
  * in 2 s is not late. Nothing is stored when validation fails.
  */
-export async function createJob(deps: CreateJobDeps, tenant: TenantDoc, input: CreateJobInputFields, now: Date): Promise<JobDoc> {
+export async function createJob(
+  deps: CreateJobDeps,
+  tenant: Pick<TenantDoc, '_id' | 'maxJobs'>,
+  input: CreateJobInputFields,
+  now: Date,
+): Promise<JobDoc> {
   const definition = parseNewJob(input, now, deps.handlerNames, deps.allowPrivateTargets);
   const key = parseIdempotencyKey(input.idempotencyKey);
   const overQuota = () =>

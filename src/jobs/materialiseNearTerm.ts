@@ -27,14 +27,20 @@ export function nearTermOccurrenceKeys(deps: Pick<NearTermDeps, 'lookAheadMs'>, 
 /**
  * When an ACTIVE job's scheduleCursor falls inside the look-ahead window, materialises its occurrences
  * there at once instead of waiting for the next sweep, so a job due in 2 s is not late. A failure is
- * logged and left to the sweep (the job is stored either way). Returns the job as it is afterwards.
+ * logged and left to the sweep (the job is stored either way). Returns the job as it is afterwards:
+ * as its own advance wrote it when that landed (no read back, a round trip saved on every create), else read.
  */
 export async function materialiseNearTerm(deps: NearTermDeps, job: JobDoc, now: Date): Promise<JobDoc> {
   if (job.status !== 'ACTIVE' || !job.scheduleCursor) return job;
   const horizon = nearTermHorizon(deps, now);
   if (job.scheduleCursor > horizon) return job;
   try {
-    await materialise(deps.materialise, [job], now, horizon, 0);
+    const fencingToken = 0;
+    const { states, advanced } = await materialise(deps.materialise, [job], now, horizon, fencingToken);
+    const id = job._id.toHexString();
+    const state = states.get(id);
+    // The fields SchedulerStore.advanceJobs sets, with the values it set.
+    if (state && advanced.has(id)) return { ...job, ...state, updatedAt: now, fencingToken };
   } catch (error) {
     deps.logger.warn('near-term materialisation failed; leaving it to the sweep', { error: errorMessage(error) });
   }

@@ -32,10 +32,22 @@ export class TenantQuotas {
     private readonly maxEntries = 10_000,
   ) {}
 
+  /** Reads of a tenant in flight: requests that miss the cache together share one read. */
+  private readonly reading = new Map<string, Promise<Quota>>();
+
   async of(tenantId: string): Promise<Quota> {
     const now = this.clock();
     const cached = this.cache.get(tenantId);
     if (cached && cached.until > now.getTime()) return cached.quota;
+    let read = this.reading.get(tenantId);
+    if (!read) {
+      read = this.read(tenantId, now).finally(() => this.reading.delete(tenantId));
+      this.reading.set(tenantId, read);
+    }
+    return read;
+  }
+
+  private async read(tenantId: string, now: Date): Promise<Quota> {
     const tenant = await this.tenants.ensure(tenantId, now);
     const quota: Quota = {
       maxJobs: tenant.maxJobs,

@@ -62,8 +62,14 @@ export class JobResolver {
   async createJob(@Arg('input', () => CreateJobInput) input: CreateJobInput, @Ctx() ctx: Context): Promise<JobPayload> {
     const scope = scopeOf(ctx);
     const now = ctx.app.clock();
-    const tenant = await scope.tenant.ensure(now);
-    const doc = await createJob({ ...jobDeps(ctx), createLock: ctx.app.createJobLock }, tenant, input, now);
+    // From the quota cache (the write budget has just read it, and it creates the tenant on first use): no round trip.
+    const { maxJobs } = await ctx.app.quotas.of(scope.identity.tenantId);
+    const doc = await createJob(
+      { ...jobDeps(ctx), createLock: ctx.app.createJobLock },
+      { _id: scope.identity.tenantId, maxJobs },
+      input,
+      now,
+    );
     return { job: toJobNode(doc) };
   }
 

@@ -109,7 +109,7 @@ export async function materialise(
   fencingToken: number,
   /** Occurrences older than now minus this were missed. Default Infinity (create time): none is. */
   misfireThresholdMs = Infinity,
-): Promise<{ executions: number; states: JobStates }> {
+): Promise<{ executions: number; states: JobStates; advanced: ReadonlySet<string> }> {
   const docs: ExecutionDoc[] = [];
   const advances: JobAdvance[] = [];
   for (const job of jobs) {
@@ -162,9 +162,11 @@ export async function materialise(
   await deps.queues.enqueue(
     waiting.map((e) => queueEntry({ ...e, status: 'QUEUED' }, e.scheduledFor, { kind: 'waiting' }, byId.get(e.jobId.toHexString()))),
   );
-  const states = await statesAfter(deps, advances, await deps.store.advanceJobs(advances, now));
+  const landed = await deps.store.advanceJobs(advances, now);
+  const states = await statesAfter(deps, advances, landed);
   await dropIfJobChanged(deps, jobs, states, waiting, now);
-  return { executions: waiting.length, states };
+  const advanced = new Set(advances.filter((_, i) => landed?.[i]).map((a) => a.jobId.toHexString()));
+  return { executions: waiting.length, states, advanced };
 }
 
 function skippedAs(doc: ExecutionDoc, reason: string, now: Date): ExecutionDoc {

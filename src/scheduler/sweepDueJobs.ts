@@ -17,6 +17,14 @@ export interface SweepOptions {
   maxBatches?: number;
   /** Occurrences older than now minus this were missed and follow the misfire policy. */
   misfireThresholdMs: number;
+  /**
+   * A job written less than this ago (its `updatedAt`) is left to a later pass. The API materialises
+   * the near-term occurrences of a job it creates, updates or resumes itself, and a pass that read
+   * the job before that landed inserted the same occurrences again (each duplicate one more read on
+   * FerretDB, a tenant creating jobs fast kept the sweep doing so). A create that failed before its
+   * materialisation is swept this much later. Default 2 s.
+   */
+  apiWriteGraceMs?: number;
 }
 
 /**
@@ -34,6 +42,7 @@ export async function sweepDueJobs(
   options: SweepOptions,
 ): Promise<{ jobs: number; executions: number; entries: number; behindMs: number }> {
   const batchSize = options.batchSize ?? 100;
+  const graceMs = options.apiWriteGraceMs ?? 2000;
   const horizon = new Date(now.getTime() + options.lookAheadMs);
   const until = new Date(horizon.getTime() + (options.extraAheadMs ?? options.lookAheadMs));
   let jobs = 0;
@@ -41,8 +50,11 @@ export async function sweepDueJobs(
   let entries = 0;
   // How far behind this pass found the schedule: now minus the earliest cursor of a due job (metrics).
   let behindMs = 0;
+  // Jobs within their grace (apiWriteGraceMs), left where they are: later batches of this pass look past them.
+  const inGrace = new Set<string>();
   for (let batch = 0; batch < (options.maxBatches ?? 50); batch++) {
-    const index = await deps.dueIndex.due(horizon, batchSize);
+    const asked = batchSize + inGrace.size;
+    const index = await deps.dueIndex.due(horizon, asked);
     if (!index.built) {
       void deps.dueIndex
         .rebuild(() => deps.store.activeCursors())
@@ -51,14 +63,17 @@ export async function sweepDueJobs(
           deps.logger.warn('could not rebuild the due index; retrying next sweep', { error: errorMessage(error) }),
         );
     }
-    if (index.entries.length === 0) break;
-    entries += index.entries.length;
-    const ids = index.entries.map((e) => new ObjectId(e.jobId));
-    const loaded = await deps.store.findJobsByIds(ids);
+    const batchEntries = index.entries.filter((e) => !inGrace.has(e.jobId));
+    if (batchEntries.length === 0) break;
+    entries += batchEntries.length;
+    const loaded = await deps.store.findJobsByIds(batchEntries.map((e) => new ObjectId(e.jobId)));
     const isDue = (j: (typeof loaded)[number]) => j.status === 'ACTIVE' && j.scheduleCursor !== null && j.scheduleCursor <= horizon;
-    const due = loaded.filter(isDue);
+    const justWritten = (j: (typeof loaded)[number]) => Math.abs(now.getTime() - j.updatedAt.getTime()) < graceMs;
+    for (const j of loaded) if (isDue(j) && justWritten(j)) inGrace.add(j._id.toHexString());
+    const due = loaded.filter((j) => isDue(j) && !inGrace.has(j._id.toHexString()));
     // Each entry goes where MongoDB has its job (or out): jobs not due as just read; the due ones
-    // as their advance left them (read back only where it missed). On FerretDB every statement
+    // as their advance left them (read back only where it missed); one in its grace stays (early,
+    // never late). On FerretDB every statement
     // costs about as much as a write, so statements per due job are what the sweep's cost is made of there.
     const states = new Map(loaded.filter((j) => !isDue(j)).map((j) => [j._id.toHexString(), j]));
     for (const j of due) behindMs = Math.max(behindMs, now.getTime() - j.scheduleCursor!.getTime());
@@ -69,12 +84,14 @@ export async function sweepDueJobs(
       for (const [id, state] of result.states) states.set(id, state as (typeof loaded)[number]);
     }
     await deps.dueIndex.settle(
-      index.entries.map((entry) => {
-        const state = states.get(entry.jobId);
-        return { entry, at: state?.status === 'ACTIVE' ? state.scheduleCursor : null };
-      }),
+      batchEntries
+        .filter((entry) => !inGrace.has(entry.jobId))
+        .map((entry) => {
+          const state = states.get(entry.jobId);
+          return { entry, at: state?.status === 'ACTIVE' ? state.scheduleCursor : null };
+        }),
     );
-    if (index.entries.length < batchSize) break;
+    if (index.entries.length < asked) break;
   }
   return { jobs, executions, entries, behindMs };
 }

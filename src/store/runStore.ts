@@ -61,6 +61,12 @@ export interface RunStoreOptions {
    * false for MongoDB, which takes a batch as one command. Default true, safe on both.
    */
   updatesOneByOne?: boolean;
+  /**
+   * How often jobs' lastRunAt is written: each job's latest start since the last write, so a job
+   * that runs every second costs one statement per this time, not one per run (60 such jobs were
+   * 60 writes a second on FerretDB). lastRunAt lags its job's latest start by up to this. Default 5 s.
+   */
+  jobRunsEveryMs?: number;
 }
 
 /**
@@ -68,16 +74,21 @@ export interface RunStoreOptions {
  * own). Every state change is a compare-and-set, so a cancelled or finished execution is never
  * overwritten and a late duplicate delivery runs nothing. Claims and ends are group-committed: the
  * ones of many executions that arrive within a few milliseconds go out together (bulkUpdates.ts), and
- * each caller learns whether its own matched. Jobs' lastRunAt is written with the next batch of ends.
+ * each caller learns whether its own matched. Jobs' lastRunAt is written every `jobRunsEveryMs`; the
+ * owner calls `close()` after the worker has stopped, which writes what is left.
  */
 export class RunStore {
   private readonly c: Collections;
   private readonly claims: GroupCommit<ClaimRequest, { claimed: boolean }>;
   private readonly ends: GroupCommit<EndRequest, EndResult>;
-  /** Jobs started since the last batch of ends: tenant → job id → latest start. */
-  private jobRuns = new Map<string, Map<string, { jobId: ObjectId; at: Date }>>();
+  /** Jobs started since lastRunAt was last written, by tenant and job id: each one's latest start. */
+  private jobRuns = new Map<string, { tenantId: string; jobId: ObjectId; at: Date }>();
 
   private readonly oneByOne: boolean;
+
+  private readonly jobRunsEveryMs: number;
+
+  private jobRunsTimer: NodeJS.Timeout | null = null;
 
   constructor(
     db: Db,
@@ -86,6 +97,7 @@ export class RunStore {
   ) {
     this.c = collections(db);
     this.oneByOne = options.updatesOneByOne ?? true;
+    this.jobRunsEveryMs = options.jobRunsEveryMs ?? 5000;
     const windowMs = options.groupWindowMs ?? 2;
     this.claims = new GroupCommit((batch) => this.writeClaims(batch), { windowMs });
     this.ends = new GroupCommit((batch) => this.writeEnds(batch), { windowMs });
@@ -287,7 +299,7 @@ export class RunStore {
     );
     let all = false;
     try {
-      const [result] = await Promise.all([bulkUpdate(this.c.executions, [...unwritten, ...ops], this.oneByOne), this.writeJobRuns()]);
+      const result = await bulkUpdate(this.c.executions, [...unwritten, ...ops], this.oneByOne);
       all = result.matchedCount === requests.length;
     } catch (error) {
       if (isMongoUnavailable(error)) throw error;
@@ -327,36 +339,37 @@ export class RunStore {
     return result.matchedCount === 1;
   }
 
-  /** Notes that the job started a run at `at`; written (as the job's lastRunAt, never moving back) with the next batch of ends. */
+  /** Notes that the job started a run at `at`; written as the job's lastRunAt (never moving back) within `jobRunsEveryMs`. */
   noteJobRun(tenantId: string, jobId: ObjectId, at: Date): void {
-    let jobs = this.jobRuns.get(tenantId);
-    if (!jobs) this.jobRuns.set(tenantId, (jobs = new Map<string, { jobId: ObjectId; at: Date }>()));
-    const key = jobId.toHexString();
-    const known = jobs.get(key);
-    if (!known || known.at < at) jobs.set(key, { jobId, at });
+    const key = `${tenantId}:${jobId.toHexString()}`;
+    const known = this.jobRuns.get(key);
+    if (!known || known.at < at) this.jobRuns.set(key, { tenantId, jobId, at });
+    // A failed write is put back through here, so it is tried again a period later.
+    this.jobRunsTimer ??= setTimeout(() => {
+      this.jobRunsTimer = null;
+      void this.writeJobRuns().catch(() => undefined);
+    }, this.jobRunsEveryMs).unref();
   }
 
-  /**
-   * The jobs started since the last batch: on MongoDB one updateMany per tenant with the batch's
-   * latest start (within a batch, a few milliseconds apart), on FerretDB one statement per job. Put
-   * back for the next batch if it fails.
-   */
+  /** Writes the lastRunAt still pending; the owner calls it once the worker has stopped. */
+  async close(): Promise<void> {
+    if (this.jobRunsTimer) clearTimeout(this.jobRunsTimer);
+    this.jobRunsTimer = null;
+    await this.writeJobRuns();
+  }
+
+  /** The jobs started since the last write, one statement each by `_id` (on MongoDB one bulk command); put back if it fails. */
   private async writeJobRuns(): Promise<void> {
-    const runs = this.jobRuns;
-    if (runs.size === 0) return;
+    const runs = [...this.jobRuns.values()];
+    if (runs.length === 0) return;
     this.jobRuns = new Map();
     try {
-      // By `_id` on FerretDB (see writeEnds); one updateMany per tenant on MongoDB.
-      const ops = [...runs].flatMap(([tenantId, jobs]): AnyBulkWriteOperation<JobDoc>[] => {
-        const list = [...jobs.values()];
-        if (this.oneByOne)
-          return list.map((j) => ({ updateOne: { filter: { _id: j.jobId, tenantId }, update: { $max: { lastRunAt: j.at } } } }));
-        const at = new Date(Math.max(...list.map((j) => j.at.getTime())));
-        return [{ updateMany: { filter: { tenantId, _id: { $in: list.map((j) => j.jobId) } }, update: { $max: { lastRunAt: at } } } }];
-      });
+      const ops = runs.map((j): AnyBulkWriteOperation<JobDoc> => ({
+        updateOne: { filter: { _id: j.jobId, tenantId: j.tenantId }, update: { $max: { lastRunAt: j.at } } },
+      }));
       await bulkUpdate(this.c.jobs, ops, this.oneByOne);
     } catch (error) {
-      for (const [tenantId, jobs] of runs) for (const j of jobs.values()) this.noteJobRun(tenantId, j.jobId, j.at);
+      for (const j of runs) this.noteJobRun(j.tenantId, j.jobId, j.at);
       throw error;
     }
   }

@@ -44,4 +44,27 @@ describe('the sweep materialises ahead', () => {
     const times = executions.map((e) => e.scheduledFor.getTime() - t0.getTime()).sort((a, b) => a - b);
     expect(times).toEqual(Array.from({ length: 17 }, (_, i) => i * 1000));
   });
+
+  it('leaves a job the API has just written to a later pass, and sweeps the due jobs behind it meanwhile', async () => {
+    const start = at(100_000);
+    // The first test's job would be due too; gone, its entry is only dropped.
+    await fixture.db.collection<JobDoc>('jobs').deleteMany({});
+    const executionsOf = async (job: JobDoc) => fixture.db.collection<ExecutionDoc>('executions').countDocuments({ jobId: job._id });
+    // The job just written comes first in the index (its cursor is the earliest); two older ones follow.
+    const fresh = jobDoc(start, { updatedAt: new Date(start.getTime() - 500) });
+    const older = [jobDoc(new Date(start.getTime() + 1000)), jobDoc(new Date(start.getTime() + 2000))];
+    await fixture.db.collection<JobDoc>('jobs').insertMany([fresh, ...older]);
+    for (const job of [fresh, ...older]) await fixture.deps.dueIndex.expect(job._id, job.scheduleCursor);
+
+    // Batches of one: the job in its grace must not stop the pass from reaching the others.
+    const first = await sweepDueJobs(fixture.deps, start, 1, { ...options, batchSize: 1 });
+    expect(first.jobs).toBe(2);
+    expect(await executionsOf(fresh)).toBe(0);
+    for (const job of older) expect(await executionsOf(job)).toBe(1);
+
+    // Its grace (2 s by default) over: the next pass materialises it; its index entry had stayed.
+    const later = new Date(start.getTime() + 1500);
+    expect((await sweepDueJobs(fixture.deps, later, 1, { ...options, batchSize: 1 })).jobs).toBe(1);
+    expect(await executionsOf(fresh)).toBe(1);
+  });
 });

@@ -19,8 +19,12 @@ export function skippedExecution(tenantId: string, at: Date, _id = new ObjectId(
   return { ...newExecution({ ...fields, trigger: 'SCHEDULE', workload: 'IO_BOUND' }, at), status: 'SKIPPED', finishedAt: at };
 }
 
-/** A job document as the store holds it: a 1-minute interval whose schedule cursor (next occurrence to materialise) is `cursor`, with `overrides`. */
+/**
+ * A job document as the store holds it: a 1-minute interval whose schedule cursor (next occurrence to
+ * materialise) is `cursor`, written an hour before it (so the sweep's grace for API writes is long past), with `overrides`.
+ */
 export function jobDoc(cursor: Date, overrides: Partial<JobDoc> = {}): JobDoc {
+  const written = new Date(cursor.getTime() - 3600_000);
   return {
     _id: new ObjectId(),
     tenantId: 't1',
@@ -39,8 +43,8 @@ export function jobDoc(cursor: Date, overrides: Partial<JobDoc> = {}): JobDoc {
     scheduleCursor: cursor,
     lastRunAt: null,
     idempotencyKey: new ObjectId().toHexString(),
-    createdAt: cursor,
-    updatedAt: cursor,
+    createdAt: written,
+    updatedAt: written,
     version: 1,
     ...overrides,
   };

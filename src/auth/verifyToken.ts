@@ -1,4 +1,4 @@
-import type { KeyObject } from 'node:crypto';
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { UnauthenticatedError } from '../errors/index.js';
 import type { Credential } from '../domain/identity.js';
@@ -34,11 +34,20 @@ export function bearerToken(header: string | undefined | null): string | null {
 
 /** Parsed public keys with the one algorithm each may verify; a PEM is parsed once. */
 const publicKeys = new Map<string, { key: KeyObject; algorithm: 'RS256' | 'ES256' } | null>();
+/**
+ * Secrets as key objects, made once: given a string, jsonwebtoken first tries to parse it as a PEM
+ * public key and builds a key from the error, on every request (a tenth of the API's CPU under load).
+ */
+const secretKeys = new Map<string, KeyObject>();
 
-function verificationKey(options: JwtOptions): { key: string | KeyObject; algorithm: jwt.Algorithm } | null {
+function verificationKey(options: JwtOptions): { key: KeyObject; algorithm: jwt.Algorithm } | null {
   // Both configured is ambiguous (loadConfig refuses it): verify nothing rather than guess.
   if (options.secret && options.publicKey) return null;
-  if (options.secret) return { key: options.secret, algorithm: 'HS256' };
+  if (options.secret) {
+    let key = secretKeys.get(options.secret);
+    if (!key) secretKeys.set(options.secret, (key = createSecretKey(Buffer.from(options.secret, 'utf8'))));
+    return { key, algorithm: 'HS256' };
+  }
   if (!options.publicKey) return null;
   if (!publicKeys.has(options.publicKey)) publicKeys.set(options.publicKey, publicKeyAlgorithm(options.publicKey));
   return publicKeys.get(options.publicKey) ?? null;

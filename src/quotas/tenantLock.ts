@@ -42,7 +42,8 @@ export class TenantLock {
     try {
       return await fn();
     } finally {
-      if (held) await this.redis.eval(RELEASE, 1, key, token).catch(() => undefined);
+      // Not awaited: the caller's answer need not wait for the release (a lost one frees itself after ttlMs).
+      if (held) void this.redis.eval(RELEASE, 1, key, token).catch(() => undefined);
     }
   }
 

@@ -42,6 +42,11 @@ export interface KairosConfig {
    * RATE_LIMITED. Default 1000.
    */
   subscriptionEventsPerSecond: number;
+  /**
+   * RATE_LIMITED_ANSWER_DELAY_MS: a request refused for rate over HTTP is answered after its Retry-After,
+   * up to this long, so a client that retries at once is paced instead of looping on refusals. 0 answers at once. Default 1000.
+   */
+  rateLimitedAnswerDelayMs: number;
   workerIoConcurrency: number;
   workerCpuConcurrency: number;
   /**
@@ -256,6 +261,7 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     // At least 600: a burst (10 s worth) must hold one preview of 100.
     scheduleSearchesPerMinute: int(env, 'SCHEDULE_SEARCHES_PER_MINUTE', 3000, 600, 10_000_000),
     subscriptionEventsPerSecond: int(env, 'SUBSCRIPTION_EVENTS_PER_SECOND', 1000, 1, 10_000_000),
+    rateLimitedAnswerDelayMs: int(env, 'RATE_LIMITED_ANSWER_DELAY_MS', 1000, 0, 60_000),
     workerIoConcurrency: int(env, 'WORKER_IO_CONCURRENCY', 1000, 1, 10000),
     workerCpuConcurrency: int(env, 'WORKER_CPU_CONCURRENCY', os.availableParallelism(), 1, 1024),
     workerTenantSharePercent: int(env, 'WORKER_TENANT_SHARE_PERCENT', 25, 1, 100),

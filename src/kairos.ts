@@ -288,6 +288,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       const api = new ApiServer(await kairosSchema(), app, {
         port: config.port,
         host: options.host,
+        paceRefusalsMs: config.rateLimitedAnswerDelayMs,
         // A paused server never answers: a probe must not hang for the socket timeout.
         ready: () => {
           let timer: NodeJS.Timeout | undefined;

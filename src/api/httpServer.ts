@@ -33,6 +33,7 @@ import { sendMetrics } from '../metrics/metricsServer.js';
 import { RateLimitedError } from '../errors/index.js';
 import { LiveConnections } from './liveConnections.js';
 import { sharedSubscribe } from './sharedSubscribe.js';
+import { paceRefusals } from './paceRefusals.js';
 
 /** Request bodies above this are refused before parsing. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -46,6 +47,8 @@ export interface ApiServerOptions {
   ready: () => Promise<boolean>;
   /** How often a subscription socket opened with an API key is checked for revocation. Default 30 s. */
   socketRecheckMs?: number;
+  /** RATE_LIMITED answers over HTTP wait up to this long (their Retry-After at most) before they go out (paceRefusals.ts). Default 0. */
+  paceRefusalsMs?: number;
 }
 
 /**
@@ -79,6 +82,7 @@ export class ApiServer {
       plugins: [
         writeRateLimit,
         operationMetrics(app.metrics),
+        paceRefusals(options.paceRefusalsMs ?? 0),
         operationTracing(app.tracer),
         ...(app.development ? [] : [ApolloServerPluginLandingPageDisabled()]),
       ],

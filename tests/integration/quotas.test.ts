@@ -176,7 +176,10 @@ describe('quotas', () => {
   describe('maxExecutionsPerMinute: the burst of writes', () => {
     let k: TestKairos;
     beforeAll(async () => {
-      k = await startTestKairos('writeburst', { roles: ['api'], env: { DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '60' } });
+      k = await startTestKairos('writeburst', {
+        roles: ['api'],
+        env: { DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '60', RATE_LIMITED_ANSWER_DELAY_MS: '400' },
+      });
     });
     afterAll(async () => {
       await k?.stop();
@@ -189,9 +192,12 @@ describe('quotas', () => {
         `mutation($id: ID!) { ${Array.from({ length: n }, (_, i) => `t${i}: triggerJob(id: $id) { execution { id } }`).join(' ')} }`;
       // The create and nine triggers spend the burst of ten.
       await gqlOk(k.url, member, triggers(9), { id });
+      const sentAt = performance.now();
       const refused = await gql(k.url, member, triggers(2), { id });
       expect(refused.errors?.[0].extensions?.code).toBe('RATE_LIMITED');
       expect(refused.errors?.[0].extensions?.retryAfterSeconds).toBeLessThanOrEqual(3);
+      // Paced: the refusal went out after RATE_LIMITED_ANSWER_DELAY_MS (its Retry-After, at least 1 s, is longer).
+      expect(performance.now() - sentAt).toBeGreaterThanOrEqual(390);
       await waitUntil('a write refilled', async () => ((await gql(k.url, member, TRIGGER, { id })).errors ? undefined : true), 5000);
     });
   });

@@ -42,6 +42,7 @@ describe('loadConfig defaults', () => {
     expect(config.allowPrivateTargets).toBe(false);
     expect(config.scheduleSearchesPerMinute).toBe(3000);
     expect(config.subscriptionEventsPerSecond).toBe(1000);
+    expect(config.rateLimitedAnswerDelayMs).toBe(1000);
     expect(config.workerIoConcurrency).toBe(1000);
     expect(config.workerTenantSharePercent).toBe(25);
     // The sizing rule (README, Quotas and limits): a tenant at the default quota holds at most a tenth of one worker.
@@ -124,6 +125,7 @@ describe('loadConfig with explicit values', () => {
       ALLOW_PRIVATE_TARGETS: 'true',
       SCHEDULE_SEARCHES_PER_MINUTE: '1200',
       SUBSCRIPTION_EVENTS_PER_SECOND: '50',
+      RATE_LIMITED_ANSWER_DELAY_MS: '0',
       WORKER_IO_CONCURRENCY: '8',
       WORKER_CPU_CONCURRENCY: '3',
       WORKER_TENANT_SHARE_PERCENT: '40',
@@ -161,6 +163,7 @@ describe('loadConfig with explicit values', () => {
       allowPrivateTargets: true,
       scheduleSearchesPerMinute: 1200,
       subscriptionEventsPerSecond: 50,
+      rateLimitedAnswerDelayMs: 0,
       workerIoConcurrency: 8,
       workerCpuConcurrency: 3,
       workerTenantSharePercent: 40,
@@ -243,6 +246,7 @@ describe('loadConfig rejects invalid values with a ConfigError naming the variab
     // Below 600 a burst (10 s worth) could not hold one preview of 100.
     ['SCHEDULE_SEARCHES_PER_MINUTE', { SCHEDULE_SEARCHES_PER_MINUTE: '599' }],
     ['SUBSCRIPTION_EVENTS_PER_SECOND', { SUBSCRIPTION_EVENTS_PER_SECOND: '0' }],
+    ['RATE_LIMITED_ANSWER_DELAY_MS', { RATE_LIMITED_ANSWER_DELAY_MS: '-1' }],
     ['ALLOW_PRIVATE_TARGETS', { ALLOW_PRIVATE_TARGETS: 'yes' }],
     ['WORKER_IO_CONCURRENCY', { WORKER_IO_CONCURRENCY: '0' }],
     ['WORKER_IO_CONCURRENCY', { WORKER_IO_CONCURRENCY: 'many' }],

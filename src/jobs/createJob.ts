@@ -66,7 +66,9 @@ export async function createJob(
       version: 1,
     });
     if (!inserted.created && reserved) await deps.jobCounter.release(tenant._id).catch(() => undefined);
-    if (inserted.created) await deps.materialise.dueIndex.touch(_id, inserted.job.status === 'ACTIVE' ? inserted.job.scheduleCursor : null);
+    // Not awaited (one round trip less): the stamp only has to land eventually, and a touch that
+    // fails (reported by DueIndex) leaves the entry `expect` wrote, healed by the leader's periodic rebuild.
+    if (inserted.created) void deps.materialise.dueIndex.touch(_id, inserted.job.status === 'ACTIVE' ? inserted.job.scheduleCursor : null);
     // Without Redis (no lock, no counter) concurrent creates can all pass the count: counting
     // again after the insert, one over the quota takes its own job back.
     if (inserted.created && reserved === null && (await deps.jobs.countAll()) > tenant.maxJobs) {

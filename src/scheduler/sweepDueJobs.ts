@@ -68,7 +68,8 @@ export async function sweepDueJobs(
     entries += batchEntries.length;
     const loaded = await deps.store.findJobsByIds(batchEntries.map((e) => new ObjectId(e.jobId)));
     const isDue = (j: (typeof loaded)[number]) => j.status === 'ACTIVE' && j.scheduleCursor !== null && j.scheduleCursor <= horizon;
-    const justWritten = (j: (typeof loaded)[number]) => Math.abs(now.getTime() - j.updatedAt.getTime()) < graceMs;
+    // Either side of now: another process's clock may run a little ahead of the leader's.
+    const justWritten = (j: (typeof loaded)[number]) => Math.abs(now.getTime() - (j.updatedAt?.getTime() ?? 0)) < graceMs;
     for (const j of loaded) if (isDue(j) && justWritten(j)) inGrace.add(j._id.toHexString());
     const due = loaded.filter((j) => isDue(j) && !inGrace.has(j._id.toHexString()));
     // Each entry goes where MongoDB has its job (or out): jobs not due as just read; the due ones

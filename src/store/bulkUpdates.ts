@@ -28,6 +28,8 @@ export async function bulkUpdate<T extends Document>(
   collection: Collection<T>,
   ops: AnyBulkWriteOperation<T>[],
   oneByOne: boolean,
+  /** With `oneByOne`, how many statements are in flight at most (default: all, the driver's pool bounds them). */
+  inFlight = Infinity,
 ): Promise<BulkUpdateCounts> {
   if (ops.length === 0) return { matchedCount: 0, modifiedCount: 0, matched: [] };
   if (!oneByOne) {
@@ -36,7 +38,16 @@ export async function bulkUpdate<T extends Document>(
     const matched = result.matchedCount >= ops.length ? ops.map(() => true) : null;
     return { matchedCount: result.matchedCount, modifiedCount: result.modifiedCount, matched };
   }
-  const settled = await Promise.allSettled(ops.map((op) => collection.bulkWrite([op], { ordered: false })));
+  const settled: PromiseSettledResult<Awaited<ReturnType<Collection<T>['bulkWrite']>>>[] = [];
+  let next = 0;
+  // Each lane sends its next statement when its last one has settled, in `ops` order.
+  const lanes = Array.from({ length: Math.min(inFlight, ops.length) }, async () => {
+    while (next < ops.length) {
+      const index = next++;
+      [settled[index]] = await Promise.allSettled([collection.bulkWrite([ops[index]], { ordered: false })]);
+    }
+  });
+  await Promise.all(lanes);
   const failures = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
   if (failures.length > 0) throw failures.find(isMongoUnavailable) ?? failures[0];
   const results = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));

@@ -77,6 +77,32 @@ describe('update statements on a FerretDB with a small PostgreSQL pool', () => {
     expect(await executions.countDocuments({ tenantId: 'bulk-a', reason: 'even' })).toBe(30);
   });
 
+  it('keeps at most inFlight statements in flight, in ops order, and still says which matched', async () => {
+    const watched = await new MongoClient(server.url, { maxPoolSize: 3, monitorCommands: true }).connect();
+    let open = 0;
+    let most = 0;
+    watched.on('commandStarted', (e) => {
+      if (e.commandName === 'update') most = Math.max(most, ++open);
+    });
+    watched.on('commandSucceeded', (e) => {
+      if (e.commandName === 'update') open--;
+    });
+    try {
+      const collection = watched.db().collection<ExecutionDoc>('executions');
+      const docs = Array.from({ length: 12 }, () => execution('bulk-lanes'));
+      await collection.insertMany(docs);
+      const ops = docs.map((d) => ({ updateOne: { filter: { _id: d._id }, update: { $set: { reason: 'laned' } } } }));
+      ops.splice(5, 0, { updateOne: { filter: { _id: new ObjectId() }, update: { $set: { reason: 'laned' } } } });
+      const result = await bulkUpdate(collection, ops, true, 2);
+      expect(result.matched!.flatMap((m, i) => (m ? [] : [i]))).toEqual([5]);
+      expect(result.matchedCount).toBe(12);
+      expect(most).toBe(2);
+      expect(await collection.countDocuments({ tenantId: 'bulk-lanes', reason: 'laned' })).toBe(12);
+    } finally {
+      await watched.close();
+    }
+  });
+
   it('as one bulk command (MongoDB) says every statement matched, or that it cannot tell which did not', async () => {
     const docs = Array.from({ length: 3 }, () => execution('bulk-c'));
     await executions.insertMany(docs);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { RedisClient } from '../redis/redisClient.js';
 import type { ObjectId } from 'mongodb';
@@ -5,6 +6,7 @@ import type { ObjectId } from 'mongodb';
 const DUE_BATCH = readFileSync(new URL('./lua/dueBatch.lua', import.meta.url), 'utf8');
 const SETTLE = readFileSync(new URL('./lua/settleDue.lua', import.meta.url), 'utf8');
 const TOUCH = readFileSync(new URL('./lua/touchDue.lua', import.meta.url), 'utf8');
+const FINISH_REBUILD = readFileSync(new URL('./lua/finishRebuild.lua', import.meta.url), 'utf8');
 
 /** Entries written per round trip while rebuilding. */
 const REBUILD_CHUNK = 1000;
@@ -38,6 +40,7 @@ export class DueIndex {
   private readonly key: string;
   private readonly stampsKey: string;
   private readonly builtKey: string;
+  private readonly buildingKey: string;
   private rebuilding: Promise<number> | null = null;
 
   /** @param onWriteError An API-side write that failed (logged; the leader's periodic rebuild adds what it missed). */
@@ -51,6 +54,7 @@ export class DueIndex {
     this.key = `${prefix}:{due}`;
     this.stampsKey = `${prefix}:{due}:stamps`;
     this.builtKey = `${prefix}:{due}:built`;
+    this.buildingKey = `${prefix}:{due}:building`;
   }
 
   /** Before a MongoDB write that gives the job this cursor: the entry moves earlier if need be. */
@@ -82,7 +86,8 @@ export class DueIndex {
 
   /**
    * Adds every active job from `source` (earlier only, so it never undoes a newer write), then
-   * sets the built marker. Concurrent calls in one process share one rebuild. Returns the entries read.
+   * sets the built marker, unless Redis lost its data meanwhile (then it throws, and the next sweep
+   * rebuilds again). Concurrent calls in one process share one rebuild. Returns the entries read.
    */
   rebuild(source: () => AsyncIterable<{ jobId: ObjectId; at: Date }>): Promise<number> {
     this.rebuilding ??= this.load(source).finally(() => (this.rebuilding = null));
@@ -90,6 +95,9 @@ export class DueIndex {
   }
 
   private async load(source: () => AsyncIterable<{ jobId: ObjectId; at: Date }>): Promise<number> {
+    const token = randomBytes(8).toString('hex');
+    // Gone if Redis loses its data before the end; an hour covers a rebuild of millions of jobs.
+    await this.redis.set(this.buildingKey, token, 'PX', 3_600_000);
     let count = 0;
     let chunk: (string | number)[] = [];
     const flush = async () => {
@@ -102,7 +110,8 @@ export class DueIndex {
       if (chunk.length >= 2 * REBUILD_CHUNK) await flush();
     }
     await flush();
-    await this.redis.set(this.builtKey, new Date().toISOString());
+    const marked = Number(await this.redis.eval(FINISH_REBUILD, 2, this.buildingKey, this.builtKey, token, new Date().toISOString()));
+    if (marked !== 1) throw new Error('the due index was emptied or rebuilt elsewhere while this rebuild ran; the next sweep rebuilds it');
     return count;
   }
 

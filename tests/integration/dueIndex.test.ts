@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
-import { MongoClient } from 'mongodb';
+import { MongoClient, ObjectId } from 'mongodb';
 import { startLocalRedis, type LocalServer } from '../../tools/servers/localServers.js';
+import { dropRedisPrefix } from '../../tools/servers/dropRedisPrefix.js';
 import type { ExecutionDoc } from '../../src/domain/execution.js';
 import type { JobDoc } from '../../src/domain/job.js';
 import { DueIndex } from '../../src/scheduler/dueIndex.js';
-import { MONGO_URL } from '../support/env.js';
+import { MONGO_URL, REDIS_URL } from '../support/env.js';
 import { jobDoc } from '../support/fixtures.js';
-import { startTestKairos, type TestKairos } from '../support/harness.js';
+import { startTestKairos, uniqueName, type TestKairos } from '../support/harness.js';
 import { waitUntil } from '../support/waitFor.js';
 
 const JOBS = 1000;
@@ -69,4 +70,40 @@ describe('the due index after Redis loses its data', () => {
     const late = done.filter((e) => e.startedAt!.getTime() - e.scheduledFor.getTime() > MISFIRE_MS);
     expect(late.length).toBe(0);
   }, 180_000);
+});
+
+describe('a rebuild of the due index during which Redis loses its data', () => {
+  let redis: Redis;
+  const prefix = uniqueName('lostrebuild');
+  const horizon = new Date('2031-01-01T00:00:00Z');
+  const jobs = Array.from({ length: 3 }, (_, i) => ({ jobId: new ObjectId(), at: new Date(horizon.getTime() - 1000 * (i + 1)) }));
+
+  beforeAll(() => {
+    redis = new Redis(REDIS_URL);
+  });
+  afterAll(async () => {
+    await dropRedisPrefix(redis, prefix);
+    await redis.quit();
+  });
+
+  /** The jobs, with this index's keys lost after the first (what a Redis restarted without its data does to them). */
+  async function* losingData(): AsyncIterable<{ jobId: ObjectId; at: Date }> {
+    yield jobs[0];
+    await dropRedisPrefix(redis, prefix);
+    yield* jobs.slice(1);
+  }
+  async function* intact(): AsyncIterable<{ jobId: ObjectId; at: Date }> {
+    yield* jobs;
+  }
+
+  it('is not marked built (the next sweep rebuilds), and the rebuild after it is', async () => {
+    const index = new DueIndex(redis, prefix);
+    await expect(index.rebuild(losingData)).rejects.toThrow(/emptied or rebuilt elsewhere/);
+    expect((await index.due(horizon, 10)).built).toBe(false);
+
+    expect(await index.rebuild(intact)).toBe(3);
+    const after = await index.due(horizon, 10);
+    expect(after.built).toBe(true);
+    expect(after.entries.map((e) => e.jobId).sort()).toEqual(jobs.map((j) => j.jobId.toHexString()).sort());
+  });
 });

@@ -1,6 +1,7 @@
 import { ApiKeyResolver } from './apiKey.resolver.js';
 import { ExecutionResolver } from './execution.resolver.js';
 import { JobResolver } from './job.resolver.js';
+import { JobConnectionResolver } from './jobConnection.resolver.js';
 import { NodeResolver } from './node.resolver.js';
 import { ScheduleResolver } from './schedule.resolver.js';
 import { SubscriptionResolver } from './subscription.resolver.js';
@@ -10,6 +11,7 @@ export const resolvers = [
   ViewerResolver,
   NodeResolver,
   JobResolver,
+  JobConnectionResolver,
   ExecutionResolver,
   ScheduleResolver,
   ApiKeyResolver,

@@ -38,9 +38,9 @@ export class JobResolver {
     const { jobs } = scopeOf(ctx);
     const page = parsePageRequest(args);
     const filter = { statuses: args.filter?.statuses, namePrefix: args.filter?.namePrefix };
-    const [rows, totalCount] = await Promise.all([jobs.list(filter, page), jobs.count(filter)]);
+    const rows = await jobs.list(filter, page);
     const connection = toConnection(rows, page, (d) => encodeCursor({ at: d.createdAt, id: d._id }), toJobNode);
-    return { ...(connection as Omit<JobConnection, 'totalCount'>), totalCount };
+    return { ...(connection as Omit<JobConnection, 'filter'>), filter };
   }
 
   @FieldResolver(() => DateTimeScalar, { nullable: true })

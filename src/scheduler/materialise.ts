@@ -105,7 +105,8 @@ export async function materialise(
   deps: MaterialiseDeps,
   jobs: JobDoc[],
   now: Date,
-  horizon: Date,
+  /** Up to when each job is materialised: one instant for all, or one per job (the sweep's stagger). */
+  horizon: Date | ((job: JobDoc) => Date),
   fencingToken: number,
   /** Occurrences older than now minus this were missed. Default Infinity (create time): none is. */
   misfireThresholdMs = Infinity,
@@ -113,7 +114,7 @@ export async function materialise(
   const docs: ExecutionDoc[] = [];
   const advances: JobAdvance[] = [];
   for (const job of jobs) {
-    const plan = planOccurrences(job, now, horizon, misfireThresholdMs);
+    const plan = planOccurrences(job, now, typeof horizon === 'function' ? horizon(job) : horizon, misfireThresholdMs);
     for (const o of plan.occurrences) {
       const doc = newExecution(
         {

@@ -2,13 +2,17 @@ import { ObjectId } from 'mongodb';
 import type { MaterialiseDeps } from './materialise.js';
 import { materialise } from './materialise.js';
 import { errorMessage } from '../logger.js';
+import type { JobDoc } from '../domain/job.js';
+import { staggerFraction } from './stagger.js';
 
 export interface SweepOptions {
   /** A job is due when its next occurrence not yet materialised falls within this much of now (default 30 s). */
   lookAheadMs: number;
   /**
-   * How much further than the look-ahead a due job is materialised. Default: the look-ahead again, so a
-   * job due every second has its cursor advanced (one statement) every 30 s instead of every pass.
+   * How much further than the look-ahead a due job is materialised, at most: each job between half
+   * and all of it (staggerFraction of its id), so jobs created together do not all advance in the
+   * same pass. Default: the look-ahead again, so a job due every second has its cursor advanced (one
+   * statement) every 15 to 30 s instead of every pass.
    */
   extraAheadMs?: number;
   /** Jobs read and materialised per batch. Default 100 (larger batches stalled FerretDB 1.24). */
@@ -30,8 +34,8 @@ export interface SweepOptions {
 /**
  * One pass of the leader's `sweep-due-jobs`: takes the jobs due before now + look-ahead from the
  * due index (Redis; see DueIndex), in batches, reads each by `_id` from MongoDB, materialises the
- * ones MongoDB says are due up to `extraAheadMs` past the look-ahead (so a frequent job costs one
- * advance per that time, not one per pass), and settles their entries where their cursors now are. Its cost grows
+ * ones MongoDB says are due up to their share of `extraAheadMs` past the look-ahead (so a frequent job
+ * costs one advance per that time, not one per pass), and settles their entries where their cursors now are. Its cost grows
  * with the jobs due, not with the jobs stored. When the index is not built (Redis lost it) the
  * rebuild starts in the background and this pass sweeps what is there already.
  */
@@ -44,7 +48,8 @@ export async function sweepDueJobs(
   const batchSize = options.batchSize ?? 100;
   const graceMs = options.apiWriteGraceMs ?? 2000;
   const horizon = new Date(now.getTime() + options.lookAheadMs);
-  const until = new Date(horizon.getTime() + (options.extraAheadMs ?? options.lookAheadMs));
+  const extraMs = options.extraAheadMs ?? options.lookAheadMs;
+  const until = (job: JobDoc) => new Date(horizon.getTime() + extraMs * (0.5 + staggerFraction(job._id) / 2));
   let jobs = 0;
   let executions = 0;
   let entries = 0;

@@ -7,6 +7,7 @@ import type {
   Workload as WorkloadValue,
 } from '../domain/job.js';
 import { JobStatus, MisfirePolicy, OverlapPolicy, Workload } from './enums.js';
+import type { JobListFilter } from '../store/jobStore.js';
 import { Node } from './node.type.js';
 import { PageInfo } from './pageInfo.type.js';
 import { RetryPolicy } from './retryPolicy.type.js';
@@ -85,6 +86,10 @@ export class JobEdge {
   node!: Job;
 }
 
+/**
+ * A page of jobs. `totalCount` is not declared here: JobConnectionResolver counts only when a client
+ * selects it (a count reads every matching job on FerretDB), from the `filter` the page was read with.
+ */
 @ObjectType('JobConnection')
 export class JobConnection {
   @Field(() => [JobEdge])
@@ -93,6 +98,6 @@ export class JobConnection {
   @Field(() => PageInfo)
   pageInfo!: PageInfo;
 
-  @Field(() => Int)
-  totalCount!: number;
+  /** Not a GraphQL field: what totalCount counts. */
+  filter!: JobListFilter;
 }

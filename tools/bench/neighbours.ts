@@ -84,6 +84,9 @@ type Phase = 'calm' | 'noisy';
 let phase: Phase = 'calm';
 const apiMs: Record<Phase, Record<string, number[]>> = { calm: {}, noisy: {} };
 const apiErrors: string[] = [];
+/** B's answers slower than the API target while A runs, by the second of A's run they started in: where the tail comes from. */
+const slowB: { op: string; ms: number; second: number }[] = [];
+let noisyStart = 0;
 
 async function gqlB(operation: string, query: string, variables: Record<string, unknown> = {}): Promise<unknown> {
   const at = performance.now();
@@ -95,7 +98,10 @@ async function gqlB(operation: string, query: string, variables: Record<string, 
     body: JSON.stringify({ query, variables }),
   });
   const body = (await response.json()) as { data?: unknown; errors?: { message: string }[] };
-  (apiMs[started][operation] ??= []).push(performance.now() - at);
+  const ms = performance.now() - at;
+  (apiMs[started][operation] ??= []).push(ms);
+  if (started === 'noisy' && ms >= TARGETS.apiP99Ms)
+    slowB.push({ op: operation, ms: Math.round(ms), second: Math.floor((Date.now() - ms - noisyStart) / 1000) });
   if (body.errors && apiErrors.length < 10) apiErrors.push(`${operation}: ${body.errors[0].message}`);
   return body.data;
 }
@@ -193,7 +199,7 @@ try {
   const m1 = await scrape();
   const cpu1 = cpuByProcess(labels);
   phase = 'noisy';
-  const noisyStart = Date.now();
+  noisyStart = Date.now();
   const child = fork(fileURLToPath(new URL('./noisyTenant.js', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   labels.set(child.pid!, 'bench client (tenant A)');
   const reported = new Promise<NoisyReport>((resolve, reject) => {
@@ -276,6 +282,7 @@ try {
     startLagMs: lag,
     apiMs: { calm: api('calm'), noisy: api('noisy') },
     apiErrors,
+    slowB,
     healthzMs: { calm: figures(healthzMs.calm), noisy: figures(healthzMs.noisy) },
     // prom-client samples every 10 ms, so an idle loop reads about 10 ms.
     eventLoopDelayMs: { calm: loop(m1), noisy: loop(m2) },
@@ -313,6 +320,9 @@ try {
     `tenant A: ${report.sleeperTriggers} sleep triggers answered within 30 s (${report.triggerRefusals} RATE_LIMITED answers), ${report.intervalJobsCreated} interval jobs, ` +
       `${report.socketsOpen} sockets (${report.socketsRefused.map((s) => s.code).join(', ') || 'none'} refused), ${report.subscriptionsOpen} subscriptions ` +
       `(${report.subscriptionRefusals.length} refused), ${report.eventsReceived} events, ${report.previews} worst previews (${report.previewRefusals} refused by the search budget; p50 ${report.previewMs.p50} ms, p99 ${report.previewMs.p99} ms)\n`,
+  );
+  process.stdout.write(
+    `B's answers over ${TARGETS.apiP99Ms} ms with A (second of A's run: operation ms): ${slowB.map((s) => `${s.second}: ${s.op} ${s.ms}`).join(', ') || 'none'}\n`,
   );
   process.stdout.write(`tenant A's executions by status: ${JSON.stringify(aByStatus)}\n`);
   process.stdout.write(

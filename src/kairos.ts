@@ -18,7 +18,7 @@ import { SchedulerRole, type SchedulerRoleOptions } from './scheduler/schedulerR
 import { DueIndex } from './scheduler/dueIndex.js';
 import { WorkerRole, type WorkerRoleOptions } from './workers/workerRole.js';
 import { CancelSignals } from './events/cancelSignals.js';
-import { SharedReads } from './events/sharedReads.js';
+import { RelayedExecutions } from './events/relayedExecutions.js';
 import { OverlapGuard } from './workers/overlapGuard.js';
 import { AttemptClaims } from './queue/attemptClaims.js';
 import { DeferredClaims } from './workers/deferredClaims.js';
@@ -274,7 +274,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         events,
         queues,
         statusPublisher: events,
-        eventReads: new SharedReads(),
+        relayedExecutions: new RelayedExecutions(),
         cancels,
         claims,
         materialise: materialiseDeps,

@@ -90,3 +90,46 @@ export function newExecution(
     updatedAt: now,
   };
 }
+
+/** What an attempt's end writes (decided by decideAttemptEnd, plus the attempt's own outcome). */
+export interface AttemptEnd {
+  status: ExecutionStatus;
+  nextAttemptAt: Date | null;
+  /** The execution is over (finishedAt is set). */
+  final: boolean;
+  error: string | null;
+  reason: string | null;
+  resultJson: string | null;
+  outcome: AttemptOutcome;
+  httpStatus: number | null;
+}
+
+/** The execution's fields an end sets at `now` (runStore writes them; a subscriber applies them: applyAttemptEnd). */
+export function executionEndFields(
+  end: AttemptEnd,
+  now: Date,
+): Pick<ExecutionDoc, 'status' | 'nextAttemptAt' | 'finishedAt' | 'error' | 'reason' | 'resultJson' | 'updatedAt'> {
+  return {
+    status: end.status,
+    nextAttemptAt: end.nextAttemptAt,
+    finishedAt: end.final ? now : null,
+    error: end.error,
+    reason: end.reason,
+    resultJson: end.resultJson,
+    updatedAt: now,
+  };
+}
+
+/** The ended attempt's fields an end sets at `now`. */
+export function attemptEndFields(end: AttemptEnd, now: Date): Pick<AttemptDoc, 'finishedAt' | 'outcome' | 'error' | 'httpStatus'> {
+  return { finishedAt: now, outcome: end.outcome, error: end.error, httpStatus: end.httpStatus };
+}
+
+/** `doc` (RUNNING attempt `attempt`) as the end of that attempt at `now` leaves it. Pure. */
+export function applyAttemptEnd(doc: ExecutionDoc, attempt: number, end: AttemptEnd, now: Date): ExecutionDoc {
+  return {
+    ...doc,
+    ...executionEndFields(end, now),
+    attempts: doc.attempts.map((a) => (a.number === attempt ? { ...a, ...attemptEndFields(end, now) } : a)),
+  };
+}

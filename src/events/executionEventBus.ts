@@ -1,5 +1,5 @@
 import type { RedisClient } from '../redis/redisClient.js';
-import type { ExecutionStatus } from '../domain/execution.js';
+import type { AttemptEnd, ExecutionStatus } from '../domain/execution.js';
 
 /** A status change of one execution, as published on Redis and relayed to subscribers. */
 export interface ExecutionEventMessage {
@@ -16,9 +16,20 @@ export interface ExecutionEventMessage {
    * document and it is small (statusEvent.ts, withExecution): subscribers relay it without a read.
    */
   execution?: string;
+  /**
+   * On a worker's end event, when small: what the end wrote (statusEvent.ts, withAttemptEnd), so a
+   * subscriber that relayed the execution as of its RUNNING event applies it instead of reading it.
+   */
+  end?: EventAttemptEnd;
 }
 
+/** An attempt's end as an event carries it: the attempt, and AttemptEnd with nextAttemptAt as ISO text. */
+export type EventAttemptEnd = Omit<AttemptEnd, 'nextAttemptAt'> & { attempt: number; nextAttemptAt: string | null };
+
 type Listener = (event: ExecutionEventMessage) => void;
+
+/** Events in one PUBLISH at most (each up to ~8 KiB with its carried execution: see statusEvent.ts). */
+const EVENTS_PER_MESSAGE = 100;
 
 /**
  * The execution event bus on Redis pub/sub. Publishing uses the shared command connection (owned
@@ -41,12 +52,20 @@ export class ExecutionEventBus {
   }
 
   /**
-   * Publishes in one round trip on an auto-pipelined connection (kairos.ts makes the shared one so),
-   * where other executions' events of the same moment join it; an explicit pipeline could not be
-   * merged with them. Losing an event is tolerated (MongoDB stays the truth), so errors are the caller's to log.
+   * Publishes `events` as one message per EVENTS_PER_MESSAGE (an array; a single event alone, as
+   * before batching): a materialising pass or a create publishes hundreds at once, and one PUBLISH
+   * each queued every other command of the shared connection behind them (a tenant's burst of 60
+   * creates sent 3,000 in a second). In one round trip on an auto-pipelined connection (kairos.ts
+   * makes the shared one so), where other executions' events of the same moment join it. Losing an
+   * event is tolerated (MongoDB stays the truth), so errors are the caller's to log.
    */
   async publish(events: ExecutionEventMessage[]): Promise<void> {
-    await Promise.all(events.map((event) => this.redis.publish(this.channel, JSON.stringify(event))));
+    const messages: string[] = [];
+    for (let i = 0; i < events.length; i += EVENTS_PER_MESSAGE) {
+      const batch = events.slice(i, i + EVENTS_PER_MESSAGE);
+      messages.push(JSON.stringify(batch.length === 1 ? batch[0] : batch));
+    }
+    await Promise.all(messages.map((message) => this.redis.publish(this.channel, message)));
   }
 
   /** Calls `listener` with each event of `tenantId`; the returned function unsubscribes it. */
@@ -63,14 +82,16 @@ export class ExecutionEventBus {
       // ioredis reconnects by itself and resubscribes; without a listener it would print every retry.
       this.subscriber.on('error', () => undefined);
       this.subscriber.on('message', (_channel: string, raw: string) => {
-        let event: ExecutionEventMessage;
+        let parsed: ExecutionEventMessage | ExecutionEventMessage[];
         try {
-          event = JSON.parse(raw) as ExecutionEventMessage;
+          parsed = JSON.parse(raw) as ExecutionEventMessage | ExecutionEventMessage[];
         } catch {
           return;
         }
-        const own = this.listeners.get(event.tenantId);
-        if (own) for (const l of own) l(event);
+        for (const event of Array.isArray(parsed) ? parsed : [parsed]) {
+          const own = this.listeners.get(event.tenantId);
+          if (own) for (const l of own) l(event);
+        }
       });
       await this.subscriber.subscribe(this.channel);
     }

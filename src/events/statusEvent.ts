@@ -1,5 +1,5 @@
 import { BSON } from 'mongodb';
-import { STARTABLE_STATUSES, type ExecutionDoc, type ExecutionStatus } from '../domain/execution.js';
+import { STARTABLE_STATUSES, applyAttemptEnd, type AttemptEnd, type ExecutionDoc, type ExecutionStatus } from '../domain/execution.js';
 import type { Logger } from '../logger.js';
 import { errorMessage } from '../logger.js';
 import type { ExecutionEventBus, ExecutionEventMessage } from './executionEventBus.js';
@@ -38,6 +38,22 @@ export function withExecution(doc: ExecutionDoc, events: ExecutionEventMessage[]
   return execution.length > MAX_CARRIED_BYTES ? events : events.map((event) => ({ ...event, execution }));
 }
 
+/** `event` (a worker's end of `attempt`) carrying what the end wrote, unless that is over MAX_CARRIED_BYTES (a large result). */
+export function withAttemptEnd(event: ExecutionEventMessage, attempt: number, end: AttemptEnd): ExecutionEventMessage {
+  const carried = {
+    attempt,
+    status: end.status,
+    nextAttemptAt: end.nextAttemptAt?.toISOString() ?? null,
+    final: end.final,
+    error: end.error,
+    reason: end.reason,
+    resultJson: end.resultJson,
+    outcome: end.outcome,
+    httpStatus: end.httpStatus,
+  };
+  return JSON.stringify(carried).length > MAX_CARRIED_BYTES ? event : { ...event, end: carried };
+}
+
 /** Parsed once per event object: the bus hands the same object to every listener of the tenant. */
 const carried = new WeakMap<ExecutionEventMessage, ExecutionDoc>();
 
@@ -73,6 +89,26 @@ export function executionAsOf(doc: ExecutionDoc, event: Pick<ExecutionEventMessa
       { number: started.number, startedAt, finishedAt: null, outcome: null, error: null, httpStatus: null, workerId: started.workerId },
     ],
   };
+}
+
+/**
+ * `known`, the execution as relayed for its previous event, as `event` leaves it, when that needs no
+ * read: a worker's RUNNING event (as executionAsOf shows it) or an end event carrying its fields.
+ * Null when `known` is not the state the event moved from (an event in between was not relayed
+ * here): the caller reads it. Status and attempt number together identify each state. Pure.
+ */
+export function executionAfter(known: ExecutionDoc, event: ExecutionEventMessage): ExecutionDoc | null {
+  if (known.status !== event.previousStatus) return null;
+  const started = event.attempt;
+  if (event.status === 'RUNNING' && started && STARTABLE_STATUSES.includes(known.status) && known.attempt === started.number - 1) {
+    return executionAsOf(known, event);
+  }
+  const end = event.end;
+  if (end && end.status === event.status && known.status === 'RUNNING' && known.attempt === end.attempt) {
+    const nextAttemptAt = end.nextAttemptAt === null ? null : new Date(end.nextAttemptAt);
+    return applyAttemptEnd(known, end.attempt, { ...end, nextAttemptAt }, new Date(event.occurredAt));
+  }
+  return null;
 }
 
 /** The publishing half of the event bus: what a writer of executions needs, without reading anyone's events. */

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { TenantDoc } from '../domain/tenant.js';
 import type { TenantStore } from '../store/tenantStore.js';
+import { SharedReads } from './sharedReads.js';
 
 export type Quota = Pick<
   TenantDoc,
@@ -32,19 +33,14 @@ export class TenantQuotas {
     private readonly maxEntries = 10_000,
   ) {}
 
-  /** Reads of a tenant in flight: requests that miss the cache together share one read. */
-  private readonly reading = new Map<string, Promise<Quota>>();
+  /** Requests that miss the cache together share one read of the tenant. */
+  private readonly reading = new SharedReads<Quota>();
 
   async of(tenantId: string): Promise<Quota> {
     const now = this.clock();
     const cached = this.cache.get(tenantId);
     if (cached && cached.until > now.getTime()) return cached.quota;
-    let read = this.reading.get(tenantId);
-    if (!read) {
-      read = this.read(tenantId, now).finally(() => this.reading.delete(tenantId));
-      this.reading.set(tenantId, read);
-    }
-    return read;
+    return this.reading.read(tenantId, () => this.read(tenantId, now));
   }
 
   private async read(tenantId: string, now: Date): Promise<Quota> {

@@ -5,8 +5,7 @@ import type { ExecutionEventBus } from '../events/executionEventBus.js';
 import type { StatusPublisher } from '../events/statusEvent.js';
 import type { CancelSignals } from '../events/cancelSignals.js';
 import type { AttemptClaims } from '../queue/attemptClaims.js';
-import type { SharedReads } from '../events/sharedReads.js';
-import type { ExecutionDoc } from '../domain/execution.js';
+import type { RelayedExecutions } from '../events/relayedExecutions.js';
 import type { Logger } from '../logger.js';
 import type { MaterialiseDeps } from '../scheduler/materialise.js';
 import type { ExecutionQueues } from '../queue/executionQueues.js';
@@ -48,8 +47,8 @@ export interface AppServices {
   queues: ExecutionQueues;
   /** The job operations' status events: the bus's publishing half (subscriptions read through the scope). */
   statusPublisher: StatusPublisher;
-  /** The execution reads of subscribers relaying the same event, shared (one read per event and tenant). */
-  eventReads: SharedReads<ExecutionDoc | null>;
+  /** The executions relayed to subscribers as of each event (at most one read per event, none when derivable). */
+  relayedExecutions: RelayedExecutions;
   /** Publishes cancellations of running attempts to the workers. */
   cancels: CancelSignals;
   /** The workers' attempt claims: an attempt may run before its start is in MongoDB (the deferred claim). */

@@ -8,7 +8,6 @@ import { RateLimitedError } from '../errors/index.js';
 import { ExecutionStatus } from '../schema/enums.js';
 import { ExecutionEvent } from '../schema/execution.type.js';
 import { toExecutionNode } from './mappers.js';
-import { carriedExecution, executionAsOf } from '../events/statusEvent.js';
 import type { ExecutionEventMessage } from '../events/executionEventBus.js';
 
 /** What each event was relayed as, kept with the event object (the bus hands one object to all of a tenant's listeners). */
@@ -21,9 +20,7 @@ interface ExecutionUpdatedArgs {
 
 /**
  * Relays the tenant's events (the scope holds only the token's tenant's) to this subscriber, narrowed
- * by jobId and statuses. Each event carries the execution as its publisher wrote it when the event
- * brought it (an insert), else as stored when the event is relayed (as of a RUNNING event whose
- * attempt's start is not stored yet: executionAsOf).
+ * by jobId and statuses, each with the execution as of the event (events/relayedExecutions.ts).
  */
 async function executionUpdates({
   args,
@@ -52,18 +49,14 @@ async function executionUpdates({
         return { value: undefined, done: true };
       }
       const event = result.value;
-      // Carried by the event when its publisher had it (an insert); else every subscriber of the
-      // tenant gets this event at once, and one read serves them all.
-      const key = `${event.tenantId}:${event.executionId}:${event.status}:${event.occurredAt}`;
-      const doc =
-        carriedExecution(event) ??
-        (await context.app.eventReads.read(key, () => scope.executions.findById(new ObjectId(event.executionId))));
+      // Carried by the event, or derived from the execution's previous event, or read once for all the tenant's subscribers.
+      const doc = await context.app.relayedExecutions.asOf(event, () => scope.executions.findById(new ObjectId(event.executionId)));
       if (!doc) continue;
       // One object per event for all its subscribers: sharedSubscribe executes each document once per event object.
       let value = relayed.get(event);
       if (!value) {
         value = {
-          execution: toExecutionNode(executionAsOf(doc, event)),
+          execution: toExecutionNode(doc),
           previousStatus: event.previousStatus,
           status: event.status,
           occurredAt: new Date(event.occurredAt),

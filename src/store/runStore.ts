@@ -1,5 +1,13 @@
 import type { AnyBulkWriteOperation, Db, ObjectId } from 'mongodb';
-import { STARTABLE_STATUSES, type AttemptDoc, type AttemptOutcome, type ExecutionDoc, type ExecutionStatus } from '../domain/execution.js';
+import {
+  STARTABLE_STATUSES,
+  attemptEndFields,
+  executionEndFields,
+  type AttemptDoc,
+  type AttemptEnd,
+  type ExecutionDoc,
+  type ExecutionStatus,
+} from '../domain/execution.js';
 import type { Clock } from '../clock.js';
 import { GroupCommit } from './groupCommit.js';
 import type { JobDoc } from '../domain/job.js';
@@ -27,18 +35,9 @@ export interface UnwrittenStart {
 }
 
 /** An attempt's end: the execution's fields (decided by decideAttemptEnd) and the attempt's outcome. */
-export interface EndRequest {
+export interface EndRequest extends AttemptEnd {
   id: ObjectId;
   attempt: number;
-  status: ExecutionStatus;
-  nextAttemptAt: Date | null;
-  /** The execution is over (finishedAt is set). */
-  final: boolean;
-  error: string | null;
-  reason: string | null;
-  resultJson: string | null;
-  outcome: AttemptOutcome;
-  httpStatus: number | null;
   /** Set when the attempt's start was never written: the end records it too, as a compare-and-set on `from`. */
   start: UnwrittenStart | null;
 }
@@ -220,41 +219,18 @@ export class RunStore {
     return this.ends.submit(request);
   }
 
-  /** The execution's fields an end sets, and the ended attempt's (by its slot in `attempts`). */
+  /** The execution's fields an end sets, and the ended attempt's (by its slot in `attempts`): domain/execution.ts says which. */
   private endFields(r: EndRequest, now: Date): Record<string, unknown> {
     const slot = `attempts.${r.attempt - 1}`;
     return {
-      ...this.executionEndFields(r, now),
-      [`${slot}.finishedAt`]: now,
-      [`${slot}.outcome`]: r.outcome,
-      [`${slot}.error`]: r.error,
-      [`${slot}.httpStatus`]: r.httpStatus,
-    };
-  }
-
-  private executionEndFields(r: EndRequest, now: Date): Record<string, unknown> {
-    return {
-      status: r.status,
-      nextAttemptAt: r.nextAttemptAt,
-      finishedAt: r.final ? now : null,
-      error: r.error,
-      reason: r.reason,
-      resultJson: r.resultJson,
-      updatedAt: now,
+      ...executionEndFields(r, now),
+      ...Object.fromEntries(Object.entries(attemptEndFields(r, now)).map(([field, value]) => [`${slot}.${field}`, value])),
     };
   }
 
   /** The attempt an end records whole when its start was never written. */
   private wholeAttempt(r: EndRequest & { start: UnwrittenStart }, now: Date): AttemptDoc {
-    return {
-      number: r.attempt,
-      startedAt: r.start.startedAt,
-      finishedAt: now,
-      outcome: r.outcome,
-      error: r.error,
-      httpStatus: r.httpStatus,
-      workerId: r.start.workerId,
-    };
+    return { number: r.attempt, startedAt: r.start.startedAt, ...attemptEndFields(r, now), workerId: r.start.workerId };
   }
 
   /** An end whose start was never written: one statement, a compare-and-set on the state the start expected. */
@@ -264,7 +240,7 @@ export class RunStore {
         filter: { _id: r.id, status: r.start.from.status, attempt: r.start.from.attempt },
         update: {
           $set: {
-            ...this.executionEndFields(r, now),
+            ...executionEndFields(r, now),
             attempt: r.attempt,
             deadlineAt: null,
             ...(r.attempt === 1 ? { startedAt: r.start.startedAt } : {}),

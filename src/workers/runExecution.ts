@@ -1,11 +1,11 @@
 import { ObjectId } from 'mongodb';
-import type { ExecutionDoc, ExecutionStatus, ExecutionTrigger } from '../domain/execution.js';
+import type { AttemptEnd, ExecutionDoc, ExecutionStatus, ExecutionTrigger } from '../domain/execution.js';
 import type { KairosMetrics } from '../metrics/kairosMetrics.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { errorMessage } from '../logger.js';
 import type { ExecutionEventBus } from '../events/executionEventBus.js';
-import { publishStatusEvents, statusEvent } from '../events/statusEvent.js';
+import { publishStatusEvents, statusEvent, withAttemptEnd } from '../events/statusEvent.js';
 import type { ExecutionQueues } from '../queue/executionQueues.js';
 import { bufferedEntry, jobSnapshot, queueEntry, type ExecutionMessage, type JobSnapshot } from '../queue/queueEntry.js';
 import type { RunStore } from '../store/runStore.js';
@@ -510,16 +510,9 @@ async function finish(deps: RunDeps, run: Run, job: JobSnapshot, started: Starte
   const start = (await started.claim.settle())
     ? null
     : { from: { status: run.status, attempt: run.attempt }, startedAt: started.startedAt, workerId: deps.workerId };
+  const end: AttemptEnd = { ...decision, outcome: result.outcome, httpStatus: result.httpStatus };
   const { ended, addedToCancelled, at } = await retryWhileMongoDown(
-    () =>
-      deps.runStore.endAttempt({
-        id: run._id,
-        attempt: started.number,
-        ...decision,
-        outcome: result.outcome,
-        httpStatus: result.httpStatus,
-        start,
-      }),
+    () => deps.runStore.endAttempt({ id: run._id, attempt: started.number, ...end, start }),
     { forMs: END_RETRY_MS },
   );
   if (!ended) {
@@ -544,7 +537,10 @@ async function finish(deps: RunDeps, run: Run, job: JobSnapshot, started: Starte
       next: decision.status,
     });
   }
-  await publishStatusEvents(deps.events, deps.logger, [statusEvent(run, 'RUNNING', decision.status, at)]);
+  // With what the end wrote, so a subscriber that relayed the RUNNING event needs no read (events/relayedExecutions.ts).
+  await publishStatusEvents(deps.events, deps.logger, [
+    withAttemptEnd(statusEvent(run, 'RUNNING', decision.status, at), started.number, end),
+  ]);
   if (decision.status === 'RETRYING' && decision.nextAttemptAt) {
     await deps.queues.enqueue([queueEntry({ ...run, status: 'RETRYING', attempt: started.number }, decision.nextAttemptAt)]);
   }

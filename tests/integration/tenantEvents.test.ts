@@ -5,6 +5,7 @@ import { ExecutionEventBus, type ExecutionEventMessage } from '../../src/events/
 import { TenantEvents } from '../../src/events/tenantEvents.js';
 import { REDIS_URL } from '../support/env.js';
 import { uniqueName } from '../support/harness.js';
+import { waitUntil } from '../support/waitFor.js';
 
 function eventOf(tenantId: string): ExecutionEventMessage {
   return {
@@ -38,5 +39,30 @@ describe("TenantEvents: a tenant's stream carries that tenant's events only", ()
     const received = [(await stream.next()).value, (await stream.next()).value];
     await stream.return!();
     expect(received).toEqual([b1, b2]);
+  });
+
+  it('publishes many events in a few messages, and they arrive one by one in their order', async () => {
+    const prefix = uniqueName('tenantEvents');
+    const batchBus = new ExecutionEventBus(redis, prefix);
+    // A plain subscriber on the bus's channel counts the PUBLISHes themselves.
+    const watcher = new Redis(REDIS_URL);
+    let messages = 0;
+    watcher.on('message', () => messages++);
+    await watcher.subscribe(`${prefix}:execution-events`);
+    try {
+      const stream = await new TenantEvents(batchBus, 'tenant-c').stream(() => true);
+      const events = Array.from({ length: 250 }, () => eventOf('tenant-c'));
+      await batchBus.publish(events);
+      const received: ExecutionEventMessage[] = [];
+      for (let i = 0; i < events.length; i++) received.push((await stream.next()).value as ExecutionEventMessage);
+      await stream.return!();
+      expect(received).toEqual(events);
+      // 100 events a message: 3 PUBLISHes, not 250 (the watcher's own connection may see the last a moment later).
+      await waitUntil('the watcher to see 3 messages', async () => (messages >= 3 ? true : undefined), 5000, 20);
+      expect(messages).toBe(3);
+    } finally {
+      await batchBus.close();
+      await watcher.quit();
+    }
   });
 });

@@ -1,8 +1,7 @@
 /**
  * Shares one in-flight read among the callers asking for the same key at the same time, and keeps
- * nothing once it settles. Subscribers of one tenant receive an event together and each looks the
- * execution up: with thousands of them, one MongoDB read per event instead of one per subscriber,
- * and never a value older than the event. Keys must carry the tenant (callers read tenant-scoped).
+ * nothing once it settles: requests that miss TenantQuotas' cache together cost one read of the
+ * tenant, and never get a value older than their request.
  */
 export class SharedReads<T> {
   private readonly inFlight = new Map<string, Promise<T>>();

@@ -117,7 +117,8 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
     }
   };
   try {
-    await ensureIndexes(db);
+    // FerretDB cannot use the range indexes; there they only slow every write (see EnsureIndexesOptions).
+    await ensureIndexes(db, { rangeIndexes: !ferretDb });
     const target: RedisTarget = { url: config.redisUrl, cluster: config.redisCluster };
     /** A client of this process, closed with it (registered before connecting: ioredis keeps retrying after a failed connect until told to stop). */
     const openRedis = async (options: Parameters<typeof createRedisClient>[1], onError: (error: Error) => void): Promise<RedisClient> => {

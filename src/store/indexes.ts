@@ -30,14 +30,26 @@ export const INDEXES: { jobs: IndexDescription[]; executions: IndexDescription[]
  * No partial or sparse indexes (FerretDB 1.24 lacks them): a job created without an idempotency key
  * gets `auto:<its id>` so the unique key index still holds.
  */
-export async function ensureIndexes(db: Db): Promise<void> {
+export async function ensureIndexes(db: Db, options: EnsureIndexesOptions = {}): Promise<void> {
   const c = collections(db);
+  const wanted = (indexes: IndexDescription[]) => (options.rangeIndexes === false ? indexes.filter((i) => i.unique) : indexes);
   await renameScheduleCursor(c.jobs);
   await Promise.all([
-    createEach(c.jobs, INDEXES.jobs),
-    createEach(c.executions, INDEXES.executions),
-    createEach(c.apiKeys, INDEXES.apiKeys),
+    createEach(c.jobs, wanted(INDEXES.jobs)),
+    createEach(c.executions, wanted(INDEXES.executions)),
+    createEach(c.apiKeys, wanted(INDEXES.apiKeys)),
   ]);
+}
+
+export interface EnsureIndexesOptions {
+  /**
+   * Whether to create the indexes that serve ranges and sorts (every one but the unique ones, which
+   * enforce idempotency). Default true. kairos.ts turns it off on FerretDB 1.24: it pushes only
+   * equalities down to PostgreSQL, as a containment its btree indexes cannot serve (the GIN indexes of
+   * scripts/ferretdb-pg-indexes.sql do), so there they were never read and cost every write: each
+   * insert and update of an execution updated five of them.
+   */
+  rangeIndexes?: boolean;
 }
 
 /**

@@ -111,10 +111,11 @@ export class SchedulerRole {
     this.scheduleSweep(0);
     void this.requeueOnTakeover();
     try {
+      const lockLifetimeMs = this.options.agendaLockLifetimeMs ?? 30_000;
       const agenda = new Agenda({
         backend: this.agendaBackend(),
         processEvery: this.options.agendaProcessEveryMs ?? Math.min(5000, this.options.reconcileEveryMs),
-        defaultLockLifetime: this.options.agendaLockLifetimeMs ?? 30_000,
+        defaultLockLifetime: lockLifetimeMs,
       });
       agenda.on('error', (error: unknown) => this.logger.warn('agenda error', { error: errorMessage(error) }));
       agenda.define('reconcile', async () => {
@@ -137,19 +138,20 @@ export class SchedulerRole {
         }
       });
       const refreshEveryMs = this.options.dueIndexRefreshEveryMs ?? 600_000;
-      agenda.define(
-        'rebuild-due-index',
-        async () => {
-          try {
-            const count = await this.deps.dueIndex.rebuild(() => this.deps.store.activeCursors());
-            this.logger.info('refreshed the due index from MongoDB', { jobs: count });
-          } catch (error) {
-            this.logger.warn('due index refresh failed; retrying at its next run', { error: errorMessage(error) });
-          }
-        },
-        // Reading a million jobs takes minutes on FerretDB: past the default lock Agenda gave the run up as failed.
-        { lockLifetime: refreshEveryMs },
-      );
+      agenda.define('rebuild-due-index', async (job) => {
+        // Reading a million jobs takes minutes on FerretDB, past the lock's lifetime: the lock is
+        // renewed meanwhile. (A lock as long as the refresh period made Agenda keep a timer of half
+        // that after every run, which held an in-process Kairos, i.e. every test, for 5 minutes after stop.)
+        const renew = setInterval(() => void job.touch().catch(() => undefined), lockLifetimeMs / 3);
+        try {
+          const count = await this.deps.dueIndex.rebuild(() => this.deps.store.activeCursors());
+          this.logger.info('refreshed the due index from MongoDB', { jobs: count });
+        } catch (error) {
+          this.logger.warn('due index refresh failed; retrying at its next run', { error: errorMessage(error) });
+        } finally {
+          clearInterval(renew);
+        }
+      });
       this.agenda = agenda;
       await agenda.start();
       await agenda.every(this.options.reconcileEveryMs, 'reconcile');

@@ -2556,6 +2556,7 @@ func (v *JobTargetInput) GetHandler() *string { return v.Handler }
 
 // JobsJobsJobConnection includes the requested fields of the GraphQL type JobConnection.
 type JobsJobsJobConnection struct {
+	// All the jobs the filter matches, on every page.
 	TotalCount int                                 `json:"totalCount"`
 	Edges      []JobsJobsJobConnectionEdgesJobEdge `json:"edges"`
 	PageInfo   JobsJobsJobConnectionPageInfo       `json:"pageInfo"`

@@ -2,7 +2,7 @@ import { BSON } from 'mongodb';
 import { STARTABLE_STATUSES, applyAttemptEnd, type AttemptEnd, type ExecutionDoc, type ExecutionStatus } from '../domain/execution.js';
 import type { Logger } from '../logger.js';
 import { errorMessage } from '../logger.js';
-import type { ExecutionEventBus, ExecutionEventMessage } from './executionEventBus.js';
+import type { EventAttemptEnd, ExecutionEventBus, ExecutionEventMessage } from './executionEventBus.js';
 
 const { EJSON } = BSON;
 
@@ -40,17 +40,7 @@ export function withExecution(doc: ExecutionDoc, events: ExecutionEventMessage[]
 
 /** `event` (a worker's end of `attempt`) carrying what the end wrote, unless that is over MAX_CARRIED_BYTES (a large result). */
 export function withAttemptEnd(event: ExecutionEventMessage, attempt: number, end: AttemptEnd): ExecutionEventMessage {
-  const carried = {
-    attempt,
-    status: end.status,
-    nextAttemptAt: end.nextAttemptAt?.toISOString() ?? null,
-    final: end.final,
-    error: end.error,
-    reason: end.reason,
-    resultJson: end.resultJson,
-    outcome: end.outcome,
-    httpStatus: end.httpStatus,
-  };
+  const carried: EventAttemptEnd = { ...end, attempt, nextAttemptAt: end.nextAttemptAt?.toISOString() ?? null };
   return JSON.stringify(carried).length > MAX_CARRIED_BYTES ? event : { ...event, end: carried };
 }
 

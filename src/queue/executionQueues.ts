@@ -79,6 +79,23 @@ export class ExecutionQueues {
   }
 
   /**
+   * Makes a delayed entry due now (a waiter woken by a freed tenant slot); false when the entry is
+   * not delayed (running, already due, or gone), which the caller treats as nothing to wake.
+   */
+  async promote(workload: Workload, tenantId: string, entryId: string): Promise<boolean> {
+    const entry = await this.queue(workload, tenantId).getJob(entryId);
+    if (!entry) return false;
+    try {
+      await entry.promote();
+      return true;
+    } catch (error) {
+      // BullMQ refuses an entry that left the delayed set since getJob (racy, and normal); other errors are Redis's.
+      if (error instanceof Error && error.message.includes('is not in the delayed state')) return false;
+      throw error;
+    }
+  }
+
+  /**
    * Entries per workload queue name (`executions-io`, `executions-cpu`, summed over its shards) that
    * wait (due now), are delayed (due later) or are being run; for the queue-depth metric.
    */

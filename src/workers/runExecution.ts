@@ -31,6 +31,7 @@ import { SPAN_ATTRIBUTES as A } from '../tracing/spanAttributes.js';
 import { traceparent } from '../tracing/traceparent.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tenantWaitMs } from './tenantWait.js';
+import { releaseTenantSlot, waiterOf } from './wakeWaiter.js';
 
 export interface RunDeps {
   runStore: RunStore;
@@ -111,7 +112,7 @@ interface Started {
 export async function runExecution(
   deps: RunDeps,
   message: ExecutionMessage,
-  delivery: { takeover: boolean } = { takeover: false },
+  delivery: Delivery = { takeover: false },
 ): Promise<Redelivery | null> {
   if (!delivery.takeover && message.run) {
     const run: Run = {
@@ -128,12 +129,20 @@ export async function runExecution(
       job: message.job ?? null,
       trigger: message.run.trigger,
     };
-    const outcome = await runWaiting(deps, run, true);
+    const outcome = await runWaiting(deps, run, true, delivery);
     if (outcome !== 'stale') return outcome === 'done' ? null : outcome;
   }
   const run = await readRun(deps, message.executionId, delivery);
-  const outcome = run ? await runWaiting(deps, run, false) : 'done';
+  const outcome = run ? await runWaiting(deps, run, false, delivery) : 'done';
   return outcome === 'done' || outcome === 'stale' ? null : outcome;
+}
+
+/** How the queue handed the execution out. */
+export interface Delivery {
+  /** The entry's previous holder is gone (the queue's stalled check, or a takeover entry). */
+  takeover: boolean;
+  /** The queue entry's id, which a freed tenant slot wakes (default: the execution id). */
+  entryId?: string;
 }
 
 /**
@@ -177,7 +186,7 @@ async function unwrittenLost(deps: RunDeps, waiting: ExecutionDoc, takeover: boo
 }
 
 /** Runs `run` if it still can start; 'stale' when the claim missed on the entry's picture (`fromEntry`). */
-async function runWaiting(deps: RunDeps, run: Run, fromEntry: boolean): Promise<'done' | 'stale' | Redelivery> {
+async function runWaiting(deps: RunDeps, run: Run, fromEntry: boolean, delivery: Delivery): Promise<'done' | 'stale' | Redelivery> {
   let job = run.job;
   if (!job) {
     const found = await deps.runStore.findJob(run.tenantId, run.jobId);
@@ -189,7 +198,12 @@ async function runWaiting(deps: RunDeps, run: Run, fromEntry: boolean): Promise<
   }
   // A waiting entry gets a fresh picture when this delivery read the execution or the job, so its
   // next try reads neither (a backlog re-enqueued without jobs would read each job every try).
-  const wait = { refresh: !fromEntry || !run.job, waiting: 0, limit: 1 };
+  const wait = {
+    refresh: !fromEntry || !run.job,
+    waiting: 0,
+    limit: 1,
+    waiter: waiterOf(run.workload, delivery.entryId ?? run.executionId),
+  };
   // This process's share first (no round trip): a tenant that has it waits as one at its quota does.
   const releaseShare = deps.tenantShare.take(run.tenantId, run.workload);
   if (!releaseShare) return waitForTenantSlot(deps, run, job, wait);
@@ -211,7 +225,7 @@ async function runWithinShare(
   const { executionId } = run;
   const jobId = run.jobId.toHexString();
   const slotTtlMs = job.timeoutSeconds * 1000 + 30_000;
-  const { slot: tenantSlot, waiting, limit } = await deps.tenantSlots.take(run.tenantId, executionId, slotTtlMs);
+  const { slot: tenantSlot, waiting, limit } = await deps.tenantSlots.take(run.tenantId, executionId, slotTtlMs, wait.waiter);
   if (tenantSlot === 'full') {
     deps.metrics.quotaRefused('concurrency', run.tenantId);
     return waitForTenantSlot(deps, run, job, { ...wait, waiting, limit });
@@ -220,7 +234,7 @@ async function runWithinShare(
   if (decision.action === 'cancel-previous') {
     decision = await cancelPrevious(deps, decision.runningId, jobId, executionId, slotTtlMs);
   }
-  if (decision.action !== 'run' && tenantSlot === 'new') await deps.tenantSlots.release(run.tenantId, executionId);
+  if (decision.action !== 'run' && tenantSlot === 'new') await releaseTenantSlot(deps, run.tenantId, executionId);
   if (decision.action === 'skip') {
     await endUnstarted(deps, run, 'SKIPPED', decision.reason);
     return 'done';
@@ -261,16 +275,17 @@ async function runWithinShare(
     // The tenant slot is keyed by execution: a duplicate that took it as new but lost the claim to a
     // delivery now running must leave it to that one (which found it held and releases it when done).
     if (started || (tenantSlot === 'new' && !(elsewhere ?? (await runningElsewhere(deps, executionId).catch(() => true))))) {
-      await deps.tenantSlots.release(run.tenantId, executionId);
+      await releaseTenantSlot(deps, run.tenantId, executionId);
     }
   }
 }
 
-/** How a delivery refused a slot waits: whether its entry needs a fresh picture, and the tenant's queue (tenantWait.ts). */
+/** How a delivery refused a slot waits: whether its entry needs a fresh picture, the tenant's queue (tenantWait.ts), and what wakes it (wakeWaiter.ts). */
 interface TenantWait {
   refresh: boolean;
   waiting: number;
   limit: number;
+  waiter: string;
 }
 
 /**

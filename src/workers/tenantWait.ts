@@ -1,18 +1,22 @@
 /**
- * How long a delivery refused a tenant slot waits before it tries again. A fixed interval made a
- * tenant's backlog poll Redis in proportion to its length (after an outage, thousands of waiters
- * every half second, which starved the attempts holding the slots); spacing tries by the queue's
- * length over the tenant's slots keeps the tries per second near `limit / baseMs`, whatever the
- * backlog, while a short queue still tries every `baseMs` (docs/architecture.md, "Fair share").
+ * How long a delivery refused a tenant slot waits before it tries again. A freed slot wakes the
+ * tenant's oldest waiter at once (wakeWaiter.ts), so these timed tries are the fallback: for a slot
+ * freed by expiry or a raised quota, and for a wake that found its waiter busy. A fixed interval
+ * made a tenant's backlog poll Redis in proportion to its length (thousands of waiters every half
+ * second starved the attempts holding the slots); spacing tries by the queue's length over the
+ * tenant's slots keeps the tries per second near `limit / (spread × baseMs)` whatever the backlog,
+ * while a short queue still tries every `baseMs` (docs/architecture.md, "Fair share").
  */
 export interface TenantWaitOptions {
   /** The wait when few executions wait for the tenant's slots. Default 500 ms. */
   baseMs: number;
-  /** The longest wait, however long the queue. Default 10 s (below ConcurrencyLimiter's waitingTtlMs). */
+  /** How much further apart than `baseMs` per slot a long queue's tries are. Default 4 (a queue 4× the slots: ~limit / 2 s tries a second). */
+  spread: number;
+  /** The longest wait, however long the queue. Default 30 s (below ConcurrencyLimiter's waitingTtlMs with jitter). */
   maxMs: number;
 }
 
-export const TENANT_WAIT_DEFAULTS: TenantWaitOptions = { baseMs: 500, maxMs: 10_000 };
+export const TENANT_WAIT_DEFAULTS: TenantWaitOptions = { baseMs: 500, spread: 4, maxMs: 30_000 };
 
 /**
  * The wait in milliseconds for one of `waiting` executions refused one of `limit` slots, with
@@ -24,6 +28,6 @@ export function tenantWaitMs(
   random: () => number,
   options: TenantWaitOptions = TENANT_WAIT_DEFAULTS,
 ): number {
-  const spaced = options.baseMs * Math.max(1, waiting / Math.max(1, limit));
+  const spaced = options.baseMs * Math.max(1, (options.spread * waiting) / Math.max(1, limit));
   return Math.round(Math.min(options.maxMs, spaced) * (1 + random() / 2));
 }

@@ -104,7 +104,10 @@ export class WorkerRole {
           throw new DelayedError();
         }
         try {
-          const redelivery = await runExecution(deps, entry.data, { takeover: entry.stalledCounter > 0 || entry.data.takeover === true });
+          const redelivery = await runExecution(deps, entry.data, {
+            takeover: entry.stalledCounter > 0 || entry.data.takeover === true,
+            entryId: entry.id,
+          });
           if (redelivery) {
             if (redelivery.message) await entry.updateData(redelivery.message);
             await entry.moveToDelayed(redelivery.at.getTime(), token);

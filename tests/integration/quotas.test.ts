@@ -10,7 +10,7 @@ import { MONGO_URL, REDIS_URL } from '../support/env.js';
 import { gql, gqlOk } from '../support/graphqlClient.js';
 import { dropTestState, startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
 import { EventCollector, wsClient } from '../support/subscriptions.js';
-import { MongoClient } from 'mongodb';
+import { MongoClient, type ObjectId } from 'mongodb';
 import { Queue } from 'bullmq';
 import { ExecutionQueues } from '../../src/queue/executionQueues.js';
 import { QueueShards } from '../../src/queue/queueShards.js';
@@ -134,13 +134,30 @@ describe('quotas', () => {
       expect(await take('run2')).toEqual({ slot: 'new', waiting: 0, limit: 2 });
       expect(await take('w1')).toEqual({ slot: 'full', waiting: 1, limit: 2 });
       expect(await take('w2')).toEqual({ slot: 'full', waiting: 2, limit: 2 });
-      // A waiter trying again is still one waiter.
+      // A waiter trying again is still one waiter (now the newest).
+      time.advance(1);
       expect(await take('w1')).toEqual({ slot: 'full', waiting: 2, limit: 2 });
-      await slots.release('t', 'run1');
+      // A freed slot hands out the oldest waiter, which leaves the count, to be woken.
+      expect(await slots.release('t', 'run1')).toBe('w2');
       expect(await take('w2')).toEqual({ slot: 'new', waiting: 1, limit: 2 });
       // w1 gave up (its execution was cancelled, say): it stops counting after the waiting TTL.
       time.advance(10_001);
       expect(await take('w3')).toEqual({ slot: 'full', waiting: 1, limit: 2 });
+    });
+
+    it('hands out the oldest waiter to wake when a slot frees, and none while every slot is taken', async () => {
+      const time = steppedClock();
+      const slots = new ConcurrencyLimiter(redis, `${prefix}:handout`, time.clock, quotas, 10_000);
+      const take = async (execution: string) => (await slots.take('t', execution, 60_000, `waiter-${execution}`)).slot;
+      expect([await take('run1'), await take('run2'), await take('w1')]).toEqual(['new', 'new', 'full']);
+      time.advance(1);
+      expect(await take('w2')).toBe('full');
+      expect(await slots.release('t', null)).toBeNull();
+      expect(await slots.release('t', 'run1')).toBe('waiter-w1');
+      // Handed out, w1 no longer waits; the slot is still free until someone takes it.
+      expect(await slots.release('t', null)).toBe('waiter-w2');
+      expect(await slots.release('t', null)).toBeNull();
+      expect(await take('w2')).toBe('new');
     });
   });
 
@@ -318,6 +335,37 @@ describe('quotas', () => {
       const held = await redis.zcard(`${k.prefix}:slots:{${tenant}}`).finally(() => redis.quit());
       expect(held).toBe(0);
       process.stdout.write(`quotas: ${n} executions of 600 ms with maxConcurrentExecutions=2 took ${elapsedMs} ms\n`);
+    });
+
+    it('starts a waiting execution as soon as a slot frees, not at its next timed try', async () => {
+      const member = tokenFor(uniqueName('concwake'), 'member');
+      const id = (await gqlOk(k.url, member, CREATE, job('sleeper', { target: { handler: 'sleep' }, payload: { ms: 1500 } }))).createJob.job
+        .id;
+      const ids: ObjectId[] = [];
+      for (let i = 0; i < 8; i++)
+        ids.push(fromGlobalId((await gqlOk(k.url, member, TRIGGER, { id })).triggerJob.execution.id, 'Execution')!.id);
+      const mongo = await MongoClient.connect(MONGO_URL);
+      try {
+        const executions = mongo.db(k.dbName).collection<ExecutionDoc>('executions');
+        // Two run at once; six wait, three per slot, so their timed tries come 6 to 9 s apart (tenantWait.ts).
+        const docs = await waitUntil(
+          'all eight to succeed',
+          async () => {
+            const found = await executions.find({ _id: { $in: ids } }).toArray();
+            return found.length === 8 && found.every((d) => d.status === 'SUCCEEDED') ? found : undefined;
+          },
+          40_000,
+          200,
+        );
+        const attempts = docs.map((d) => d.attempts[0]);
+        const ends = attempts.map((a) => a.finishedAt!.getTime());
+        const starts = attempts.map((a) => a.startedAt.getTime()).sort((a, b) => a - b);
+        // Each start after the first two follows the end that freed its slot closely.
+        const gaps = starts.slice(2).map((start) => start - Math.max(...ends.filter((end) => end <= start + 50)));
+        expect(gaps.every((gap) => gap < 1000)).toBe(true);
+      } finally {
+        await mongo.close();
+      }
     });
 
     it('keeps one queue entry for an execution waiting at the quota, however often reconcile re-enqueues it', async () => {

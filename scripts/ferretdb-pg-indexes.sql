@@ -12,12 +12,22 @@
 -- that a table created meanwhile by another process still gets its indexes.
 begin;
 
+-- Without fastupdate: with it, a GIN index queues new entries in a pending list that every search
+-- reads whole until vacuum merges it, so one tenant's inserts (thousands between autovacuums) made
+-- every other tenant's list and by-id statement slower (bench:neighbours).
 create or replace function kairos_ferretdb_gin_index(tbl regclass, field text) returns void language plpgsql as $$
+declare existing regclass;
 begin
-  if exists (select 1 from pg_attribute where attrelid = tbl and attname = '_jsonb' and not attisdropped)
-     and not exists (select 1 from pg_index i where i.indrelid = tbl
-                     and pg_get_indexdef(i.indexrelid) like format('%%USING gin ((_jsonb -> %L::text) jsonb_path_ops)%%', field)) then
-    execute format('create index on %s using gin ((_jsonb -> %L) jsonb_path_ops)', tbl, field);
+  if not exists (select 1 from pg_attribute where attrelid = tbl and attname = '_jsonb' and not attisdropped) then
+    return;
+  end if;
+  select i.indexrelid::regclass into existing from pg_index i where i.indrelid = tbl
+    and pg_get_indexdef(i.indexrelid) like format('%%USING gin ((_jsonb -> %L::text) jsonb_path_ops)%%', field) limit 1;
+  if existing is null then
+    execute format('create index on %s using gin ((_jsonb -> %L) jsonb_path_ops) with (fastupdate = off)', tbl, field);
+  elsif not coalesce((select 'fastupdate=off' = any(reloptions) from pg_class where oid = existing), false) then
+    -- An index made by an earlier version of this file; entries already pending wait for vacuum.
+    execute format('alter index %s set (fastupdate = off)', existing);
   end if;
 end $$;
 

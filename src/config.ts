@@ -47,6 +47,12 @@ export interface KairosConfig {
    * up to this long, so a client that retries at once is paced instead of looping on refusals. 0 answers at once. Default 1000.
    */
   rateLimitedAnswerDelayMs: number;
+  /**
+   * API_TENANT_REQUESTS_IN_FLIGHT and API_TENANT_REQUESTS_QUEUED: one tenant's GraphQL requests over
+   * HTTP that one api process runs at once, and how many more wait their turn (first come first
+   * served); one past both is answered RATE_LIMITED with Retry-After 1. Defaults 4 and 100.
+   */
+  tenantRequests: { inFlight: number; queued: number };
   workerIoConcurrency: number;
   workerCpuConcurrency: number;
   /**
@@ -262,6 +268,10 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     scheduleSearchesPerMinute: int(env, 'SCHEDULE_SEARCHES_PER_MINUTE', 3000, 600, 10_000_000),
     subscriptionEventsPerSecond: int(env, 'SUBSCRIPTION_EVENTS_PER_SECOND', 1000, 1, 10_000_000),
     rateLimitedAnswerDelayMs: int(env, 'RATE_LIMITED_ANSWER_DELAY_MS', 1000, 0, 60_000),
+    tenantRequests: {
+      inFlight: int(env, 'API_TENANT_REQUESTS_IN_FLIGHT', 4, 1, 10_000),
+      queued: int(env, 'API_TENANT_REQUESTS_QUEUED', 100, 0, 1_000_000),
+    },
     workerIoConcurrency: int(env, 'WORKER_IO_CONCURRENCY', 1000, 1, 10000),
     workerCpuConcurrency: int(env, 'WORKER_CPU_CONCURRENCY', os.availableParallelism(), 1, 1024),
     workerTenantSharePercent: int(env, 'WORKER_TENANT_SHARE_PERCENT', 25, 1, 100),

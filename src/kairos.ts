@@ -290,6 +290,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         port: config.port,
         host: options.host,
         paceRefusalsMs: config.rateLimitedAnswerDelayMs,
+        tenantRequests: config.tenantRequests,
         // A paused server never answers: a probe must not hang for the socket timeout.
         ready: () => {
           let timer: NodeJS.Timeout | undefined;

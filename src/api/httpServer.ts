@@ -34,6 +34,7 @@ import { RateLimitedError } from '../errors/index.js';
 import { LiveConnections } from './liveConnections.js';
 import { sharedSubscribe } from './sharedSubscribe.js';
 import { paceRefusals } from './paceRefusals.js';
+import { TenantRequestGate, type TenantRequestGateOptions } from './tenantRequestGate.js';
 
 /** Request bodies above this are refused before parsing. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -49,6 +50,8 @@ export interface ApiServerOptions {
   socketRecheckMs?: number;
   /** RATE_LIMITED answers over HTTP wait up to this long (their Retry-After at most) before they go out (paceRefusals.ts). Default 0. */
   paceRefusalsMs?: number;
+  /** Each tenant's HTTP requests at once and waiting in this process (tenantRequestGate.ts). Default 4 and 100. */
+  tenantRequests?: TenantRequestGateOptions;
 }
 
 /**
@@ -62,15 +65,20 @@ export class ApiServer {
   private wsCleanup: { dispose: () => void | Promise<void> } | null = null;
   /** The dashboard at /ui (and GraphiQL in development mode). */
   private readonly ui: UiHandler;
+  private readonly formatError: ReturnType<typeof makeFormatError>;
+  /** Each tenant's turns at HTTP requests in this process. */
+  private readonly requests: TenantRequestGate;
 
   constructor(
     private readonly schema: GraphQLSchema,
     private readonly app: AppServices,
     private readonly options: ApiServerOptions,
   ) {
+    this.formatError = makeFormatError(app.logger, app.development);
+    this.requests = new TenantRequestGate(options.tenantRequests ?? { inFlight: 4, queued: 100 });
     this.apollo = new ApolloServer<Context>({
       schema,
-      formatError: makeFormatError(app.logger, app.development),
+      formatError: this.formatError,
       introspection: app.development,
       includeStacktraceInErrorResponses: false,
       validationRules: [...validationRules(app.development), noSubscriptionsOverHttp],
@@ -101,7 +109,7 @@ export class ApiServer {
 
   async start(): Promise<void> {
     await this.apollo.start();
-    const formatError = makeFormatError(this.app.logger, this.app.development);
+    const formatError = this.formatError;
     // Each socket and operation holds a listener on the event stream: the tenants' caps bound them.
     const connections = new LiveConnections();
     const auth = socketAuth(this.app, { recheckEveryMs: this.options.socketRecheckMs, connections });
@@ -209,17 +217,25 @@ export class ApiServer {
       // Refused on the text, before graphql-js parses (recursively) what a hostile depth would overflow.
       const tooDeep = nestingRefusal(...requestDocument(parsed, url.searchParams));
       if (tooDeep) return send(res, 400, { errors: [{ message: tooDeep, extensions: { code: 'BAD_USER_INPUT' } }] });
-      const response = await this.apollo.executeHTTPGraphQLRequest({
-        httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: url.search, body: parsed },
-        context: async () => createContext(this.app, req.headers.authorization),
-      });
-      for (const [key, value] of response.headers) res.setHeader(key, value);
-      res.statusCode = response.status ?? 200;
-      if (response.body.kind === 'complete') {
-        res.end(response.body.string);
-      } else {
-        for await (const chunk of response.body.asyncIterator) res.write(chunk);
-        res.end();
+      const context = await createContext(this.app, req.headers.authorization);
+      const tenantId = context.scope?.identity.tenantId;
+      const release = tenantId === undefined ? () => undefined : await this.requests.enter(tenantId);
+      if (!release) return this.refuseBusyTenant(res, tenantId!);
+      try {
+        const response = await this.apollo.executeHTTPGraphQLRequest({
+          httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: url.search, body: parsed },
+          context: async () => context,
+        });
+        for (const [key, value] of response.headers) res.setHeader(key, value);
+        res.statusCode = response.status ?? 200;
+        if (response.body.kind === 'complete') {
+          res.end(response.body.string);
+        } else {
+          for await (const chunk of response.body.asyncIterator) res.write(chunk);
+          res.end();
+        }
+      } finally {
+        release();
       }
     } catch (error) {
       this.app.logger.error('http request failed', { error: error instanceof Error ? error.message : String(error) });
@@ -227,6 +243,14 @@ export class ApiServer {
         send(res, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
       else res.end();
     }
+  }
+
+  /** A tenant with its whole queue of requests waiting in this process: RATE_LIMITED, to retry in a second. */
+  private refuseBusyTenant(res: ServerResponse, tenantId: string): void {
+    this.app.metrics.quotaRefused('rate', tenantId);
+    const refused = new RateLimitedError('Too many requests of this tenant at once; retry after 1 s', 1);
+    res.setHeader('retry-after', '1');
+    send(res, 429, { errors: [this.formatError({ message: refused.message }, refused)] });
   }
 
   /** Stops accepting, closes subscriptions with a normal close, then the HTTP server. */

@@ -106,6 +106,7 @@ describe('loadConfig defaults', () => {
     expect(empty.roles).toEqual(['api', 'scheduler', 'worker']);
     expect(empty.allowPrivateTargets).toBe(false);
     expect(empty.workerIoConcurrency).toBe(1000);
+    expect(empty.tenantRequests).toEqual({ inFlight: 4, queued: 100 });
     expect(empty.jwt.issuer).toBeUndefined();
     expect(empty.tracing).toEqual({ otlpEndpoint: null, serviceName: 'kairos' });
   });
@@ -126,6 +127,8 @@ describe('loadConfig with explicit values', () => {
       SCHEDULE_SEARCHES_PER_MINUTE: '1200',
       SUBSCRIPTION_EVENTS_PER_SECOND: '50',
       RATE_LIMITED_ANSWER_DELAY_MS: '0',
+      API_TENANT_REQUESTS_IN_FLIGHT: '16',
+      API_TENANT_REQUESTS_QUEUED: '0',
       WORKER_IO_CONCURRENCY: '8',
       WORKER_CPU_CONCURRENCY: '3',
       WORKER_TENANT_SHARE_PERCENT: '40',
@@ -163,6 +166,7 @@ describe('loadConfig with explicit values', () => {
       allowPrivateTargets: true,
       scheduleSearchesPerMinute: 1200,
       subscriptionEventsPerSecond: 50,
+      tenantRequests: { inFlight: 16, queued: 0 },
       rateLimitedAnswerDelayMs: 0,
       workerIoConcurrency: 8,
       workerCpuConcurrency: 3,
@@ -247,6 +251,8 @@ describe('loadConfig rejects invalid values with a ConfigError naming the variab
     ['SCHEDULE_SEARCHES_PER_MINUTE', { SCHEDULE_SEARCHES_PER_MINUTE: '599' }],
     ['SUBSCRIPTION_EVENTS_PER_SECOND', { SUBSCRIPTION_EVENTS_PER_SECOND: '0' }],
     ['RATE_LIMITED_ANSWER_DELAY_MS', { RATE_LIMITED_ANSWER_DELAY_MS: '-1' }],
+    ['API_TENANT_REQUESTS_IN_FLIGHT', { API_TENANT_REQUESTS_IN_FLIGHT: '0' }],
+    ['API_TENANT_REQUESTS_QUEUED', { API_TENANT_REQUESTS_QUEUED: '-1' }],
     ['ALLOW_PRIVATE_TARGETS', { ALLOW_PRIVATE_TARGETS: 'yes' }],
     ['WORKER_IO_CONCURRENCY', { WORKER_IO_CONCURRENCY: '0' }],
     ['WORKER_IO_CONCURRENCY', { WORKER_IO_CONCURRENCY: 'many' }],

@@ -12,6 +12,7 @@ args=()
 if command -v psql >/dev/null && psql "$PG_SERVER/postgres" -qtAc 'select 1' >/dev/null 2>&1; then
   psql "$PG_SERVER/postgres" -qc 'drop database if exists kairos_chaos with (force)' -c 'create database kairos_chaos' >/dev/null
   psql -q "$PG_SERVER/kairos_chaos" -v ON_ERROR_STOP=1 -f scripts/ferretdb-pg-indexes.sql >/dev/null
-  args=(--postgres-url "$PG_SERVER/kairos_chaos?pool_max_conns=50")
+  source scripts/pg-socket.sh
+  args=(--postgres-url "$(pg_via_socket "$PG_SERVER/kairos_chaos?pool_max_conns=50")")
 fi
 exec node dist/tools/chaos/runChaos.js "${args[@]}" "$@"

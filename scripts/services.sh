@@ -97,7 +97,8 @@ if [ "$HANDLER" = postgresql ]; then
     psql "$PG_SERVER/postgres" -qc "create database \"$PG_DB\"" >/dev/null
   fi
   psql -q "$PG_SERVER/$PG_DB" -v ON_ERROR_STOP=1 -f scripts/ferretdb-pg-indexes.sql >/dev/null
-  BACKEND=(--handler=postgresql "--postgresql-url=$PG_URL")
+  source scripts/pg-socket.sh
+  BACKEND=(--handler=postgresql "--postgresql-url=$(pg_via_socket "$PG_URL")")
 else
   mkdir -p .data/ferretdb
   BACKEND=(--handler=sqlite "--sqlite-url=file:$ROOT/.data/ferretdb/")

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { MONGO_URL, REDIS_URL } from '../support/env.js';
+import { MONGO_URL, POSTGRES_SERVER, REDIS_URL } from '../support/env.js';
 
 const run = promisify(execFile);
 
@@ -15,7 +15,7 @@ describe('npm run services with both servers already running', () => {
   mkdirSync(join(root, 'scripts'));
   mkdirSync(join(root, 'tools/ferretdb'), { recursive: true });
   mkdirSync(join(root, 'bin'));
-  for (const file of ['services.sh', 'service.mjs', 'ferretdb-build.sh', 'redis-cluster.sh'])
+  for (const file of ['services.sh', 'service.mjs', 'ferretdb-build.sh', 'redis-cluster.sh', 'pg-socket.sh'])
     copyFileSync(join('scripts', file), join(root, 'scripts', file));
   for (const file of ['go.mod', 'go.sum', 'main.go']) copyFileSync(join('tools/ferretdb', file), join(root, 'tools/ferretdb', file));
   writeFileSync(join(root, 'bin/go'), `#!/bin/sh\necho called > "${root}/go-called"\nexit 1\n`, { mode: 0o755 });
@@ -30,5 +30,26 @@ describe('npm run services with both servers already running', () => {
     expect(stdout).not.toContain('hz');
     expect(existsSync(join(root, 'go-called'))).toBe(false);
     expect(existsSync(join(root, '.cache'))).toBe(false);
+  });
+});
+
+describe("pg_via_socket: FerretDB's URL for a PostgreSQL on this machine", () => {
+  const viaSocket = async (url: string) =>
+    (await run('bash', ['-c', 'source scripts/pg-socket.sh && pg_via_socket "$1"', '-', url], { timeout: 30_000 })).stdout.trim();
+
+  it("names the local server's socket directory, after the URL's own parameters", async () => {
+    const { stdout } = await run('psql', [`${POSTGRES_SERVER}/postgres`, '-tAc', 'show unix_socket_directories']);
+    const dir = stdout.trim().split(',')[0].trim();
+    expect(await viaSocket(`${POSTGRES_SERVER}/kairos_x?pool_max_conns=80`)).toBe(
+      `${POSTGRES_SERVER}/kairos_x?pool_max_conns=80&host=${dir}`,
+    );
+    expect(await viaSocket(`${POSTGRES_SERVER}/kairos_x`)).toBe(`${POSTGRES_SERVER}/kairos_x?host=${dir}`);
+  });
+
+  it('leaves a remote server, or a loopback port without a socket, as configured', async () => {
+    expect(await viaSocket('postgres://postgres@db.example:5432/kairos_x?pool_max_conns=80')).toBe(
+      'postgres://postgres@db.example:5432/kairos_x?pool_max_conns=80',
+    );
+    expect(await viaSocket('postgres://postgres@127.0.0.1:1/kairos_x')).toBe('postgres://postgres@127.0.0.1:1/kairos_x');
   });
 });

@@ -795,7 +795,7 @@ type ExecutionFields struct {
 	NextAttemptAt *time.Time                                `json:"nextAttemptAt"`
 	Attempts      []ExecutionFieldsAttemptsExecutionAttempt `json:"attempts"`
 	Error         *string                                   `json:"error"`
-	// Why it was SKIPPED or CANCELLED (overlap policy, misfire policy, pause, schedule change, delete, user), in words.
+	// Why it was SKIPPED or CANCELLED (overlap policy, misfire policy, the tenant budget of scheduled runs per minute, pause, schedule change, delete, user), in words.
 	Reason *string `json:"reason"`
 	// The handler's result; for HTTP targets { status, headers, body } with the body cut at 64 KiB.
 	Result    *json.RawMessage `json:"result"`

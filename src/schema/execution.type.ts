@@ -90,7 +90,8 @@ export class Execution implements Node {
 
   @Field(() => String, {
     nullable: true,
-    description: 'Why it was SKIPPED or CANCELLED (overlap policy, misfire policy, pause, schedule change, delete, user), in words.',
+    description:
+      'Why it was SKIPPED or CANCELLED (overlap policy, misfire policy, the tenant budget of scheduled runs per minute, pause, schedule change, delete, user), in words.',
   })
   reason?: string | null;
 

@@ -10,11 +10,12 @@ const root = process.cwd();
 
 /**
  * Contract descriptions that Kairos words differently because the contract's wording is wrong about
- * what Kairos does (issue 16), with why; every other contract description is printed as it is.
+ * what Kairos does (issues 16 and 11), with why; every other contract description is printed as it is.
  */
 const CORRECTED_DESCRIPTIONS: Record<string, string> = {
   'ExecutionStatus.SKIPPED': 'the misfire policy records missed occurrences as SKIPPED too, not only the overlap policy',
   'input UpdateJobInput': 'a schedule change cancels QUEUED executions too, not only not-yet-queued ones',
+  'Execution.reason': "occurrences past the tenant's budget of scheduled runs per minute are SKIPPED too (issue 11)",
 };
 
 describe('the printed schema', () => {

@@ -8,7 +8,7 @@ const TAKE = readFileSync(new URL('./lua/takeRateTokens.lua', import.meta.url), 
 const MINUTE_MS = 60_000;
 
 export interface TakeOptions {
-  /** The burst is what this much time refills (perMinute * burstMs / 1 min). Default a minute. */
+  /** The burst is what this much time refills (perMinute * burstMs / 1 min, rounded, at least 1). Default a minute. */
   burstMs?: number;
   /** What a token stands for, in the refusal's message. Default `operations`. */
   what?: string;
@@ -39,10 +39,15 @@ export class RateLimiter {
   async take(bucket: string, tenantId: string, perMinute: number, tokens = 1, options: TakeOptions = {}): Promise<void> {
     const { burstMs = MINUTE_MS, what = 'operations' } = options;
     let waitMs: number;
-    // The same rate as a limit per burst window: GCRA's burst is its limit per period.
+    // GCRA's burst is its limit per period: the burst is what burstMs refills, in whole tokens (at
+    // least one), and the period is that many refill intervals, so the rate stays perMinute whatever
+    // the rounding (5 a minute with a 10 s window is one token every 12 s, not every 10 s).
     const perBurst = Math.max(1, Math.round((perMinute * burstMs) / MINUTE_MS));
+    const periodMs = (perBurst * MINUTE_MS) / perMinute;
     try {
-      waitMs = Number(await this.redis.eval(TAKE, 1, this.key(bucket, tenantId), this.clock().getTime(), perBurst, burstMs, tokens, 'all'));
+      waitMs = Number(
+        await this.redis.eval(TAKE, 1, this.key(bucket, tenantId), this.clock().getTime(), perBurst, periodMs, tokens, 'all'),
+      );
     } catch (error) {
       this.logger.warn('rate limit not checked: Redis unreachable', { bucket, error: errorMessage(error) });
       return;

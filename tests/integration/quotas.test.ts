@@ -62,6 +62,26 @@ describe('quotas', () => {
       await limiter.take('other', 't1', 6);
     });
 
+    it("rate: a burst window that holds no whole number of tokens keeps the minute's rate", async () => {
+      const time = steppedClock();
+      const limiter = new RateLimiter(redis, prefix, time.clock, createLogger({ test: 'quotas' }, 'warn'));
+      // 5 a minute with a 10 s burst window: a burst of one token, then one every 12 s (not every 10 s).
+      await limiter.take('burst', 't1', 5, 1, { burstMs: 10_000 });
+      await expect(limiter.take('burst', 't1', 5, 1, { burstMs: 10_000 })).rejects.toThrow(RateLimitedError);
+      time.advance(10_000);
+      const refused = await limiter.take('burst', 't1', 5, 1, { burstMs: 10_000 }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(RateLimitedError);
+      expect((refused as RateLimitedError).details.retryAfterSeconds).toBe(2);
+      time.advance(2_000);
+      await limiter.take('burst', 't1', 5, 1, { burstMs: 10_000 });
+      // 25 a minute with the same window: bursts of 4 (25 * 10 / 60 = 4.17, rounded), 2.4 s apart after.
+      for (let i = 0; i < 4; i++) await limiter.take('burst', 't2', 25, 1, { burstMs: 10_000 });
+      await expect(limiter.take('burst', 't2', 25, 1, { burstMs: 10_000 })).rejects.toThrow(RateLimitedError);
+      time.advance(2_400);
+      await limiter.take('burst', 't2', 25, 1, { burstMs: 10_000 });
+      await expect(limiter.take('burst', 't2', 25, 1, { burstMs: 10_000 })).rejects.toThrow(RateLimitedError);
+    });
+
     it('rate: takes several tokens all or nothing', async () => {
       const time = steppedClock();
       const limiter = new RateLimiter(redis, prefix, time.clock, createLogger({ test: 'quotas' }, 'warn'));

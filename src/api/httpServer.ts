@@ -109,7 +109,6 @@ export class ApiServer {
 
   async start(): Promise<void> {
     await this.apollo.start();
-    const formatError = this.formatError;
     // Each socket and operation holds a listener on the event stream: the tenants' caps bound them.
     const connections = new LiveConnections();
     const auth = socketAuth(this.app, { recheckEveryMs: this.options.socketRecheckMs, connections });
@@ -151,8 +150,8 @@ export class ApiServer {
         },
         // The same mapping as over HTTP: codes kept, internal messages never sent to the client.
         onNext: (_ctx, _id, _payload, _args, result) =>
-          result.errors ? { ...result, errors: result.errors.map((e) => formatError(asRequestError(e), e)) } : undefined,
-        onError: (_ctx, _id, _payload, errors) => errors.map((e) => formatError(asRequestError(e), e)),
+          result.errors ? { ...result, errors: result.errors.map((e) => this.formatError(asRequestError(e), e)) } : undefined,
+        onError: (_ctx, _id, _payload, errors) => errors.map((e) => this.formatError(asRequestError(e), e)),
         onConnect: (ctx) => auth.onConnect(ctx),
       },
       this.wsServer,

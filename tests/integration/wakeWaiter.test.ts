@@ -43,6 +43,12 @@ describe('waking a waiter when a tenant slot frees', () => {
     await queues.enqueue([entry]);
     return entry.id;
   }
+  /** A delayed entry whose delivery was refused the tenant's (taken) slot, so it waits in the waiting set. */
+  async function refusedWaiter(): Promise<string> {
+    const entryId = await delayedEntry();
+    expect((await slots.take(tenantId, entryId, 60_000, waiterOf('IO_BOUND', entryId))).slot).toBe('full');
+    return entryId;
+  }
   const stateOf = async (entryId: string) => queue.getJobState(entryId);
 
   beforeAll(() => {
@@ -61,10 +67,8 @@ describe('waking a waiter when a tenant slot frees', () => {
 
   it('makes the oldest waiter due now, and only it', async () => {
     expect((await slots.take(tenantId, 'running', 60_000)).slot).toBe('new');
-    const first = await delayedEntry();
-    const second = await delayedEntry();
-    expect((await slots.take(tenantId, first, 60_000, waiterOf('IO_BOUND', first))).slot).toBe('full');
-    expect((await slots.take(tenantId, second, 60_000, waiterOf('IO_BOUND', second))).slot).toBe('full');
+    const first = await refusedWaiter();
+    const second = await refusedWaiter();
 
     await releaseTenantSlot({ tenantSlots: slots, queues, logger }, tenantId, 'running');
     expect(await stateOf(first)).toBe('waiting');
@@ -75,10 +79,8 @@ describe('waking a waiter when a tenant slot frees', () => {
 
   it('passes the wake on when the oldest waiter is not delayed (running or gone)', async () => {
     expect((await slots.take(tenantId, 'running2', 60_000)).slot).toBe('new');
-    const gone = await delayedEntry();
-    const next = await delayedEntry();
-    expect((await slots.take(tenantId, gone, 60_000, waiterOf('IO_BOUND', gone))).slot).toBe('full');
-    expect((await slots.take(tenantId, next, 60_000, waiterOf('IO_BOUND', next))).slot).toBe('full');
+    const gone = await refusedWaiter();
+    const next = await refusedWaiter();
     await queues.remove({ executionId: gone, tenantId, workload: 'IO_BOUND' }, 'QUEUED', 0);
 
     await releaseTenantSlot({ tenantSlots: slots, queues, logger }, tenantId, 'running2');
@@ -87,8 +89,7 @@ describe('waking a waiter when a tenant slot frees', () => {
 
   it('wakes nobody while every slot is taken', async () => {
     expect((await slots.take(tenantId, 'holder', 60_000)).slot).toBe('new');
-    const waiter = await delayedEntry();
-    expect((await slots.take(tenantId, waiter, 60_000, waiterOf('IO_BOUND', waiter))).slot).toBe('full');
+    const waiter = await refusedWaiter();
     // Another execution's release (one that held no slot) frees nothing.
     await releaseTenantSlot({ tenantSlots: slots, queues, logger }, tenantId, 'held-nothing');
     expect(await stateOf(waiter)).toBe('delayed');

@@ -144,13 +144,17 @@ function buildProgram(output: Output, env: NodeJS.ProcessEnv): Command {
   const executions = program.command('executions').description('list, inspect, cancel and retry executions');
   executions
     .command('ls')
-    .description('list executions, newest scheduled first')
+    .description('list executions: by default the history (started or finished), newest first')
     .option('--job <id>', 'only this job')
-    .addOption(new Option('--status <status...>', 'only these statuses').choices(EXECUTION_STATUSES))
+    .addOption(new Option('--status <status...>', 'only these statuses (of any phase, unless --upcoming)').choices(EXECUTION_STATUSES))
+    .addOption(new Option('--upcoming', 'the occurrences not started yet (SCHEDULED, QUEUED) instead, soonest first').conflicts('all'))
+    .option('--all', 'every execution, upcoming and history, newest scheduled first (upcoming ones first)')
     .option('--limit <n>', 'at most this many', positiveInt, 20)
-    .action(async (options: { job?: string; status?: ExecutionStatus[]; limit: number }) => {
+    .action(async (options: { job?: string; status?: ExecutionStatus[]; upcoming?: boolean; all?: boolean; limit: number }) => {
+      // executionsAll lists history when given neither phase nor statuses; null asks for every phase.
+      const phase = options.upcoming ? 'UPCOMING' : options.all ? null : undefined;
       const found: Execution[] = [];
-      for await (const execution of client().executionsAll({ jobId: options.job, statuses: options.status, pageSize: Math.min(100, options.limit) })) {
+      for await (const execution of client().executionsAll({ jobId: options.job, statuses: options.status, phase, pageSize: Math.min(100, options.limit) })) {
         found.push(execution);
         if (found.length >= options.limit) break;
       }

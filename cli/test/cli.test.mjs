@@ -131,6 +131,35 @@ test('jobs: create, get, ls, update, pause, resume, trigger, delete; watch; exec
   assert.equal(JSON.parse(goneJson.stderr).error.code, 'NOT_FOUND');
 });
 
+test('executions ls: history first by default, --upcoming soonest first, --all everything', async () => {
+  await ok('login', '--url', url, '--token', token);
+  const job = await json('jobs', 'create', '--name', 'cli-every-2s', '--every', '2', '--handler', 'noop');
+  try {
+    await until(async () => (await json('executions', 'ls', '--job', job.id)).some((e) => e.status === 'SUCCEEDED'), 20_000);
+    const upcoming = new Set(['SCHEDULED', 'QUEUED']);
+    const newestFirst = (list) => list.map((e) => Date.parse(e.scheduledFor)).every((t, i, all) => i === 0 || all[i - 1] >= t);
+
+    const history = await json('executions', 'ls', '--job', job.id);
+    assert.ok(history.length >= 1 && history.every((e) => !upcoming.has(e.status)), history.map((e) => e.status).join());
+    assert.ok(newestFirst(history));
+
+    const soonest = await json('executions', 'ls', '--job', job.id, '--upcoming', '--limit', '3');
+    assert.ok(soonest.length >= 2 && soonest.every((e) => upcoming.has(e.status)), soonest.map((e) => e.status).join());
+    assert.ok(newestFirst([...soonest].reverse()), 'soonest first');
+
+    // Everything, newest first: the occurrences materialised ahead of now come before any run.
+    const all = await json('executions', 'ls', '--job', job.id, '--all', '--limit', '3');
+    assert.ok(upcoming.has(all[0].status), all.map((e) => e.status).join());
+    assert.ok(newestFirst(all));
+
+    assert.deepEqual(await json('executions', 'ls', '--job', job.id, '--upcoming', '--status', 'SUCCEEDED'), []);
+    assert.equal((await kairos('executions', 'ls', '--upcoming', '--all')).code, 2);
+    assert.match(await ok('executions', 'ls', '--help'), /--upcoming[\s\S]*soonest first[\s\S]*--all/);
+  } finally {
+    await ok('jobs', 'delete', job.id);
+  }
+});
+
 test('preview shows occurrences in UTC and local time; a bad cron is exit 6 (bad input)', async () => {
   await ok('login', '--url', url, '--token', token);
   const out = await ok('preview', '0 9 * * 1-5', '--tz', 'Europe/Paris', '--count', '3');

@@ -975,9 +975,12 @@ func (v *ExecutionFieldsJob) GetId() string { return v.Id }
 // GetName returns ExecutionFieldsJob.Name, and is useful for accessing the field via an interface.
 func (v *ExecutionFieldsJob) GetName() string { return v.Name }
 
+// Which executions to list; every given condition must hold. Without phase and statuses, upcoming occurrences come first.
 type ExecutionFilter struct {
 	JobId    *string           `json:"jobId,omitempty"`
 	Statuses []ExecutionStatus `json:"statuses,omitempty"`
+	// HISTORY: started or finished; UPCOMING: not started yet. With statuses, only the statuses in both (possibly none).
+	Phase *ExecutionPhase `json:"phase,omitempty"`
 	// Inclusive.
 	ScheduledAfter *time.Time `json:"scheduledAfter,omitempty"`
 	// Exclusive.
@@ -990,11 +993,28 @@ func (v *ExecutionFilter) GetJobId() *string { return v.JobId }
 // GetStatuses returns ExecutionFilter.Statuses, and is useful for accessing the field via an interface.
 func (v *ExecutionFilter) GetStatuses() []ExecutionStatus { return v.Statuses }
 
+// GetPhase returns ExecutionFilter.Phase, and is useful for accessing the field via an interface.
+func (v *ExecutionFilter) GetPhase() *ExecutionPhase { return v.Phase }
+
 // GetScheduledAfter returns ExecutionFilter.ScheduledAfter, and is useful for accessing the field via an interface.
 func (v *ExecutionFilter) GetScheduledAfter() *time.Time { return v.ScheduledAfter }
 
 // GetScheduledBefore returns ExecutionFilter.ScheduledBefore, and is useful for accessing the field via an interface.
 func (v *ExecutionFilter) GetScheduledBefore() *time.Time { return v.ScheduledBefore }
+
+type ExecutionPhase string
+
+const (
+	// Started or finished: every status but SCHEDULED and QUEUED (RUNNING, RETRYING, SUCCEEDED, FAILED, CANCELLED, SKIPPED).
+	ExecutionPhaseHistory ExecutionPhase = "HISTORY"
+	// Not started yet: SCHEDULED and QUEUED.
+	ExecutionPhaseUpcoming ExecutionPhase = "UPCOMING"
+)
+
+var AllExecutionPhase = []ExecutionPhase{
+	ExecutionPhaseHistory,
+	ExecutionPhaseUpcoming,
+}
 
 type ExecutionStatus string
 

@@ -15,10 +15,11 @@ import type { Context, TenantScope } from '../resolvers/context.type.js';
 
 function tenantScope(app: AppServices, identity: TenantScope['identity']): TenantScope {
   const jobs = new JobStore(app.db, identity.tenantId);
+  const executions = new ExecutionStore(app.db, identity.tenantId);
   return {
     identity,
     jobs,
-    executions: new ExecutionStore(app.db, identity.tenantId),
+    executions,
     apiKeys: new ApiKeyStore(app.db, identity.tenantId),
     tenant: new OwnTenantStore(app.tenants, identity.tenantId),
     events: new TenantEvents(app.events, identity.tenantId),
@@ -27,6 +28,7 @@ function tenantScope(app: AppServices, identity: TenantScope['identity']): Tenan
       const byId = new Map(found.map((j) => [j._id.toHexString(), j]));
       return ids.map((id) => byId.get(id) ?? null);
     }),
+    lastExecutionLoader: new DataLoader((ids: readonly string[]) => executions.newestStartedOfJobs(ids.map((id) => new ObjectId(id)))),
   };
 }
 

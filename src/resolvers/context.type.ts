@@ -2,6 +2,7 @@ import type DataLoader from 'dataloader';
 import type { Identity } from '../domain/identity.js';
 import type { KairosError } from '../errors/index.js';
 import type { JobDoc } from '../domain/job.js';
+import type { ExecutionDoc } from '../domain/execution.js';
 import type { JobStore } from '../store/jobStore.js';
 import type { ExecutionStore } from '../store/executionStore.js';
 import type { ApiKeyStore } from '../store/apiKeyStore.js';
@@ -23,6 +24,8 @@ export interface TenantScope {
   events: TenantEvents;
   /** Batches Execution.job lookups of one request into one query. */
   jobLoader: DataLoader<string, JobDoc | null>;
+  /** Job.lastExecution of one request's jobs (by job id): one bounded read per job, each job read once. */
+  lastExecutionLoader: DataLoader<string, ExecutionDoc | null>;
 }
 
 /** The GraphQL context. `scope` is null when the token is missing or invalid (`authError` says why). */

@@ -26,6 +26,7 @@ export class ExecutionResolver {
     return doc ? toExecutionNode(doc) : null;
   }
 
+  // The description is the shared contract's word for word; how to list history first is on the `filter` argument.
   @Query(() => ExecutionConnection, {
     description: 'Newest first (scheduledFor descending). Reads the executions collection; first/last at most 100; default first 20.',
   })

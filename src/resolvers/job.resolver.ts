@@ -14,14 +14,14 @@ import { fromGlobalId, toGlobalId } from '../ids/globalId.js';
 import { encodeCursor } from '../pagination/cursor.js';
 import { parsePageRequest, toConnection } from '../pagination/pageRequest.js';
 import { ExecutionsArgs, JobsArgs } from '../schema/connection.args.js';
-import { ExecutionConnection } from '../schema/execution.type.js';
+import { Execution, ExecutionConnection } from '../schema/execution.type.js';
 import { CreateJobInput, UpdateJobInput } from '../schema/job.input.js';
 import { Job, JobConnection } from '../schema/job.type.js';
 import { DateTimeScalar, JSONScalar } from '../schema/scalars.js';
 import { nextRunAt } from '../domain/schedule/nextRunAt.js';
 import { DeleteJobPayload, ExecutionPayload, JobPayload } from '../schema/payload.type.js';
 import { listExecutions } from './listExecutions.js';
-import { toExecutionNode, toJobNode, type JobNode } from './mappers.js';
+import { toExecutionNode, toJobNode, type ExecutionNode, type JobNode } from './mappers.js';
 
 @Resolver(() => Job)
 @Authorized()
@@ -48,6 +48,7 @@ export class JobResolver {
     return nextRunAt(job.doc, ctx.app.clock());
   }
 
+  // The description is the shared contract's word for word; how to list history first is on the `filter` argument.
   @FieldResolver(() => ExecutionConnection, { description: 'Newest first (scheduledFor descending).' })
   async executions(
     @Root() job: JobNode,
@@ -55,6 +56,17 @@ export class JobResolver {
     @Ctx() ctx: Context,
   ): Promise<ExecutionConnection> {
     return listExecutions(ctx, args, job.doc._id);
+  }
+
+  @FieldResolver(() => Execution, {
+    nullable: true,
+    description:
+      'The newest execution (by scheduledFor) that has started or finished (phase HISTORY); null when none. ' +
+      "Read at most once per job and request, from the newest entries of the job's executions, so a page of jobs may select it.",
+  })
+  async lastExecution(@Root() job: JobNode, @Ctx() ctx: Context): Promise<ExecutionNode | null> {
+    const doc = await scopeOf(ctx).lastExecutionLoader.load(job.doc._id.toHexString());
+    return doc ? toExecutionNode(doc) : null;
   }
 
   @Authorized('MEMBER')

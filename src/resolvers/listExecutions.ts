@@ -27,7 +27,13 @@ export async function listExecutions(ctx: Context, args: ExecutionsArgs, jobOfPa
     jobId = parsed.id;
   }
   const rows = await executions.list(
-    { jobId, statuses: filter.statuses, scheduledAfter: filter.scheduledAfter, scheduledBefore: filter.scheduledBefore },
+    {
+      jobId,
+      statuses: filter.statuses,
+      phase: filter.phase,
+      scheduledAfter: filter.scheduledAfter,
+      scheduledBefore: filter.scheduledBefore,
+    },
     page,
   );
   return toConnection(rows, page, (d) => encodeCursor({ at: d.scheduledFor, id: d._id }), toExecutionNode) as ExecutionConnection;

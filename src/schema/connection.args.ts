@@ -29,6 +29,12 @@ export class JobsArgs extends ConnectionArgs {
 /** Arguments of Query.executions and Job.executions. */
 @ArgsType()
 export class ExecutionsArgs extends ConnectionArgs {
-  @Field(() => ExecutionFilter, { nullable: true })
+  // Here rather than on the fields, whose descriptions are the shared contract's word for word.
+  @Field(() => ExecutionFilter, {
+    nullable: true,
+    description:
+      'Occurrences not started yet are listed first (they are scheduled latest). History first: { phase: HISTORY }; ' +
+      'the N soonest upcoming occurrences: { phase: UPCOMING } with last: N (still listed newest first).',
+  })
   filter?: ExecutionFilter | null;
 }

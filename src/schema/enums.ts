@@ -1,5 +1,6 @@
 import { registerEnumType } from 'type-graphql';
 import { ATTEMPT_OUTCOMES, EXECUTION_STATUSES, EXECUTION_TRIGGERS } from '../domain/execution.js';
+import { EXECUTION_PHASES } from '../domain/executionPhase.js';
 import { HTTP_METHODS, JOB_STATUSES, MISFIRE_POLICIES, OVERLAP_POLICIES, SCHEDULE_KINDS, WORKLOADS } from '../domain/job.js';
 import { ROLE_NAMES } from '../domain/role.js';
 
@@ -72,6 +73,17 @@ registerEnumType(ExecutionStatus, {
       description:
         "Not run, because of the job's overlap policy, or of its misfire policy (SKIP, RUN_ONCE) for an occurrence missed while no scheduler ran (see reason).",
     },
+  },
+});
+
+export const ExecutionPhase = enumOf(EXECUTION_PHASES);
+registerEnumType(ExecutionPhase, {
+  name: 'ExecutionPhase',
+  valuesConfig: {
+    HISTORY: {
+      description: 'Started or finished: every status but SCHEDULED and QUEUED (RUNNING, RETRYING, SUCCEEDED, FAILED, CANCELLED, SKIPPED).',
+    },
+    UPCOMING: { description: 'Not started yet: SCHEDULED and QUEUED.' },
   },
 });
 

@@ -1,5 +1,6 @@
 import type { AnyBulkWriteOperation, Db, Filter, ObjectId } from 'mongodb';
 import type { ExecutionDoc, ExecutionStatus, ExecutionTrigger } from '../domain/execution.js';
+import { HISTORY_STATUSES, statusesMatching, type ExecutionPhase } from '../domain/executionPhase.js';
 import type { PageRequest } from '../pagination/pageRequest.js';
 import { bulkUpdate } from './bulkUpdates.js';
 import { collections, type Collections } from './collections.js';
@@ -8,6 +9,8 @@ import { keysetFilter } from './keyset.js';
 export interface ExecutionListFilter {
   jobId?: ObjectId | null;
   statuses?: ExecutionStatus[] | null;
+  /** Intersected with `statuses` when both are given. */
+  phase?: ExecutionPhase | null;
   /** Inclusive. */
   scheduledAfter?: Date | null;
   /** Exclusive. */
@@ -66,8 +69,10 @@ export class ExecutionStore {
   async list(filter: ExecutionListFilter, page: PageRequest): Promise<ExecutionDoc[]> {
     const f: Filter<ExecutionDoc> = {};
     if (filter.jobId) f.jobId = filter.jobId;
-    // One status as an equality: FerretDB pushes that down to PostgreSQL, an $in it does not.
-    if (filter.statuses?.length) f.status = filter.statuses.length === 1 ? filter.statuses[0] : { $in: filter.statuses };
+    const statuses = statusesMatching(filter.statuses, filter.phase);
+    // A phase and statuses with nothing in common: no query at all.
+    if (statuses?.length === 0) return [];
+    if (statuses) f.status = statusCondition(statuses);
     if (filter.scheduledAfter || filter.scheduledBefore) {
       f.scheduledFor = {
         ...(filter.scheduledAfter ? { $gte: filter.scheduledAfter } : {}),
@@ -84,6 +89,22 @@ export class ExecutionStore {
       .sort({ scheduledFor: direction, _id: direction })
       .limit(page.limit + 1)
       .toArray();
+  }
+
+  /**
+   * The newest execution (by scheduledFor) of each of `jobIds` that has started or finished; null
+   * for a job with none. One read per job, run together; on MongoDB each walks the job's newest
+   * entries of tenant_job_scheduled (past the occurrences materialised ahead) to its first started
+   * one, however long the history. On FerretDB each costs what an executions page does.
+   */
+  async newestStartedOfJobs(jobIds: readonly ObjectId[]): Promise<(ExecutionDoc | null)[]> {
+    return Promise.all(
+      jobIds.map((jobId) =>
+        this.c.executions.findOne(this.scoped({ jobId, status: statusCondition(HISTORY_STATUSES) }), {
+          sort: { scheduledFor: -1, _id: -1 },
+        }),
+      ),
+    );
   }
 
   /**
@@ -202,4 +223,9 @@ export class ExecutionStore {
     );
     return result.modifiedCount;
   }
+}
+
+/** One status as an equality: FerretDB pushes that down to PostgreSQL, an $in it evaluates itself. */
+function statusCondition(statuses: readonly ExecutionStatus[]): Filter<ExecutionDoc>['status'] {
+  return statuses.length === 1 ? statuses[0] : { $in: [...statuses] };
 }

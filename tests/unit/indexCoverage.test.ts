@@ -26,6 +26,11 @@ const QUERIES: Record<
   'executionStore.insert': { collection: 'executions', index: 'occurrence', fields: ['tenantId', 'occurrenceKey'] },
   'executionStore.list': { collection: 'executions', index: 'tenant_scheduled', fields: ['tenantId', 'scheduledFor'] },
   'executionStore.list(jobId)': { collection: 'executions', index: 'tenant_job_scheduled', fields: ['tenantId', 'jobId', 'scheduledFor'] },
+  'executionStore.newestStartedOfJobs': {
+    collection: 'executions',
+    index: 'tenant_job_scheduled',
+    fields: ['tenantId', 'jobId', 'scheduledFor'],
+  },
   'executionStore.requeueForRetry': { collection: 'executions', index: '_id', fields: ['_id'] },
   'executionStore.reviveCancelled': { collection: 'executions', index: 'tenant_job_scheduled', fields: ['tenantId', 'jobId'] },
   'executionStore.timings': { collection: 'executions', index: 'tenant_scheduled', fields: ['tenantId', 'scheduledFor'] },

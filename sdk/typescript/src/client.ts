@@ -10,7 +10,7 @@ import type {
   UpdateJobInput,
 } from './generated/graphql.js';
 import { KairosError } from './errors.js';
-import { paginate, type Connection } from './paginate.js';
+import { paginate, paginateBackward, type Connection } from './paginate.js';
 import { bearer, Transport, type Credential, type RateLimitRetry, type RequestOptions } from './transport.js';
 import { backoffMs, subscriptionIterator, type ReconnectOptions } from './watch.js';
 
@@ -105,15 +105,29 @@ export class KairosClient {
     return (await this.request(ops.ExecutionDocument, { id }, options)).execution;
   }
 
-  /** One page of executions, newest scheduledFor first. */
+  /**
+   * One page of executions, newest scheduledFor first, exactly as the API lists them: occurrences not
+   * started yet come first unless `filter.phase` is 'HISTORY'. `{ last: n, filter: { phase: 'UPCOMING' } }`
+   * is the n soonest upcoming ones (still newest first). executionsAll picks these for you.
+   */
   async executions(args: PageArgs & { filter?: ExecutionFilter } = {}, options?: RequestOptions): Promise<ExecutionConnection> {
     return (await this.request(ops.ExecutionsDocument, args, options)).executions;
   }
 
-  /** Every execution matching `filter`, newest first, fetched `pageSize` (default 100) at a time. */
+  /**
+   * Every execution matching `filter`, fetched `pageSize` (default 100) at a time. Without `phase`
+   * and `statuses` it lists history (phase 'HISTORY': started or finished), newest first; a frequent
+   * job's upcoming occurrences would otherwise come before any run. `phase: 'UPCOMING'` lists the
+   * ones not started yet, soonest first; `phase: null` lists everything, newest first (upcoming ones
+   * first); `statuses` without a phase lists those statuses, newest first.
+   */
   executionsAll(filter: ExecutionFilter & { pageSize?: number } = {}, options?: RequestOptions): AsyncGenerator<Execution, void, undefined> {
     const { pageSize, ...rest } = filter;
-    return paginate<Execution>((first, after) => this.executions({ first, after, filter: rest }, options) as Promise<Connection<Execution>>, pageSize);
+    const query: ExecutionFilter = rest.phase === undefined && !rest.statuses?.length ? { ...rest, phase: 'HISTORY' } : rest;
+    if (query.phase === 'UPCOMING') {
+      return paginateBackward<Execution>((last, before) => this.executions({ last, before, filter: query }, options) as Promise<Connection<Execution>>, pageSize);
+    }
+    return paginate<Execution>((first, after) => this.executions({ first, after, filter: query }, options) as Promise<Connection<Execution>>, pageSize);
   }
 
   /** Counts by status and start-lag percentiles over executions scheduled in [since, until). */

@@ -1,7 +1,7 @@
 export { KairosClient, type KairosClientOptions, type PageArgs, type Job, type Execution, type ExecutionAttempt, type ApiKey, type Viewer, type ExecutionStats, type ScheduledTime, type ExecutionEvent, type JobConnection, type ExecutionConnection } from './client.js';
 export { KairosError, type KairosErrorCode, type GraphQLErrorPayload } from './errors.js';
 export { verifyWebhook, type VerifyWebhookOptions, type Hmac } from './webhook.js';
-export { paginate, type Connection } from './paginate.js';
+export { paginate, paginateBackward, type Connection } from './paginate.js';
 export { backoffMs, type ReconnectOptions } from './watch.js';
 export type { Credential, RateLimitRetry, RequestOptions } from './transport.js';
 export type {
@@ -15,6 +15,7 @@ export type {
   ExecutionFilter,
   JobFilter,
   ExecutionStatus,
+  ExecutionPhase,
   ExecutionTrigger,
   AttemptOutcome,
   JobStatus,

@@ -1,5 +1,5 @@
 // The client against a running Kairos (scripts/with-kairos.mjs sets KAIROS_URL and KAIROS_TOKEN):
-// create, watch to SUCCEEDED, page, the error codes, and a subscription that survives a dropped connection.
+// create, watch to SUCCEEDED, page (history first), the error codes, and a subscription that survives a dropped connection.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, connect } from 'node:net';
@@ -57,7 +57,8 @@ test('create a job, watch a run of it to SUCCEEDED, page through its executions'
 
   for (let i = 0; i < 4; i++) await client.triggerJob(job.id);
   const seen = [];
-  for await (const execution of client.executionsAll({ jobId: job.id, pageSize: 2 })) seen.push(execution);
+  // phase null: everything, as some of the runs just triggered may still be queued.
+  for await (const execution of client.executionsAll({ jobId: job.id, phase: null, pageSize: 2 })) seen.push(execution);
   assert.ok(seen.length >= 5, `paged ${seen.length} executions`);
   assert.equal(new Set(seen.map((e) => e.id)).size, seen.length);
   const times = seen.map((e) => Date.parse(e.scheduledFor));
@@ -69,6 +70,36 @@ test('create a job, watch a run of it to SUCCEEDED, page through its executions'
   assert.equal(page.pageInfo.hasNextPage, true);
   assert.equal((await client.execution(done.execution.id))?.status, 'SUCCEEDED');
   assert.equal((await client.node(job.id))?.__typename, 'Job');
+});
+
+test('a job running every 2 s lists its history first, and its upcoming occurrences soonest first on request', async () => {
+  const job = await client.createJob({ name: 'sdk-history-first', schedule: { intervalSeconds: 2 }, target: { handler: 'noop' } });
+  try {
+    const watch = client.watchExecutions({ jobId: job.id, statuses: ['SUCCEEDED'] });
+    await nextMatching(watch, () => true, 15_000);
+    await watch.return();
+    const upcoming = new Set(['SCHEDULED', 'QUEUED']);
+    // As the API lists them, the occurrences materialised ahead of now come first.
+    const raw = await client.executions({ first: 1, filter: { jobId: job.id } });
+    assert.ok(upcoming.has(raw.edges[0].node.status), `the API's newest is ${raw.edges[0].node.status}`);
+
+    const history = [];
+    for await (const e of client.executionsAll({ jobId: job.id, pageSize: 2 })) history.push(e);
+    assert.ok(history.length >= 1);
+    assert.ok(history.every((e) => !upcoming.has(e.status)), history.map((e) => e.status).join());
+    assert.ok(history.some((e) => e.status === 'SUCCEEDED'));
+    const times = history.map((e) => Date.parse(e.scheduledFor));
+    assert.deepEqual([...times].sort((a, b) => b - a), times);
+
+    const soonest = [];
+    for await (const e of client.executionsAll({ jobId: job.id, phase: 'UPCOMING', pageSize: 2 })) if (soonest.push(e) === 5) break;
+    assert.ok(soonest.length >= 2, `${soonest.length} upcoming`);
+    assert.ok(soonest.every((e) => upcoming.has(e.status)), soonest.map((e) => e.status).join());
+    const upcomingTimes = soonest.map((e) => Date.parse(e.scheduledFor));
+    assert.deepEqual([...upcomingTimes].sort((a, b) => a - b), upcomingTimes);
+  } finally {
+    await client.deleteJob(job.id);
+  }
 });
 
 test('every job method: get, list, update, pause, resume, preview, delete', async () => {

@@ -1,5 +1,6 @@
 // Pure logic of the client, against the built dist/: webhook verification, error mapping,
-// the opt-in RATE_LIMITED retry (an injected fetch stands in for the server) and the backoff.
+// the opt-in RATE_LIMITED retry and the queries executionsAll sends (an injected fetch stands in
+// for the server) and the backoff.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
@@ -26,6 +27,13 @@ test('verifyWebhook refuses another body, another secret, a stale timestamp and 
   assert.equal(await verifyWebhook(body, header, secret, { now: at + 301_000, toleranceSeconds: 400 }), true);
   assert.equal(await verifyWebhook(body, header.replace('v1=', 'v2='), secret, { now: at }), false);
   assert.equal(await verifyWebhook(body, undefined, secret, { now: at }), false);
+});
+
+test("verifyWebhook refuses node:http's array form of a header (several values), even of a valid signature", async () => {
+  const header = sign(at / 1000, body);
+  assert.equal(await verifyWebhook(body, [header], secret, { now: at }), false);
+  assert.equal(await verifyWebhook(body, [header, header], secret, { now: at }), false);
+  assert.equal(await verifyWebhook(body, null, secret, { now: at }), false);
 });
 
 test('verifyWebhook uses an injected HMAC when given one', async () => {
@@ -104,6 +112,48 @@ test('an unreachable server is NETWORK_ERROR', async () => {
   const error = await client.viewer().catch((e) => e);
   assert.equal(error.code, 'NETWORK_ERROR');
   assert.match(error.message, /kairos\.test/);
+});
+
+/** One `executions` answer: nodes with these ids, in this order, and the page info. */
+const executionsPage = (ids, pageInfo) => ({
+  body: {
+    data: {
+      executions: {
+        edges: ids.map((id) => ({ cursor: `c-${id}`, node: { id } })),
+        pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: ids.length ? `c-${ids[0]}` : null, endCursor: ids.length ? `c-${ids.at(-1)}` : null, ...pageInfo },
+      },
+    },
+  },
+});
+
+test('executionsAll lists history, newest first, unless given a phase or statuses', async () => {
+  const { fetch, requests } = fakeFetch([executionsPage(['e3', 'e2'], { hasNextPage: true }), executionsPage(['e1'])]);
+  const client = new KairosClient({ url: 'http://kairos.test/graphql', token: 't', fetch });
+  const ids = [];
+  for await (const e of client.executionsAll({ jobId: 'j1', pageSize: 2 })) ids.push(e.id);
+  assert.deepEqual(ids, ['e3', 'e2', 'e1']);
+  assert.deepEqual(requests[0].body.variables, { first: 2, after: null, filter: { jobId: 'j1', phase: 'HISTORY' } });
+  assert.deepEqual(requests[1].body.variables, { first: 2, after: 'c-e2', filter: { jobId: 'j1', phase: 'HISTORY' } });
+
+  const statuses = fakeFetch([executionsPage(['e9'])]);
+  for await (const _ of new KairosClient({ url: 'http://kairos.test/graphql', token: 't', fetch: statuses.fetch }).executionsAll({ statuses: ['QUEUED'] }));
+  assert.deepEqual(statuses.requests[0].body.variables.filter, { statuses: ['QUEUED'] });
+
+  const everything = fakeFetch([executionsPage(['e9'])]);
+  for await (const _ of new KairosClient({ url: 'http://kairos.test/graphql', token: 't', fetch: everything.fetch }).executionsAll({ phase: null }));
+  assert.deepEqual(everything.requests[0].body.variables, { first: 100, after: null, filter: { phase: null } });
+});
+
+test("executionsAll with phase 'UPCOMING' lists the soonest first, paging backward", async () => {
+  // The server lists each page newest first; the last page of the list holds the soonest.
+  const { fetch, requests } = fakeFetch([executionsPage(['u2', 'u1'], { hasPreviousPage: true }), executionsPage(['u4', 'u3'], { hasPreviousPage: true }), executionsPage(['u5'])]);
+  const client = new KairosClient({ url: 'http://kairos.test/graphql', token: 't', fetch });
+  const ids = [];
+  for await (const e of client.executionsAll({ jobId: 'j1', phase: 'UPCOMING', pageSize: 2 })) ids.push(e.id);
+  assert.deepEqual(ids, ['u1', 'u2', 'u3', 'u4', 'u5']);
+  assert.deepEqual(requests[0].body.variables, { last: 2, before: null, filter: { jobId: 'j1', phase: 'UPCOMING' } });
+  assert.deepEqual(requests[1].body.variables, { last: 2, before: 'c-u2', filter: { jobId: 'j1', phase: 'UPCOMING' } });
+  assert.equal(requests[2].body.variables.before, 'c-u4');
 });
 
 test('reconnection backoff doubles up to its cap, with at most 50 % jitter', () => {

@@ -29,14 +29,23 @@ export type CreateJobInput = {
   workload?: Workload | null | undefined;
 };
 
+/** Which executions to list; every given condition must hold. Without phase and statuses, upcoming occurrences come first. */
 export type ExecutionFilter = {
   jobId?: string | null | undefined;
+  /** HISTORY: started or finished; UPCOMING: not started yet. With statuses, only the statuses in both (possibly none). */
+  phase?: ExecutionPhase | null | undefined;
   /** Inclusive. */
   scheduledAfter?: string | null | undefined;
   /** Exclusive. */
   scheduledBefore?: string | null | undefined;
   statuses?: Array<ExecutionStatus> | null | undefined;
 };
+
+export type ExecutionPhase =
+  /** Started or finished: every status but SCHEDULED and QUEUED (RUNNING, RETRYING, SUCCEEDED, FAILED, CANCELLED, SKIPPED). */
+  | 'HISTORY'
+  /** Not started yet: SCHEDULED and QUEUED. */
+  | 'UPCOMING';
 
 export type ExecutionStatus =
   | 'CANCELLED'

@@ -37,6 +37,12 @@ export interface KairosConfig {
    */
   scheduleSearchesPerMinute: number;
   /**
+   * SCHEDULE_SEARCHES_PER_SECOND_PER_PROCESS: schedule searches one api process answers a second for
+   * all tenants together, in bursts of one second's worth; past it previewSchedule is RATE_LIMITED.
+   * Default 500 (at most a tenth of the event loop); at least 100, one preview of 100.
+   */
+  scheduleSearchesPerSecondPerProcess: number;
+  /**
    * SUBSCRIPTION_EVENTS_PER_SECOND: events one tenant's subscriptions may be sent a second by one api
    * process, in bursts of one second's worth; past it the subscription that finds it spent ends with
    * RATE_LIMITED. Default 1000.
@@ -266,6 +272,7 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', false),
     // At least 600: a burst (10 s worth) must hold one preview of 100.
     scheduleSearchesPerMinute: int(env, 'SCHEDULE_SEARCHES_PER_MINUTE', 3000, 600, 10_000_000),
+    scheduleSearchesPerSecondPerProcess: int(env, 'SCHEDULE_SEARCHES_PER_SECOND_PER_PROCESS', 500, 100, 10_000_000),
     subscriptionEventsPerSecond: int(env, 'SUBSCRIPTION_EVENTS_PER_SECOND', 1000, 1, 10_000_000),
     rateLimitedAnswerDelayMs: int(env, 'RATE_LIMITED_ANSWER_DELAY_MS', 1000, 0, 60_000),
     tenantRequests: {

@@ -25,6 +25,7 @@ import { DeferredClaims } from './workers/deferredClaims.js';
 import { TenantQuotas } from './quotas/tenantQuotas.js';
 import { ConcurrencyLimiter } from './quotas/concurrencyLimiter.js';
 import { RateLimiter } from './quotas/rateLimiter.js';
+import { ProcessSearchBudget } from './quotas/processSearchBudget.js';
 import { ScheduleSearchBudget } from './quotas/scheduleSearchBudget.js';
 import { EventDeliveryBudget } from './quotas/eventDeliveryBudget.js';
 import { ScheduledBudget } from './quotas/scheduledBudget.js';
@@ -268,7 +269,11 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         tenants,
         quotas,
         rateLimiter,
-        searchBudget: new ScheduleSearchBudget(rateLimiter, config.scheduleSearchesPerMinute),
+        searchBudget: new ScheduleSearchBudget(
+          rateLimiter,
+          config.scheduleSearchesPerMinute,
+          new ProcessSearchBudget(config.scheduleSearchesPerSecondPerProcess, clock),
+        ),
         eventBudget: new EventDeliveryBudget(config.subscriptionEventsPerSecond, clock),
         createJobLock: new TenantLock(redis, config.redisPrefix, 'create-job', logger),
         jobCounter: new JobCounter(redis, config.redisPrefix),

@@ -27,7 +27,8 @@ describe('schedule math is bounded per request', () => {
   const member = tokenFor(tenant, 'member');
 
   beforeAll(async () => {
-    k = await startTestKairos('schedcost', { roles: ['api'] });
+    // The process's own budget is raised: these tests ask for more than a second's worth on purpose.
+    k = await startTestKairos('schedcost', { roles: ['api'], env: { SCHEDULE_SEARCHES_PER_SECOND_PER_PROCESS: '100000' } });
   });
   afterAll(async () => {
     await k?.stop();
@@ -104,5 +105,30 @@ describe('schedule math is bounded per request', () => {
 
     const job = await gqlOk(k.url, member, `query($id: ID!) { job(id: $id) { schedule { cron } } }`, { id: created.createJob.job.id });
     expect(job.job.schedule.cron).toBe('0 0 29 2 *');
+  });
+});
+
+describe('schedule searches are bounded per process, over every tenant', () => {
+  let k: TestKairos;
+
+  beforeAll(async () => {
+    k = await startTestKairos('schedproc', { roles: ['api'], env: { SCHEDULE_SEARCHES_PER_SECOND_PER_PROCESS: '100' } });
+  });
+  afterAll(async () => {
+    await k?.stop();
+  });
+
+  it("refuses previews past the process's budget even when each tenant is inside its own", async () => {
+    // Five tenants, one preview of 100 each: every tenant is far inside its 500-search burst, the process's is 100.
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => gql(k.url, tokenFor(uniqueName(`schedproc-${i}`), 'viewer'), previews(1, '0 9 * * 1-5'))),
+    );
+    const refused = answers.filter((a) => a.errors?.[0].extensions?.code === 'RATE_LIMITED');
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    expect(answers.length - refused.length).toBeGreaterThanOrEqual(1);
+    expect(refused[0].errors?.[0].message).toMatch(
+      /^The server is answering its limit of 100 schedule searches a second for all tenants; retry after \d+ s$/,
+    );
+    expect(refused[0].errors?.[0].extensions?.retryAfterSeconds).toBeGreaterThanOrEqual(1);
   });
 });

@@ -41,6 +41,7 @@ describe('loadConfig defaults', () => {
   it('refuses private targets and sizes workers at 1000 IO slots, one CPU slot per core and a quarter of each for one tenant', () => {
     expect(config.allowPrivateTargets).toBe(false);
     expect(config.scheduleSearchesPerMinute).toBe(3000);
+    expect(config.scheduleSearchesPerSecondPerProcess).toBe(500);
     expect(config.subscriptionEventsPerSecond).toBe(1000);
     expect(config.rateLimitedAnswerDelayMs).toBe(1000);
     expect(config.workerIoConcurrency).toBe(1000);
@@ -125,6 +126,7 @@ describe('loadConfig with explicit values', () => {
       JWT_MAX_TTL_SECONDS: '86400',
       ALLOW_PRIVATE_TARGETS: 'true',
       SCHEDULE_SEARCHES_PER_MINUTE: '1200',
+      SCHEDULE_SEARCHES_PER_SECOND_PER_PROCESS: '250',
       SUBSCRIPTION_EVENTS_PER_SECOND: '50',
       RATE_LIMITED_ANSWER_DELAY_MS: '0',
       API_TENANT_REQUESTS_IN_FLIGHT: '16',
@@ -165,6 +167,7 @@ describe('loadConfig with explicit values', () => {
       jwt: { secret: undefined, publicKey: PEM, issuer: 'https://issuer.example', audience: 'kairos', maxTtlSeconds: 86_400 },
       allowPrivateTargets: true,
       scheduleSearchesPerMinute: 1200,
+      scheduleSearchesPerSecondPerProcess: 250,
       subscriptionEventsPerSecond: 50,
       tenantRequests: { inFlight: 16, queued: 0 },
       rateLimitedAnswerDelayMs: 0,
@@ -249,6 +252,7 @@ describe('loadConfig rejects invalid values with a ConfigError naming the variab
     ['ALLOW_PRIVATE_TARGETS', { ALLOW_PRIVATE_TARGETS: 'maybe' }],
     // Below 600 a burst (10 s worth) could not hold one preview of 100.
     ['SCHEDULE_SEARCHES_PER_MINUTE', { SCHEDULE_SEARCHES_PER_MINUTE: '599' }],
+    ['SCHEDULE_SEARCHES_PER_SECOND_PER_PROCESS', { SCHEDULE_SEARCHES_PER_SECOND_PER_PROCESS: '99' }],
     ['SUBSCRIPTION_EVENTS_PER_SECOND', { SUBSCRIPTION_EVENTS_PER_SECOND: '0' }],
     ['RATE_LIMITED_ANSWER_DELAY_MS', { RATE_LIMITED_ANSWER_DELAY_MS: '-1' }],
     ['API_TENANT_REQUESTS_IN_FLIGHT', { API_TENANT_REQUESTS_IN_FLIGHT: '0' }],

@@ -7,8 +7,21 @@ import { TEST_JWT_SECRET } from '../support/env.js';
 const run = promisify(execFile);
 
 /** Runs the documented command, `npm run -s token -- ...`, as a user would paste it. */
-async function npmToken(args: string[]): Promise<{ stdout: string; stderr: string }> {
-  return run('npm', ['run', '-s', 'token', '--', ...args], { env: { ...process.env, JWT_SECRET: TEST_JWT_SECRET }, timeout: 120_000 });
+async function npmToken(args: string[], env: Record<string, string> = {}): Promise<{ stdout: string; stderr: string }> {
+  return run('npm', ['run', '-s', 'token', '--', ...args], {
+    env: { ...process.env, JWT_SECRET: TEST_JWT_SECRET, ...env },
+    timeout: 120_000,
+  });
+}
+
+/** What a refused command left: its exit code, stdout and stderr. */
+async function refusal(args: string[], env: Record<string, string> = {}): Promise<{ code: unknown; stdout: string; stderr: string }> {
+  const error = await npmToken(args, env).then(
+    () => null,
+    (e: { code: unknown; stdout: string; stderr: string }) => e,
+  );
+  if (!error) throw new Error(`npm run -s token -- ${args.join(' ')} printed a token`);
+  return { code: error.code, stdout: error.stdout, stderr: error.stderr };
 }
 
 describe('npm run -s token', () => {
@@ -36,5 +49,32 @@ describe('npm run -s token', () => {
     expect(help.stderr).toContain('--hours');
     expect(help.stderr).toContain('--subject');
     await expect(npmToken(['--role', 'owner'])).rejects.toMatchObject({ stdout: '', stderr: expect.stringContaining('--role must be') });
+  });
+
+  it.each([
+    [['--hours', '-1'], /--hours/],
+    [['--hours=-1'], /--hours must be a positive number, got "-1"/],
+    [['--hours', 'soon'], /--hours must be a positive number, got "soon"/],
+    [['--hours'], /--hours/],
+    [['--tenat', 'acme'], /Unknown option '--tenat'/],
+    [['acme'], /Unexpected argument 'acme'/],
+  ])('refuses %j in one line on stderr with exit code 2, without a stack trace or a token', async (args, message) => {
+    const { code, stdout, stderr } = await refusal(args);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/^token: [^\n]+\n$/);
+    expect(stderr).toMatch(message);
+  });
+
+  it('refuses a lifetime the server would refuse, naming its limit (JWT_MAX_TTL_SECONDS, 30 days by default)', async () => {
+    const over = await refusal(['--hours', '960']);
+    expect(over).toMatchObject({ code: 2, stdout: '' });
+    expect(over.stderr).toMatch(/^token: --hours 960 is longer than the server accepts: at most 720 hours \(JWT_MAX_TTL_SECONDS=2592000\)/);
+    const lowered = await refusal(['--hours', '2'], { JWT_MAX_TTL_SECONDS: '3600' });
+    expect(lowered.stderr).toMatch(/at most 1 hours \(JWT_MAX_TTL_SECONDS=3600\)/);
+    // The limit itself is accepted.
+    const { stdout } = await npmToken(['--hours', '720']);
+    const claims = jwt.verify(stdout.trim(), TEST_JWT_SECRET) as jwt.JwtPayload;
+    expect(claims.exp! - claims.iat!).toBe(2_592_000);
   });
 });

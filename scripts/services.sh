@@ -5,8 +5,8 @@
 #   built from its Go module (tools/ferretdb) into .cache/ (git-ignored), storing in the local PostgreSQL
 #   (FERRETDB_POSTGRESQL_URL, database created if missing) or, without one, in SQLite under .data/.
 #   FERRETDB_HANDLER=sqlite|postgresql forces a backend.
-#   A three-master Redis Cluster on 127.0.0.1:7001-7003 for the Redis Cluster tests (scripts/redis-cluster.sh;
-#   KAIROS_REDIS_CLUSTER=0 skips it).
+#   Only with KAIROS_REDIS_CLUSTER=1 (scripts/test.sh and scripts/test-file.sh set it; `npm start` does not):
+#   a three-master Redis Cluster on 127.0.0.1:7001-7003 for the Redis Cluster tests (scripts/redis-cluster.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -53,8 +53,8 @@ if [ -n "${KAIROS_REDIS_HZ:-}" ] && is_local "$rhost" && node scripts/service.mj
   echo "redis: hz is at least $KAIROS_REDIS_HZ"
 fi
 
-# --- Redis Cluster (the tests of tests/integration/redisCluster.test.ts) ---
-if [ "${KAIROS_REDIS_CLUSTER:-1}" != 0 ]; then bash scripts/redis-cluster.sh; fi
+# --- Redis Cluster (only the tests use it: tests/integration/redisCluster.test.ts) ---
+if [ "${KAIROS_REDIS_CLUSTER:-0}" = 1 ]; then bash scripts/redis-cluster.sh; fi
 
 FERRET=.cache/ferretdb/ferretdb
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `npm run test:file -- tests/unit/x.test.ts [more files] [jest options]`: the fast path for running
 # a few test files while working on them. Unlike `npm test` it does not install, build, type-check or
-# generate anything; it starts Redis and the MongoDB-wire server only when they do not answer (none
-# for unit tests only), then runs jest on the given files.
+# generate anything; it starts Redis, the MongoDB-wire server and the test Redis Cluster only when they
+# do not answer (none for unit tests only), then runs jest on the given files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -eq 0 ]; then
@@ -23,7 +23,8 @@ config=jest.config.js
 if $unit_only && [ ${#files[@]} -gt 0 ]; then
   config=jest.unit.config.js   # no global service check
 else
-  bash scripts/services.sh   # fast (two pings) when both answer
+  # Fast (a few pings) when all answer; with the Redis Cluster the Redis Cluster tests run against.
+  KAIROS_REDIS_CLUSTER=1 bash scripts/services.sh
 fi
 source scripts/dev-env.sh
 

@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
-bash scripts/services.sh
+# With the Redis Cluster the Redis Cluster tests run against.
+KAIROS_REDIS_CLUSTER=1 bash scripts/services.sh
 source scripts/dev-env.sh
 # The outage tests start FerretDB servers of their own (mongod instead when on PATH): build its binary.
 bash scripts/ferretdb-build.sh

@@ -24,9 +24,10 @@ const LEASE_TTL_MS = 3000;
 type Event = { executionUpdated: { status: string; execution: { id: string; jobId: string } } };
 
 /**
- * Kairos unchanged on a three-master Redis Cluster (scripts/redis-cluster.sh, started by services.sh):
- * real processes (api+worker, two schedulers) with REDIS_CLUSTER_NODES and the cluster's default
- * queue shards; tenants are picked so that their queues sit on all three masters.
+ * Kairos unchanged on a three-master Redis Cluster (scripts/redis-cluster.sh, which services.sh runs
+ * for npm test and npm run test:file): real processes (api+worker, two schedulers) with
+ * REDIS_CLUSTER_NODES and the cluster's default queue shards; tenants are picked so that their
+ * queues sit on all three masters.
  */
 describe('on a Redis Cluster', () => {
   const name = uniqueName('rcluster');

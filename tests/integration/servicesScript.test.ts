@@ -10,13 +10,15 @@ const run = promisify(execFile);
 
 describe('npm run services with both servers already running', () => {
   // A copy of the project's service scripts and FerretDB module, with a `go` first on PATH that
-  // records being called: building FerretDB here would call it.
+  // records being called (building FerretDB here would call it), and a Redis Cluster script that
+  // records being run.
   const root = mkdtempSync(join(tmpdir(), 'kairos-services-'));
   mkdirSync(join(root, 'scripts'));
   mkdirSync(join(root, 'tools/ferretdb'), { recursive: true });
   mkdirSync(join(root, 'bin'));
-  for (const file of ['services.sh', 'service.mjs', 'ferretdb-build.sh', 'redis-cluster.sh', 'pg-socket.sh'])
+  for (const file of ['services.sh', 'service.mjs', 'ferretdb-build.sh', 'pg-socket.sh'])
     copyFileSync(join('scripts', file), join(root, 'scripts', file));
+  writeFileSync(join(root, 'scripts/redis-cluster.sh'), `echo "redis cluster: stub"\necho called >> "${root}/cluster-called"\n`);
   for (const file of ['go.mod', 'go.sum', 'main.go']) copyFileSync(join('tools/ferretdb', file), join(root, 'tools/ferretdb', file));
   writeFileSync(join(root, 'bin/go'), `#!/bin/sh\necho called > "${root}/go-called"\nexit 1\n`, { mode: 0o755 });
   symlinkSync(resolve('node_modules'), join(root, 'node_modules'));
@@ -30,6 +32,15 @@ describe('npm run services with both servers already running', () => {
     expect(stdout).not.toContain('hz');
     expect(existsSync(join(root, 'go-called'))).toBe(false);
     expect(existsSync(join(root, '.cache'))).toBe(false);
+    // The Redis Cluster is for the tests only: `npm start` and a plain `npm run services` leave it alone.
+    expect(existsSync(join(root, 'cluster-called'))).toBe(false);
+  });
+
+  it('runs the Redis Cluster script when the test scripts ask for it (KAIROS_REDIS_CLUSTER=1)', async () => {
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', MONGO_URL, REDIS_URL, KAIROS_REDIS_CLUSTER: '1' };
+    const { stdout } = await run('bash', [join(root, 'scripts/services.sh')], { env, timeout: 60_000 });
+    expect(stdout).toContain('redis cluster: stub');
+    expect(existsSync(join(root, 'cluster-called'))).toBe(true);
   });
 });
 

@@ -185,10 +185,8 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       await cancels.start();
       const overlap = new OverlapGuard(redis, config.redisPrefix);
       const tenantSlots = new ConcurrencyLimiter(redis, config.redisPrefix, clock, quotas);
-      // The tenant's attempt records only "target address not allowed"; which address a name resolved to is for operators.
-      const dispatcher = targetAgent(config.allowPrivateTargets, (refused) =>
-        logger.warn('refused an HTTP target address', { ...refused }),
-      );
+      // A refusal is logged by the attempt it ended (runExecution), with its tenant, job and execution.
+      const dispatcher = targetAgent(config.allowPrivateTargets);
       closers.push(() => dispatcher.close());
       const cpu = new ChildProcessRunner({ handlersModule: config.handlersModule });
       // Closed after the worker has drained: kills a child that ignored its abort.

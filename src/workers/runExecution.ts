@@ -11,9 +11,10 @@ import { bufferedEntry, jobSnapshot, queueEntry, type ExecutionMessage, type Job
 import type { RunStore } from '../store/runStore.js';
 import type { TenantStore } from '../store/tenantStore.js';
 import { toGlobalId } from '../ids/globalId.js';
+import { executionLogFields, jobLogFields } from '../ids/logFields.js';
 import type { HandlerRegistry } from './handlers/handler.js';
 import { callHttpTarget } from './targets/httpTarget.js';
-import { isNonRetryable } from './targets/targetAgent.js';
+import { isNonRetryable, PrivateTargetError } from './targets/targetAgent.js';
 import { CancelledError, ShutdownError, type CancelSignals } from '../events/cancelSignals.js';
 import type { OverlapDecision, OverlapGuard } from './overlapGuard.js';
 import { pastDeadline, type AttemptClaims, type ClaimHolder } from '../queue/attemptClaims.js';
@@ -342,7 +343,10 @@ async function takeOverAndRequeue(deps: RunDeps, run: Run, started: Started): Pr
     const after = await takeOver(deps, current, written ? null : { workerId: deps.workerId, startedAt: started.startedAt });
     if (after) await deps.queues.enqueue([queueEntry(after, deps.clock())]);
   } catch (error) {
-    deps.logger.warn('could not record a failed attempt; the queue will hand it out again', { error: errorMessage(error) });
+    attemptLogger(deps.logger, run.tenantId, run.jobId, run.executionId).warn(
+      'could not record a failed attempt; the queue will hand it out again',
+      { error: errorMessage(error) },
+    );
   }
 }
 
@@ -361,10 +365,9 @@ async function takeOver(
   const startedAt = unwritten?.startedAt ?? current.attempts.find((a) => a.number === current.attempt)?.startedAt;
   recordCrashed(deps.metrics, current, after, startedAt ? now.getTime() - startedAt.getTime() : null);
   await publishStatusEvents(deps.events, deps.logger, [statusEvent(after, 'RUNNING', after.status, now)]);
-  attemptLogger(deps.logger, current.tenantId, current.jobId, current._id.toHexString()).warn(
-    'took over an execution whose worker disappeared',
-    { attempt: after.attempt },
-  );
+  attemptLogger(deps.logger, current.tenantId, current.jobId, current._id).warn('took over an execution whose worker disappeared', {
+    attempt: after.attempt,
+  });
   return after.status === 'RETRYING' ? after : null;
 }
 
@@ -496,6 +499,12 @@ async function attempt(
     }
     if (reason instanceof ShutdownError) return { outcome: 'CRASHED', error: reason.message, httpStatus: null, resultJson: null };
     const timedOut = reason instanceof AttemptTimeout;
+    // The attempt records only the neutral refusal; which address the host resolved to is for operators.
+    if (error instanceof PrivateTargetError)
+      attemptLogger(deps.logger, run.tenantId, run.jobId, run.executionId).warn('refused an HTTP target address', {
+        attempt: number,
+        ...error.refused,
+      });
     return {
       outcome: timedOut ? 'TIMED_OUT' : 'FAILED',
       error: timedOut ? reason.message : errorMessage(error),
@@ -561,9 +570,9 @@ async function finish(deps: RunDeps, run: Run, job: JobSnapshot, started: Starte
   }
 }
 
-/** The attempt's lines carry which tenant, job and execution they are about. */
-function attemptLogger(logger: Logger, tenantId: string, jobId: ObjectId, executionId: string): Logger {
-  return logger.child({ tenantId, jobId: jobId.toHexString(), executionId });
+/** The attempt's lines carry which tenant, job and execution they are about (ids as ids/logFields.ts spells them). */
+function attemptLogger(logger: Logger, tenantId: string, jobId: ObjectId, executionId: ObjectId | string): Logger {
+  return logger.child({ tenantId, ...jobLogFields(jobId), ...executionLogFields(executionId) });
 }
 
 function recordAttemptEnd(

@@ -1,6 +1,7 @@
 import { DelayedError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import { WORKLOADS, type Workload } from '../domain/job.js';
 import { errorMessage, type Logger } from '../logger.js';
+import { executionLogFields, jobLogFields } from '../ids/logFields.js';
 import type { ExecutionMessage, QueueShards } from '../queue/executionQueues.js';
 import { runExecution, type RunDeps } from './runExecution.js';
 import { isMongoUnavailable } from '../store/mongo.js';
@@ -144,7 +145,15 @@ export class WorkerRole {
       worker.on('failed', (entry, error) =>
         // The execution stays in MongoDB in its last state: reconcile re-enqueues a waiting one, and
         // runExecution has recorded a started one as CRASHED and queued its next attempt.
-        logger.warn('execution delivery failed', { workload, executionId: entry?.data.executionId, error: errorMessage(error) }),
+        logger.warn('execution delivery failed', {
+          workload,
+          ...(entry && {
+            tenantId: entry.data.tenantId,
+            ...(entry.data.run && jobLogFields(entry.data.run.jobId)),
+            ...executionLogFields(entry.data.executionId),
+          }),
+          error: errorMessage(error),
+        }),
       );
       return Object.assign(consumer, { worker });
     };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { fromGlobalId } from '../../src/ids/globalId.js';
 import { createLogger } from '../../src/logger.js';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
 import { gqlOk } from '../support/graphqlClient.js';
@@ -34,15 +35,21 @@ describe('log lines for failures', () => {
         },
       })
     ).createJob.job;
-    await gqlOk(k.url, token, `mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }`, { id: job.id });
+    const { execution } = (await gqlOk(k.url, token, `mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }`, { id: job.id }))
+      .triggerJob;
     const line = await waitUntil(
       'an attempt-failed log line',
       async () => lines.find((l) => l.msg === 'attempt failed' && l.tenantId === tenant),
       15_000,
     );
     expect(line).toMatchObject({ level: 'warn', attempt: 1, outcome: 'FAILED', next: 'FAILED' });
-    expect(line.jobId).toMatch(/^[0-9a-f]{24}$/);
-    expect(line.executionId).toMatch(/^[0-9a-f]{24}$/);
+    // The ids users see (API, dashboard, CLI), so one copied from them finds the line; the raw ObjectIds beside them.
+    expect(line).toMatchObject({
+      jobId: job.id,
+      executionId: execution.id,
+      jobObjectId: fromGlobalId(job.id, 'Job')!.id.toHexString(),
+      executionObjectId: fromGlobalId(execution.id, 'Execution')!.id.toHexString(),
+    });
   });
 
   it('writes the line for a refused target too, saying it was refused (not retried)', async () => {
@@ -60,7 +67,9 @@ describe('log lines for failures', () => {
           },
         })
       ).createJob.job;
-      await gqlOk(strict.url, token, `mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }`, { id: job.id });
+      const { execution } = (
+        await gqlOk(strict.url, token, `mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }`, { id: job.id })
+      ).triggerJob;
       const line = await waitUntil(
         'a refused-target log line',
         async () => lines.find((l) => l.msg === 'attempt failed' && l.tenantId === strictTenant),
@@ -68,6 +77,16 @@ describe('log lines for failures', () => {
       );
       expect(String(line.error)).toBe('target address not allowed');
       expect(line).toMatchObject({ level: 'warn', attempt: 1, next: 'FAILED' });
+      // The operators' line says what was refused and whose attempt it was.
+      const refusal = lines.find((l) => l.msg === 'refused an HTTP target address' && l.tenantId === strictTenant);
+      expect(refusal).toMatchObject({
+        level: 'warn',
+        jobId: job.id,
+        executionId: execution.id,
+        attempt: 1,
+        host: 'localhost',
+        address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/),
+      });
     } finally {
       await strict.stop();
     }

@@ -10,7 +10,8 @@ import { isPrivateAddress, privateLiteralHost } from '../../domain/privateAddres
  */
 export class PrivateTargetError extends Error {
   readonly retryable = false;
-  constructor() {
+  /** What was refused, for the operators' log line (never the attempt's error, which the tenant reads). */
+  constructor(readonly refused: RefusedTarget) {
     super('target address not allowed');
   }
 }
@@ -26,26 +27,21 @@ export interface RefusedTarget {
   address: string;
 }
 
-/** Called with the detail of each refusal, for the operators' log. */
-export type OnRefusedTarget = (refused: RefusedTarget) => void;
-
 /** Refuses a URL whose host is an IP literal in a blocked range (literals never reach the DNS lookup below). */
-export function checkLiteralHost(url: string, allowPrivate: boolean, onRefused?: OnRefusedTarget): void {
+export function checkLiteralHost(url: string, allowPrivate: boolean): void {
   if (allowPrivate) return;
   const host = privateLiteralHost(url);
-  if (host) {
-    onRefused?.({ host, address: host });
-    throw new PrivateTargetError();
-  }
+  if (host) throw new PrivateTargetError({ host, address: host });
 }
 
 /**
  * The connection pool HTTP targets are called through. Unless `allowPrivate`, every address a
  * host name resolves to is checked at connect time, on the address actually used, so a DNS
  * answer that changes after the job was created (rebinding) cannot reach a private address.
- * Owned by the worker role, which closes it.
+ * The pool is shared by every attempt, so the refusal carries its detail to the attempt, whose
+ * log line names the tenant, job and execution. Owned by the worker role, which closes it.
  */
-export function targetAgent(allowPrivate: boolean, onRefused?: OnRefusedTarget): Agent {
+export function targetAgent(allowPrivate: boolean): Agent {
   if (allowPrivate) return new Agent();
   return new Agent({
     connect: {
@@ -54,10 +50,7 @@ export function targetAgent(allowPrivate: boolean, onRefused?: OnRefusedTarget):
           if (error) return callback(error, '', 0);
           const list = addresses;
           const blocked = list.find((a) => isPrivateAddress(a.address));
-          if (blocked) {
-            onRefused?.({ host: hostname, address: blocked.address });
-            return callback(new PrivateTargetError(), '', 0);
-          }
+          if (blocked) return callback(new PrivateTargetError({ host: hostname, address: blocked.address }), '', 0);
           if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
           callback(null, list[0].address, list[0].family);
         });

@@ -17,7 +17,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund --loglevel=error && npm cache clean --force
 
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production PORT=4000 METRICS_PORT=9464
+# HOST: every interface, whatever KAIROS_MODE says (development mode would listen on loopback only).
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=4000 METRICS_PORT=9464
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

@@ -1,5 +1,6 @@
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import os from 'node:os';
+import { isIP } from 'node:net';
 import { publicKeyAlgorithm } from './auth/publicKeyAlgorithm.js';
 import type { RedisClusterTarget } from './redis/redisClient.js';
 
@@ -24,6 +25,12 @@ export interface KairosConfig {
    */
   queueShards: number;
   port: number;
+  /**
+   * HOST: the address the api (and a process's `/metrics` server) listens on. Default 127.0.0.1 in
+   * development mode, so a laptop's `npm start` (often with ALLOW_PRIVATE_TARGETS on) is not reachable
+   * from the network; 0.0.0.0 in production mode (the image and the chart also set it).
+   */
+  host: string;
   roles: Role[];
   /**
    * Token verification. `maxTtlSeconds` (JWT_MAX_TTL_SECONDS): a JWT whose `exp` lies further
@@ -192,6 +199,15 @@ function url(env: Env, name: string, fallback: string, schemes: string[]): strin
   return raw;
 }
 
+/** HOST: an IP address (`0.0.0.0`, `::`, `127.0.0.1`) or a host name; anything else would fail only at listen time. */
+function host(env: Env, fallback: string): string {
+  const raw = env.HOST;
+  if (raw === undefined || raw === '') return fallback;
+  if (isIP(raw) === 0 && !/^[A-Za-z0-9]([A-Za-z0-9-]{0,62})(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}))*$/.test(raw))
+    throw new ConfigError(`HOST must be an IP address or a host name, got "${raw}"`);
+  return raw;
+}
+
 /** REDIS_CLUSTER_NODES: a comma-separated list of `host:port` or redis(s) URLs. */
 function clusterNodes(raw: string): RedisClusterTarget {
   const nodes: { host: string; port: number }[] = [];
@@ -261,6 +277,7 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
     redisCluster,
     queueShards: int(env, 'QUEUE_SHARDS', redisCluster ? CONFIG_DEFAULTS.queueShardsCluster : CONFIG_DEFAULTS.queueShardsSingle, 1, 256),
     port: int(env, 'PORT', 4000, 0, 65535),
+    host: host(env, mode === 'production' ? '0.0.0.0' : '127.0.0.1'),
     roles: [...new Set(roles as Role[])],
     jwt: {
       secret,

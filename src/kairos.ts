@@ -73,8 +73,6 @@ export interface KairosOptions {
   >;
   /** Worker tuning beyond the configuration (tests shorten the drain). */
   worker?: Partial<Pick<WorkerRoleOptions, 'drainTimeoutMs' | 'lockDurationMs'>>;
-  /** Host the api role listens on. Default 0.0.0.0. */
-  host?: string;
   /**
    * Spans go to this exporter, each as it ends, whatever OTEL_EXPORTER_OTLP_ENDPOINT says (tests
    * pass an InMemorySpanExporter). `stop()` shuts it down, which empties an in-memory one.
@@ -257,6 +255,8 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
     }
     let url: string | null = null;
     let metricsUrl = '';
+    // Where this process's servers are reached: on loopback when they listen on every interface.
+    const reachAt = ['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
     if (config.roles.includes('api')) {
       const app: AppServices = {
         db,
@@ -291,7 +291,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       };
       const api = new ApiServer(await kairosSchema(), app, {
         port: config.port,
-        host: options.host,
+        host: config.host,
         paceRefusalsMs: config.rateLimitedAnswerDelayMs,
         tenantRequests: config.tenantRequests,
         // A paused server never answers: a probe must not hang for the socket timeout.
@@ -304,17 +304,17 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       });
       await api.start();
       closers.push(() => api.stop());
-      url = `http://127.0.0.1:${api.port}/graphql`;
-      metricsUrl = `http://127.0.0.1:${api.port}/metrics`;
+      url = `http://${reachAt}:${api.port}/graphql`;
+      metricsUrl = `http://${reachAt}:${api.port}/metrics`;
     } else {
       const server = new MetricsServer(metrics, {
         port: config.metricsPort,
-        host: options.host,
+        host: config.host,
         onError: (error) => logger.warn('could not serve metrics', { error: errorMessage(error) }),
       });
       await server.start();
       closers.push(() => server.stop());
-      metricsUrl = `http://127.0.0.1:${server.port}/metrics`;
+      metricsUrl = `http://${reachAt}:${server.port}/metrics`;
     }
     logger.info('kairos started', { roles: config.roles, url, metricsUrl, tracing: tracing.enabled });
     return { url, metricsUrl, scheduler, stop: stopAll };

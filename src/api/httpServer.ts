@@ -35,15 +35,23 @@ import { LiveConnections } from './liveConnections.js';
 import { sharedSubscribe } from './sharedSubscribe.js';
 import { paceRefusals } from './paceRefusals.js';
 import { TenantRequestGate, type TenantRequestGateOptions } from './tenantRequestGate.js';
+import { LIMITS } from '../jobs/parseJobInput.js';
 
 /** Request bodies above this are refused before parsing. */
 const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * The answer to a body over MAX_BODY_BYTES. It names the payload limit too: a body that large is
+ * usually a job's payload, and the client would otherwise learn that limit only after cutting it
+ * down to under this one.
+ */
+const BODY_TOO_LARGE = `Request body over ${MAX_BODY_BYTES / (1024 * 1024)} MiB; a job's payload must be at most ${LIMITS.payloadBytes / 1024} KiB of JSON`;
 /** All request headers together, Authorization included. */
 const MAX_HEADER_BYTES = 16 * 1024;
 
 export interface ApiServerOptions {
   port: number;
-  host?: string;
+  /** The address to listen on (HOST). */
+  host: string;
   /** `/readyz`: true when MongoDB and Redis answer. */
   ready: () => Promise<boolean>;
   /** How often a subscription socket opened with an API key is checked for revocation. Default 30 s. */
@@ -161,7 +169,7 @@ export class ApiServer {
     this.wsServer.on('connection', (socket) => this.logSocketErrors(socket));
     await new Promise<void>((resolve, reject) => {
       this.httpServer.once('error', reject);
-      this.httpServer.listen(this.options.port, this.options.host ?? '0.0.0.0', () => resolve());
+      this.httpServer.listen(this.options.port, this.options.host, () => resolve());
     });
   }
 
@@ -190,10 +198,11 @@ export class ApiServer {
       if (await this.ui(req, res, url)) return;
       if (url.pathname !== '/graphql') return send(res, 404, { error: 'Not found; the API is at /graphql' });
       const body = await readBody(req);
-      if (body === null)
-        return send(res, 413, {
-          errors: [{ message: `Request body over ${MAX_BODY_BYTES} bytes`, extensions: { code: 'BAD_USER_INPUT' } }],
-        });
+      if (body === null) {
+        // The rest of the body is not read and the socket is dropped: told so, a client sends its next request on a new connection.
+        res.setHeader('connection', 'close');
+        return send(res, 413, { errors: [{ message: BODY_TOO_LARGE, extensions: { code: 'BAD_USER_INPUT' } }] });
+      }
       const headers = new HeaderMap();
       for (const [key, value] of Object.entries(req.headers)) {
         if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);

@@ -18,7 +18,7 @@ export class MetricsServer {
 
   constructor(
     private readonly metrics: KairosMetrics,
-    private readonly options: { port: number; host?: string; onError: (error: unknown) => void },
+    private readonly options: { port: number; host: string; onError: (error: unknown) => void },
   ) {
     this.server = http.createServer((req, res) => {
       const path = new URL(req.url ?? '/', 'http://localhost').pathname;
@@ -43,7 +43,7 @@ export class MetricsServer {
   async start(): Promise<void> {
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', reject);
-      this.server.listen(this.options.port, this.options.host ?? '0.0.0.0', () => resolve());
+      this.server.listen(this.options.port, this.options.host, () => resolve());
     });
   }
 

@@ -218,6 +218,15 @@ describe('hostile input: a clear error or inert storage, never a 5xx or a half w
       expectClearError(await send(body, { ...bearer(member), ...headers }), ['BAD_USER_INPUT']);
     });
 
+    it('a createJob with a 2 MB payload gets 413 naming the body limit and the payload limit', async () => {
+      const input = { name: 'x', schedule: { intervalSeconds: 60 }, target: { handler: 'noop' }, payload: { blob: 'x'.repeat(2_000_000) } };
+      const response = await send({ query: CREATE, variables: { input } });
+      expect(response.status).toBe(413);
+      expect(expectClearError(response, ['BAD_USER_INPUT'])).toBe('BAD_USER_INPUT');
+      // The same payload limit a 300 KB payload is refused with, so the client knows what to aim for.
+      expect(response.json!.errors?.[0]?.message).toBe("Request body over 1 MiB; a job's payload must be at most 256 KiB of JSON");
+    });
+
     it('request headers over 16 KiB get 431 and the server stays up', async () => {
       const response = await post(k.url, JSON.stringify({ query: '{ viewer { tenantId } }' }), {
         ...bearer(member),

@@ -34,6 +34,17 @@ describe('loadConfig defaults', () => {
     expect(config.roles).toEqual(['api', 'scheduler', 'worker']);
   });
 
+  it('listens on loopback only in development mode, on every interface in production mode, and where HOST says', () => {
+    expect(config.host).toBe('127.0.0.1');
+    expect(loadConfig({ JWT_SECRET: SECRET, NODE_ENV: 'production' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ JWT_SECRET: SECRET, KAIROS_MODE: 'production' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ JWT_SECRET: SECRET, HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ JWT_SECRET: SECRET, NODE_ENV: 'production', HOST: '10.1.2.3' }).host).toBe('10.1.2.3');
+    expect(loadConfig({ JWT_SECRET: SECRET, HOST: '::' }).host).toBe('::');
+    expect(loadConfig({ JWT_SECRET: SECRET, HOST: 'kairos-api.internal' }).host).toBe('kairos-api.internal');
+    expect(loadConfig({ JWT_SECRET: SECRET, HOST: '' }).host).toBe('127.0.0.1');
+  });
+
   it('keeps the JWT secret and leaves issuer, audience and public key unset', () => {
     expect(config.jwt).toEqual({ secret: SECRET, publicKey: undefined, issuer: undefined, audience: undefined, maxTtlSeconds: 2_592_000 });
   });
@@ -163,6 +174,7 @@ describe('loadConfig with explicit values', () => {
       redisCluster: null,
       queueShards: 1,
       port: 8080,
+      host: '0.0.0.0',
       roles: ['worker', 'api'],
       jwt: { secret: undefined, publicKey: PEM, issuer: 'https://issuer.example', audience: 'kairos', maxTtlSeconds: 86_400 },
       allowPrivateTargets: true,
@@ -243,6 +255,9 @@ describe('loadConfig rejects invalid values with a ConfigError naming the variab
     ['PORT', { PORT: '-1' }],
     ['PORT', { PORT: '80.5' }],
     ['PORT', { PORT: 'http' }],
+    ['HOST', { HOST: 'http://0.0.0.0' }],
+    ['HOST', { HOST: '0.0.0.0:4000' }],
+    ['HOST', { HOST: 'a host' }],
     ['MONGO_URL', { MONGO_URL: 'not a url' }],
     ['MONGO_URL', { MONGO_URL: '127.0.0.1:27017' }],
     ['MONGO_URL', { MONGO_URL: 'http://127.0.0.1:27017/kairos' }],

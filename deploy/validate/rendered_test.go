@@ -11,6 +11,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/labels"
 )
@@ -44,8 +45,19 @@ func TestRenderedManifests(t *testing.T) {
 				t.Error(problem)
 			}
 			// values-production.yaml turns KEDA on, so the CRD is checked on every run.
-			if filepath.Base(file) == "production.yaml" && len(ofKind[*ScaledObject](objects)) == 0 {
-				t.Error("the production render has no ScaledObject")
+			if filepath.Base(file) == "production.yaml" {
+				if len(ofKind[*ScaledObject](objects)) == 0 {
+					t.Error("the production render has no ScaledObject")
+				}
+				// Production URLs carry credentials: they must come from Secrets, not from the values.
+				for _, d := range ofKind[*appsv1.Deployment](objects) {
+					for _, name := range []string{"MONGO_URL", "REDIS_URL"} {
+						e := env(d.Spec.Template.Spec.Containers[0], name)
+						if e == nil || e.ValueFrom == nil || e.ValueFrom.SecretKeyRef == nil {
+							t.Errorf("%s: %s must come from a Secret in production", d.Name, name)
+						}
+					}
+				}
 			}
 		})
 	}
@@ -161,6 +173,10 @@ func checkChart(objects []Object) []string {
 		if e := env(c, wantPortEnv); e == nil || e.Value != a["prometheus.io/port"] {
 			fail("%s: %s must equal the scraped port %q", d.Name, wantPortEnv, a["prometheus.io/port"])
 		}
+		// Kairos listens on loopback only in development mode; a pod is reached from outside.
+		if e := env(c, "HOST"); e == nil || e.Value != "0.0.0.0" {
+			fail("%s: HOST must be 0.0.0.0 so the probes and scrapes reach the pod", d.Name)
+		}
 		if pod.Spec.SecurityContext == nil || pod.Spec.SecurityContext.RunAsNonRoot == nil || !*pod.Spec.SecurityContext.RunAsNonRoot {
 			fail("%s: must run as non-root", d.Name)
 		}
@@ -191,6 +207,8 @@ func checkChart(objects []Object) []string {
 			fail("no Service selects the api pods")
 		}
 	}
+
+	problems = append(problems, checkNetworkPolicies(deployments, ofKind[*networkingv1.NetworkPolicy](objects))...)
 
 	pdbs := ofKind[*policyv1.PodDisruptionBudget](objects)
 	for _, d := range deployments {

@@ -2,7 +2,6 @@ import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { ExecutionSummary } from './api/operations.js';
-import { duration } from './format.js';
 
 /** Colours by outcome, shared with the CSS badges. */
 const COLOURS: Record<string, string> = {
@@ -105,30 +104,63 @@ export function Timeline({ executions, now }: { executions: ExecutionSummary[]; 
 /** Start-lag buckets, in milliseconds (upper bounds). */
 const BUCKETS = [50, 100, 250, 500, 1000, 2500, 5000, 10_000, Infinity];
 
-/** How long executions waited past their scheduled time before starting: a histogram of start lag. */
+/** 250 → "250 ms", 2500 → "2.5 s": a bucket bound, as short as it can be. */
+function bound(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${ms / 1000} s`;
+}
+
+/**
+ * How long executions waited past their scheduled time before starting: a histogram of start lag.
+ * The bucket labels are HTML under the plot, one grid cell per bar, rather than canvas text, which ran
+ * into each other: a cell wraps its label ("<250" over "ms"), and on a narrow chart every other one
+ * gives way (styles.css).
+ */
 export function LagHistogram({ executions }: { executions: ExecutionSummary[] }) {
   const lags = executions.map((e) => e.startLagMs).filter((l): l is number => l !== null);
   const counts = BUCKETS.map(() => 0);
   for (const lag of lags) counts[BUCKETS.findIndex((upper) => lag < upper)]! += 1;
-  const labels = BUCKETS.map((upper, i) => (upper === Infinity ? `≥${duration(BUCKETS[i - 1]!)}` : `<${duration(upper)}`));
+  const labels = BUCKETS.map((upper, i) => (upper === Infinity ? `≥${bound(BUCKETS[i - 1]!)}` : `<${bound(upper)}`));
+  const labelRow = useRef<HTMLDivElement>(null);
   const box = useChart(
     (width) => ({
       width,
-      height: 180,
+      height: 170,
       legend: { show: false },
       cursor: { points: { show: false } },
       scales: { x: { time: false, range: [-0.5, BUCKETS.length - 0.5] }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.15)] } },
       axes: [
-        { stroke: '#64748b', grid: { show: false }, splits: () => BUCKETS.map((_, i) => i), values: (_u, splits) => splits.map((i) => labels[i] ?? '') },
+        { stroke: '#64748b', grid: { show: false }, size: 10, splits: () => BUCKETS.map((_, i) => i), values: (_u, splits) => splits.map(() => '') },
         { stroke: '#64748b', grid: { stroke: '#eef2f7' }, size: 40 },
       ],
       series: [{}, { label: 'executions', fill: 'rgba(37, 99, 235, 0.75)', stroke: '#2563eb', paths: uPlot.paths.bars!({ size: [0.7, 60] }), points: { show: false } }],
+      hooks: {
+        // Lines the label cells up with the plotting area, which uPlot sizes (in canvas pixels) on each draw.
+        draw: [
+          (u) => {
+            const row = labelRow.current;
+            if (!row) return;
+            row.style.marginLeft = `${u.bbox.left / uPlot.pxRatio}px`;
+            row.style.width = `${u.bbox.width / uPlot.pxRatio}px`;
+          },
+        ],
+      },
     }),
     [BUCKETS.map((_, i) => i), counts],
     [counts.join(','), width()],
   );
   if (lags.length === 0) return <p class="muted empty">No execution started in the last hour.</p>;
-  return <div class="chart" ref={box} data-testid="lag-histogram" />;
+  return (
+    <div class="histogram" data-testid="lag-histogram">
+      <div class="chart" ref={box} />
+      <div class="histogram-labels" ref={labelRow} style={{ gridTemplateColumns: `repeat(${BUCKETS.length}, minmax(0, 1fr))` }}>
+        {labels.map((label) => (
+          <span key={label}>
+            <span class="histogram-label">{label}</span>
+          </span>
+        ))}
+      </div>
+    </div>
+  );
 }
 
 /** Re-create charts when the window's width class changes (the ResizeObserver handles the rest). */

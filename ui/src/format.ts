@@ -28,17 +28,26 @@ function dayList(field: string): string | null {
   return null;
 }
 
-/** Common cron shapes in words; anything else is shown as the expression itself. */
+/** What cronInWords says of a cron it has no words for: the expression itself. */
+export function cronFallback(cron: string): string {
+  return `cron ${cron}`;
+}
+
+/** Common cron shapes in words; anything else is shown as the expression itself (cronFallback). */
 export function cronInWords(cron: string): string {
   const fields = cron.trim().split(/\s+/);
   const [sec, min, hour, dom, mon, dow] = fields.length === 6 ? fields : ['0', ...fields];
-  if (fields.length !== 5 && fields.length !== 6) return `cron ${cron}`;
+  if (fields.length !== 5 && fields.length !== 6) return cronFallback(cron);
   const plain = dom === '*' && mon === '*';
   if (plain && dow === '*' && hour === '*' && min === '*' && sec === '*') return 'every second';
   if (plain && dow === '*' && hour === '*' && min === '*' && /^\*\/\d+$/.test(sec)) return intervalInWords(Number(sec.slice(2)));
   if (plain && dow === '*' && hour === '*' && sec === '0' && min === '*') return 'every minute';
   if (plain && dow === '*' && hour === '*' && sec === '0' && /^\*\/\d+$/.test(min)) return intervalInWords(Number(min.slice(2)) * 60);
   if (plain && dow === '*' && hour === '*' && sec === '0' && /^\d+$/.test(min)) return `every hour at minute ${min}`;
+  // Only a step that divides the day is a true interval (*/5 runs at 20:00 and again at 00:00).
+  if (plain && dow === '*' && sec === '0' && min === '0' && /^\*\/\d+$/.test(hour) && 24 % Number(hour.slice(2)) === 0) {
+    return intervalInWords(Number(hour.slice(2)) * 3600);
+  }
   if (plain && sec === '0' && /^\d+$/.test(min) && /^\d+$/.test(hour)) {
     const at = `at ${two(hour)}:${two(min)}`;
     if (dow === '*') return `every day ${at}`;
@@ -48,7 +57,7 @@ export function cronInWords(cron: string): string {
   if (mon === '*' && dow === '*' && sec === '0' && /^\d+$/.test(dom) && /^\d+$/.test(min) && /^\d+$/.test(hour)) {
     return `on day ${dom} of every month at ${two(hour)}:${two(min)}`;
   }
-  return `cron ${cron}`;
+  return cronFallback(cron);
 }
 
 /** The schedule in words, with the zone a cron is read in. */

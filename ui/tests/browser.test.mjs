@@ -32,6 +32,7 @@ let base;
 let browser;
 let receiver;
 let receiverUrl;
+let frequentId;
 const tokens = {};
 /** Every console error, page error and request to another host, from every page; must stay empty. */
 const problems = [];
@@ -77,6 +78,41 @@ async function signIn(page, token) {
   await page.click('button[type=submit]');
 }
 
+/** Polls `check` (every 250 ms) until it returns a truthy value, which it returns; fails after `timeoutMs`. */
+async function eventually(check, what, timeoutMs = 40_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** The rows of the executions table, as shown: id, status, scheduledFor, and whether all of the row is on screen. */
+function shownRows(page) {
+  return page.locator('[data-testid=executions-table] tbody tr[data-execution-id]').evaluateAll((rows) =>
+    rows.map((tr) => ({
+      id: tr.dataset.executionId,
+      status: tr.querySelector('[data-status]').dataset.status,
+      scheduledFor: Date.parse(tr.dataset.scheduledFor),
+      onScreen: tr.getBoundingClientRect().bottom <= innerHeight,
+    })),
+  );
+}
+
+/** Waits until the every-2-s job has about 20 s of runs (most of it spent by the tests before). */
+async function frequentJobHasRun() {
+  await eventually(async () => {
+    const data = await api('viewer', 'query($f: ExecutionFilter) { executions(first: 10, filter: $f) { edges { node { id } } } }', {
+      f: { jobId: frequentId, statuses: ['SUCCEEDED'] },
+    });
+    return data.executions.edges.length >= 10;
+  }, 'ten finished runs of the every-2-s job');
+}
+
+const HISTORY = ['RUNNING', 'RETRYING', 'SUCCEEDED', 'FAILED', 'CANCELLED', 'SKIPPED'];
+
 async function shoot(page, file) {
   await page.screenshot({ path: path.join(shots, file), fullPage: false });
 }
@@ -91,12 +127,28 @@ before(async () => {
   await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${receiver.address().port}/hook`;
   const mongoUrl = MONGO_URL.replace(/\/[^/?]*(\?|$)/, `/${name}$1`);
+  // LOOK_AHEAD_MS: a minute (two at most) of a frequent job's occurrences exist before they run, always more
+  // than a page of 20 for the every-2-s job below, as a user reported them ("in 44 s" ... "in 6 s").
   kairos = await spawnKairos(
-    { MONGO_URL: mongoUrl, REDIS_URL, REDIS_PREFIX: name, JWT_SECRET: SECRET, PORT: '0', ALLOW_PRIVATE_TARGETS: 'true', KAIROS_MODE: 'development' },
+    {
+      MONGO_URL: mongoUrl,
+      REDIS_URL,
+      REDIS_PREFIX: name,
+      JWT_SECRET: SECRET,
+      PORT: '0',
+      ALLOW_PRIVATE_TARGETS: 'true',
+      KAIROS_MODE: 'development',
+      LOOK_AHEAD_MS: '60000',
+    },
     { startTimeoutMs: 30_000 },
   );
   base = kairos.url.replace(/\/graphql$/, '');
   for (const role of ['admin', 'member', 'viewer']) tokens[role] = signDevToken(SECRET, { tenantId: TENANT, role, expiresInSeconds: 3600 });
+  // Runs every 2 s from here on, so it has a history by the time its test comes (without waiting for it alone).
+  const frequent = await api('member', 'mutation($i: CreateJobInput!) { createJob(input: $i) { job { id } } }', {
+    i: { name: 'every-two-seconds', schedule: { intervalSeconds: 2 }, target: { handler: 'noop' } },
+  });
+  frequentId = frequent.createJob.job.id;
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
 });
 
@@ -200,6 +252,58 @@ describe('dashboard', { concurrency: false }, () => {
     await page.context().close();
   });
 
+  test("the form takes a field's error back when that field is edited", async () => {
+    const page = await openPage();
+    await signIn(page, tokens.member);
+    await page.getByRole('link', { name: '+ New job' }).click();
+    await page.click('button[type=submit]');
+    const nameError = page.locator('[data-field=name] .field-error');
+    await nameError.waitFor();
+    assert.match(await nameError.innerText(), /name must not be empty/);
+    await page.locator('#name').pressSequentially('n');
+    await nameError.waitFor({ state: 'detached', timeout: 5000 });
+    await page.context().close();
+  });
+
+  test('a cron schedule is shown once: in words beside it, or alone when no words fit', async () => {
+    const created = await api('member', 'mutation($i: CreateJobInput!) { createJob(input: $i) { job { id } } }', {
+      i: { name: 'first-monday', schedule: { cron: '15 9 1-7 * 1' }, target: { handler: 'noop' } },
+    });
+    const page = await openPage();
+    await signIn(page, tokens.viewer);
+    await page.getByTestId('who').waitFor();
+    for (const [id, name, cron, words] of [
+      [jobId, 'sleepy', '0 */6 * * *', /^every 6 hours 0 \*\/6 \* \* \*$/],
+      [created.createJob.job.id, 'first-monday', '15 9 1-7 * 1', /^cron 15 9 1-7 \* 1$/],
+    ]) {
+      await page.goto(`${base}/ui/#/jobs/${id}`);
+      await page.getByRole('heading', { name }).waitFor();
+      const schedule = page.getByTestId('schedule');
+      await schedule.waitFor();
+      const text = (await schedule.innerText()).trim();
+      assert.equal(text.split(cron).length - 1, 1, `"${cron}" once in "${text}"`);
+      assert.match(text, words);
+    }
+    await page.context().close();
+  });
+
+  test("an interval job's next occurrences start at its nextRunAt, on the job's own grid", async () => {
+    const created = await api('member', 'mutation($i: CreateJobInput!) { createJob(input: $i) { job { id nextRunAt } } }', {
+      i: { name: 'hourly-interval', schedule: { intervalSeconds: 3600 }, target: { handler: 'noop' } },
+    });
+    const { id, nextRunAt } = created.createJob.job;
+    const page = await openPage();
+    await signIn(page, tokens.viewer);
+    await page.getByTestId('who').waitFor();
+    await page.goto(`${base}/ui/#/jobs/${id}`);
+    const occurrences = page.locator('[data-testid=occurrences] li');
+    await occurrences.nth(9).waitFor();
+    const at = await occurrences.evaluateAll((items) => items.map((li) => Date.parse(li.dataset.at)));
+    assert.equal(new Date(at[0]).toISOString(), new Date(nextRunAt).toISOString(), 'the first occurrence is the job page\'s next run');
+    for (let i = 1; i < at.length; i++) assert.equal(at[i] - at[i - 1], 3_600_000);
+    await page.context().close();
+  });
+
   let failedId;
   test("shows a FAILED execution's attempts and error", async () => {
     const created = await api('member', 'mutation($i: CreateJobInput!) { createJob(input: $i) { job { id } } }', {
@@ -266,6 +370,98 @@ describe('dashboard', { concurrency: false }, () => {
     await page.locator('.graphiql-execute-button').click();
     await page.locator('.result-window', { hasText: TENANT }).waitFor();
     await page.context().close();
+  });
+
+  test("a frequent job's page shows its newest runs first, live, and its upcoming ones apart", async () => {
+    await frequentJobHasRun();
+    const page = await openPage();
+    await signIn(page, tokens.viewer);
+    await page.getByTestId('who').waitFor();
+    await page.goto(`${base}/ui/#/jobs/${frequentId}`);
+    await page.evaluate(() => (window.__sameDocument = true));
+    await page.locator('[data-testid=executions-table] tbody tr[data-execution-id]').nth(2).waitFor();
+    const shown = (await shownRows(page)).filter((r) => r.onScreen);
+    assert.ok(shown.filter((r) => r.status === 'SUCCEEDED').length >= 3, `three finished runs on the first screen: ${JSON.stringify(shown)}`);
+    assert.deepEqual(
+      shown.filter((r) => !HISTORY.includes(r.status)),
+      [],
+      'only runs that started or finished',
+    );
+    for (let i = 1; i < shown.length; i++) assert.ok(shown[i - 1].scheduledFor >= shown[i].scheduledFor, 'newest first');
+    await shoot(page, 'job-frequent-desktop.png');
+
+    // A new run arrives on top, and finishes, without a reload.
+    const newer = await page.waitForFunction((top) => {
+      const tr = document.querySelector('[data-testid=executions-table] tbody tr[data-execution-id]');
+      return tr && Date.parse(tr.dataset.scheduledFor) > top && tr.dataset.executionId;
+    }, shown[0].scheduledFor);
+    const newId = await newer.jsonValue();
+    await page.locator(`tr[data-execution-id="${newId}"] [data-status=SUCCEEDED]`).waitFor();
+    assert.equal(await page.evaluate(() => window.__sameDocument), true, 'the page was not reloaded');
+
+    // Upcoming: the soonest occurrences not started yet, soonest first.
+    await page.getByTestId('execution-phase').getByRole('button', { name: 'Upcoming' }).click();
+    await page.locator('[data-testid=executions-table][data-phase=UPCOMING] tbody tr[data-execution-id]').nth(1).waitFor();
+    const upcoming = await shownRows(page);
+    assert.deepEqual(
+      upcoming.filter((r) => r.status !== 'QUEUED' && r.status !== 'SCHEDULED'),
+      [],
+      'only occurrences not started yet',
+    );
+    for (let i = 1; i < upcoming.length; i++) assert.ok(upcoming[i - 1].scheduledFor < upcoming[i].scheduledFor, 'soonest first');
+    assert.ok(upcoming[0].scheduledFor < Date.now() + 10_000, 'the soonest one is due within a few intervals');
+    await page.context().close();
+  });
+
+  test("a frequent job's row in the jobs list takes its last outcome and success rate from its runs", async () => {
+    // Its first executions (newest first) are all occurrences to come by now; its runs are after them.
+    await frequentJobHasRun();
+    const page = await openPage();
+    await signIn(page, tokens.viewer);
+    const row = page.locator('tr[data-job-name="every-two-seconds"]');
+    await row.waitFor();
+    await row.locator('[data-testid=last-outcome] [data-status=SUCCEEDED]').waitFor({ timeout: 5000 });
+    assert.match(await row.getByTestId('success-rate').innerText(), /^100%$/);
+    await page.context().close();
+  });
+
+  test("the start-lag histogram's labels do not overlap, at desktop and phone sizes", async () => {
+    for (const viewport of [desktop, phone]) {
+      const page = await openPage(viewport);
+      await signIn(page, tokens.viewer);
+      const labels = page.locator('[data-testid=lag-histogram] .histogram-label');
+      await labels.nth(8).waitFor();
+      // The row is lined up with the plot on uPlot's draw: wait until it has been.
+      await page.waitForFunction(() => document.querySelector('.histogram-labels')?.style.width);
+      const boxes = await labels.evaluateAll((spans) => spans.filter((s) => s.checkVisibility({ visibilityProperty: true })).map((s) => s.getBoundingClientRect().toJSON()));
+      assert.ok(boxes.length >= (viewport === desktop ? 9 : 5), `${boxes.length} labels shown at ${viewport.width}px`);
+      const card = await page.locator('[data-testid=lag-histogram]').evaluate((e) => e.getBoundingClientRect().toJSON());
+      for (let i = 0; i < boxes.length; i++) {
+        assert.ok(boxes[i].width > 0 && boxes[i].left >= card.left && boxes[i].right <= card.right, `label ${i} inside the chart: ${JSON.stringify(boxes[i])}`);
+        if (i > 0) assert.ok(boxes[i - 1].right <= boxes[i].left, `labels ${i - 1} and ${i} overlap at ${viewport.width}px: ${JSON.stringify([boxes[i - 1], boxes[i]])}`);
+      }
+      await page.context().close();
+    }
+  });
+
+  test("the sign-in page's token command stays on one line, at desktop and phone sizes", async () => {
+    for (const viewport of [desktop, phone]) {
+      const page = await openPage(viewport);
+      await page.goto(`${base}/ui/`);
+      const command = page.getByTestId('token-command');
+      await command.waitFor();
+      assert.equal((await command.innerText()).trim(), 'npm run token -- --tenant demo --role viewer');
+      const lines = await command.evaluate((element) => {
+        const range = document.createRange();
+        range.selectNodeContents(element);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      });
+      assert.equal(lines, 1, `one line at ${viewport.width}px`);
+      await shoot(page, `signin-${viewport === desktop ? 'desktop' : 'phone'}.png`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+      assert.ok(overflow <= 1, `the sign-in page is ${overflow}px wider than the screen`);
+      await page.context().close();
+    }
   });
 
   test('screenshots: jobs list, job page and execution page at desktop and phone sizes', async () => {

@@ -47,7 +47,10 @@ export interface JobRow {
   schedule: Schedule;
   nextRunAt: string | null;
   lastRunAt: string | null;
-  executions: { edges: { node: { status: ExecutionStatus; finishedAt: string | null } }[] };
+  /** The newest run that has started or finished. */
+  lastExecution: { status: ExecutionStatus } | null;
+  /** The newest runs that have started or finished (RECENT_EXECUTIONS of them), for the success rate. */
+  executions: { edges: { node: { status: ExecutionStatus } }[] };
 }
 
 export interface Job extends JobRow {
@@ -90,12 +93,18 @@ export interface PageInfo {
   endCursor: string | null;
 }
 
-/** How many recent executions a job row's last outcome and success rate are taken from. */
+/** How many recent runs (started or finished) a job row's success rate is taken from. */
 export const RECENT_EXECUTIONS = 20;
+
+/** Started or finished (HISTORY), or not started yet (UPCOMING): the API's ExecutionPhase. */
+export type ExecutionPhase = 'HISTORY' | 'UPCOMING';
+export const HISTORY_STATUSES: ExecutionStatus[] = ['RUNNING', 'RETRYING', 'SUCCEEDED', 'FAILED', 'CANCELLED', 'SKIPPED'];
+export const UPCOMING_STATUSES: ExecutionStatus[] = ['SCHEDULED', 'QUEUED'];
 
 const SCHEDULE = 'schedule { kind cron timezone intervalSeconds runAt startAt endAt jitterSeconds }';
 const EXECUTION_SUMMARY = 'id status trigger scheduledFor startedAt finishedAt durationMs startLagMs attempt maxAttempts error jobId job { id name }';
-const JOB_ROW = `id name status ${SCHEDULE} nextRunAt lastRunAt executions(first: ${RECENT_EXECUTIONS}) { edges { node { status finishedAt } } }`;
+// Runs, not the first executions of all: those are the occurrences not started yet, for a frequent job all of them.
+const JOB_ROW = `id name status ${SCHEDULE} nextRunAt lastRunAt lastExecution { status } executions(first: ${RECENT_EXECUTIONS}, filter: { phase: HISTORY }) { edges { node { status } } }`;
 const JOB = `${JOB_ROW} description target { __typename ... on HttpTarget { url method headers { name value } } ... on HandlerTarget { handler } } payload workload timeoutSeconds retryPolicy { maxAttempts initialBackoffSeconds maxBackoffSeconds backoffMultiplier } overlapPolicy misfirePolicy createdAt updatedAt`;
 const EXECUTION = `${EXECUTION_SUMMARY} queuedAt nextAttemptAt reason result createdAt updatedAt attempts { number startedAt finishedAt outcome error httpStatus workerId }`;
 const PAGE_INFO = 'pageInfo { hasNextPage hasPreviousPage startCursor endCursor }';

@@ -94,7 +94,12 @@ export function JobForm({ id }: { id?: string }) {
     if (id && existing.data?.job) setDraft(fromJob(existing.data.job));
   }, [id, existing.data]);
 
-  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  // Editing a field takes back the error the last submit showed for it: it may be fixed now.
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
+    setDraft((d) => ({ ...d, [key]: value }));
+    const stale: string[] = [key, ...(ERRORS_OF[key] ?? [])];
+    setErrors((current) => (stale.some((k) => k in current) ? Object.fromEntries(Object.entries(current).filter(([k]) => !stale.includes(k))) : current));
+  };
 
   // The schedule preview follows the schedule fields as they are typed.
   const schedule = useDebounced(JSON.stringify(scheduleInput(draft)), 300);
@@ -276,6 +281,18 @@ export function JobForm({ id }: { id?: string }) {
     </main>
   );
 }
+
+/** Errors shown apart from a field's own that a change of that field may also fix. */
+const ERRORS_OF: Partial<Record<keyof Draft, string[]>> = {
+  kind: ['schedule', 'cron', 'timezone', 'intervalSeconds', 'runAt'],
+  cron: ['schedule'],
+  intervalSeconds: ['schedule'],
+  runAt: ['schedule'],
+  targetKind: ['target', 'handler', 'url'],
+  handler: ['target'],
+  url: ['target'],
+  method: ['target'],
+};
 
 /** The API names fields by their input path ("schedule.cron", "target.http.url"); the form by its own. */
 function fieldKey(field: string): string {

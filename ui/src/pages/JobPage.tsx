@@ -1,11 +1,11 @@
 import { DELETE_JOB, JOB_PAGE, PAUSE_JOB, PREVIEW, RESUME_JOB, TRIGGER_JOB, type Job, type Schedule } from '../api/operations.js';
 import { Card, ConfirmButton, ErrorBanner, StatusBadge, When } from '../components.js';
 import { ExecutionsTable } from '../executionsTable.js';
-import { absolute, offsetChanges, offsetOf, scheduleInWords } from '../format.js';
+import { absolute, cronFallback, offsetChanges, offsetOf, scheduleInWords } from '../format.js';
 import { navigate, useAction, useLive, useNow, useQuery } from '../hooks.js';
 import { useSession } from '../session.js';
 
-/** One job: actions, settings, its next 10 occurrences and its executions. */
+/** One job: actions, its runs (and upcoming executions), settings and its next 10 occurrences. */
 export function JobPage({ id }: { id: string }) {
   const { client, canWrite } = useSession();
   const now = useNow();
@@ -56,17 +56,18 @@ export function JobPage({ id }: { id: string }) {
         )}
       </header>
       <ErrorBanner error={action.error ?? trigger.error ?? remove.error ?? answer.error} />
+      {/* Runs first: what happened is what a job's page is opened for; the settings change seldom. */}
+      <Card title="Executions">
+        <ExecutionsTable jobId={job.id} showJob={false} />
+      </Card>
       <div class="grid-2">
         <Card title="Settings">
           <Settings job={job} now={now} />
         </Card>
         <Card title="Next 10 occurrences">
-          {job.status === 'ACTIVE' ? <Occurrences schedule={job.schedule} /> : <p class="muted">None while the job is {job.status.toLowerCase()}.</p>}
+          {job.status === 'ACTIVE' ? <Occurrences schedule={job.schedule} from={job.nextRunAt} now={now} /> : <p class="muted">None while the job is {job.status.toLowerCase()}.</p>}
         </Card>
       </div>
-      <Card title="Executions">
-        <ExecutionsTable jobId={job.id} showJob={false} />
-      </Card>
     </main>
   );
 }
@@ -78,8 +79,8 @@ function Settings({ job, now }: { job: Job; now: number }) {
   return (
     <dl class="settings">
       <dt>Schedule</dt>
-      <dd>
-        {scheduleInWords(s)} {s.cron && <code>{s.cron}</code>}
+      <dd data-testid="schedule">
+        <ScheduleText schedule={s} />
       </dd>
       <dt>Time zone</dt>
       <dd>{s.timezone}</dd>
@@ -135,14 +136,49 @@ function Settings({ job, now }: { job: Job; now: number }) {
   );
 }
 
-/** The next occurrences from previewSchedule, in the schedule's zone; a change of UTC offset (DST) is marked. */
-export function Occurrences({ schedule, count = 10 }: { schedule: Schedule; count?: number }) {
+/** A cron schedule in words with its expression beside it, the expression once when no words fit. */
+function ScheduleText({ schedule }: { schedule: Schedule }) {
+  const words = scheduleInWords(schedule);
+  if (!schedule.cron) return <>{words}</>;
+  if (words === cronFallback(schedule.cron)) {
+    return (
+      <>
+        cron <code>{schedule.cron}</code>
+      </>
+    );
+  }
+  return (
+    <>
+      {words} <code>{schedule.cron}</code>
+    </>
+  );
+}
+
+/**
+ * The instant a job's occurrence list starts at: its nextRunAt, so the list shows the instants the
+ * scheduler uses. An interval counts from its own grid, not from the moment of asking: previewSchedule
+ * starts an interval at startAt when that is still ahead, else one interval after now, so an overdue
+ * nextRunAt is moved along its grid past `now` first.
+ */
+function previewStart(schedule: Schedule, nextRunAt: string | null, now: number): string | null {
+  if (!nextRunAt || schedule.kind === 'ONCE') return schedule.startAt;
+  let at = Date.parse(nextRunAt);
+  const step = (schedule.intervalSeconds ?? 0) * 1000;
+  if (schedule.kind === 'INTERVAL' && step > 0 && at <= now) at += Math.floor((now - at) / step + 1) * step;
+  return new Date(at).toISOString();
+}
+
+/**
+ * The next occurrences from previewSchedule, from the job's next run (see previewStart), in the
+ * schedule's zone; a change of UTC offset (DST) is marked.
+ */
+export function Occurrences({ schedule, from, now, count = 10 }: { schedule: Schedule; from: string | null; now: number; count?: number }) {
   const input = {
     cron: schedule.cron,
     timezone: schedule.timezone,
     intervalSeconds: schedule.intervalSeconds,
     runAt: schedule.runAt,
-    startAt: schedule.startAt,
+    startAt: previewStart(schedule, from, now),
     endAt: schedule.endAt,
   };
   const preview = useQuery<{ previewSchedule: { at: string; local: string }[] }>(PREVIEW, { schedule: input, count });
@@ -157,7 +193,7 @@ export function OccurrenceList({ times, timeZone, error }: { times: { at: string
   return (
     <ol class="occurrences" data-testid="occurrences">
       {times.map((t, i) => (
-        <li key={t.at} class={changes.has(i) ? 'dst' : ''}>
+        <li key={t.at} class={changes.has(i) ? 'dst' : ''} data-at={t.at}>
           <span>{absolute(t.at, timeZone)}</span>
           <small class="muted">UTC{offsetOf(t.local).replace('Z', '+00:00')}</small>
           {changes.has(i) && <span class="badge badge-dst" title="The UTC offset changes before this occurrence">DST change</span>}

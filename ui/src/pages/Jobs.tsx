@@ -67,7 +67,7 @@ export function Jobs() {
                 <th>Status</th>
                 <th>Next run</th>
                 <th>Last outcome</th>
-                <th title={`Over the last ${RECENT_EXECUTIONS} executions`}>Success</th>
+                <th title={`Over the last ${RECENT_EXECUTIONS} runs`}>Success</th>
               </tr>
             </thead>
             <tbody>
@@ -96,9 +96,8 @@ export function Jobs() {
 }
 
 function JobLine({ job, now }: { job: JobRow; now: number }) {
-  const recent = job.executions.edges.map((e) => e.node);
-  const last = recent.find((e) => e.finishedAt);
-  const rate = successRate(recent.map((e) => e.status));
+  const last = job.lastExecution;
+  const rate = successRate(job.executions.edges.map((e) => e.node.status));
   return (
     <tr class="clickable" onClick={() => navigate(`/jobs/${job.id}`)} data-job-name={job.name}>
       <td>
@@ -116,12 +115,12 @@ function JobLine({ job, now }: { job: JobRow; now: number }) {
       <td>
         <When iso={job.nextRunAt} now={now} timeZone={job.schedule.timezone} />
       </td>
-      <td>{last ? <StatusBadge status={last.status} /> : <span class="muted">—</span>}</td>
+      <td data-testid="last-outcome">{last ? <StatusBadge status={last.status} /> : <span class="muted">—</span>}</td>
       <td>
         {rate === null ? (
           <span class="muted">—</span>
         ) : (
-          <span class="rate" title={`${Math.round(rate * 100)}% of the last finished executions succeeded`}>
+          <span class="rate" data-testid="success-rate" title={`${Math.round(rate * 100)}% of the last finished runs succeeded`}>
             <span class="rate-bar">
               <span style={{ width: `${Math.round(rate * 100)}%` }} />
             </span>
@@ -143,7 +142,8 @@ function Overview({ now }: { now: number }) {
   const minute = Math.floor(now / 60_000) * 60_000;
   const since = new Date(minute - 3_600_000).toISOString();
   const stats = useQuery<StatsAnswer>(STATS, { since });
-  const recent = useQuery<{ executions: { edges: { node: ExecutionSummary }[] } }>(EXECUTIONS, { first: 100, filter: { scheduledAfter: since } });
+  // Runs only: occurrences not started yet sort first and would take a frequent job's share of the 100.
+  const recent = useQuery<{ executions: { edges: { node: ExecutionSummary }[] } }>(EXECUTIONS, { first: 100, filter: { scheduledAfter: since, phase: 'HISTORY' } });
   useRefreshOnEvents(() => {
     stats.reload();
     recent.reload();

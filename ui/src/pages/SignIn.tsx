@@ -28,8 +28,12 @@ export function SignIn({ message, onSignIn }: { message: string | null; onSignIn
           Sign in
         </button>
         <p class="muted small">
-          <code>npm start</code> prints a development token; <code>npm run token -- --tenant demo --role viewer</code> mints more.
+          <code>npm start</code> prints a development token; this mints more:
         </p>
+        {/* On one line (scrolling when too wide): a command broken at its hyphens reads as another command. */}
+        <code class="command hint-command" data-testid="token-command">
+          npm run token -- --tenant demo --role viewer
+        </code>
       </form>
     </main>
   );

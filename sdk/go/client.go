@@ -151,9 +151,22 @@ func (c *Client) Execution(ctx context.Context, id string) (*Execution, error) {
 	return &r.Execution.ExecutionFields, nil
 }
 
-// Executions returns one page of executions, newest scheduledFor first.
+// AnyPhase, given as ExecutionFilter.Phase (kairos.Ptr(kairos.AnyPhase)), asks for executions of
+// every phase, as the API lists them without a phase: newest first, upcoming ones first. It tells
+// ExecutionsAll not to pick HISTORY for you; it is not sent to the server.
+const AnyPhase ExecutionPhase = ""
+
+// Executions returns one page of executions, newest scheduledFor first, exactly as the API lists
+// them: occurrences not started yet come first unless filter.Phase is ExecutionPhaseHistory.
+// Page{Last: n} with Phase ExecutionPhaseUpcoming is the n soonest upcoming ones (still newest
+// first). ExecutionsAll picks these for you.
 func (c *Client) Executions(ctx context.Context, page Page, filter *ExecutionFilter) (*ExecutionConnection, error) {
 	first, after, last, before := page.args()
+	if filter != nil && filter.Phase != nil && *filter.Phase == AnyPhase {
+		sent := *filter
+		sent.Phase = nil
+		filter = &sent
+	}
 	r, err := Executions(ctx, c.gql, first, after, last, before, filter)
 	if err != nil {
 		return nil, asError(err)
@@ -161,11 +174,41 @@ func (c *Client) Executions(ctx context.Context, page Page, filter *ExecutionFil
 	return &r.Executions, nil
 }
 
-// ExecutionsAll iterates over every execution matching filter, newest first, fetching pageSize
-// (default 100) at a time. Iteration stops at the first error, which is yielded.
+// ExecutionsAll iterates over the executions matching filter, fetching pageSize (default 100) at a
+// time. Without Phase and Statuses it lists history (ExecutionPhaseHistory: started or finished),
+// newest first: a frequent job's upcoming occurrences would otherwise come before any run. Phase
+// ExecutionPhaseUpcoming lists the ones not started yet, soonest first; Phase AnyPhase lists
+// everything, newest first (upcoming ones first); Statuses without a Phase lists those statuses,
+// newest first. Iteration stops at the first error, which is yielded.
 func (c *Client) ExecutionsAll(ctx context.Context, filter ExecutionFilter, pageSize int) iter.Seq2[Execution, error] {
+	if filter.Phase == nil && len(filter.Statuses) == 0 {
+		filter.Phase = Ptr(ExecutionPhaseHistory)
+	}
+	size := orDefault(pageSize, 100)
+	if filter.Phase != nil && *filter.Phase == ExecutionPhaseUpcoming {
+		// The soonest are at the far end of the newest-first list: walk it backward, each page reversed.
+		return func(yield func(Execution, error) bool) {
+			page := Page{Last: size}
+			for {
+				conn, err := c.Executions(ctx, page, &filter)
+				if err != nil {
+					yield(Execution{}, err)
+					return
+				}
+				for i := len(conn.Edges) - 1; i >= 0; i-- {
+					if !yield(conn.Edges[i].Node.ExecutionFields, nil) {
+						return
+					}
+				}
+				if !conn.PageInfo.HasPreviousPage || conn.PageInfo.StartCursor == nil {
+					return
+				}
+				page.Before = *conn.PageInfo.StartCursor
+			}
+		}
+	}
 	return func(yield func(Execution, error) bool) {
-		page := Page{First: orDefault(pageSize, 100)}
+		page := Page{First: size}
 		for {
 			conn, err := c.Executions(ctx, page, &filter)
 			if err != nil {

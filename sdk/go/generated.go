@@ -2454,7 +2454,8 @@ func (v *JobFieldsTargetHttpTarget) GetHeaders() []JobFieldsTargetHttpTargetHead
 
 // JobFieldsTargetHttpTargetHeadersHttpHeader includes the requested fields of the GraphQL type HttpHeader.
 type JobFieldsTargetHttpTargetHeadersHttpHeader struct {
-	Name  string `json:"name"`
+	Name string `json:"name"`
+	// Hidden from VIEWER callers, who read "<hidden>" in its place (the name stays); MEMBER and ADMIN read the value.
 	Value string `json:"value"`
 }
 

@@ -128,7 +128,8 @@ func TestCreateWatchSucceedAndPage(t *testing.T) {
 		}
 	}
 	var seen []kairos.Execution
-	for e, err := range c.ExecutionsAll(ctxFor(t, 30*time.Second), kairos.ExecutionFilter{JobId: &job.Id}, 2) {
+	// AnyPhase: everything, as some of the runs just triggered may still be queued.
+	for e, err := range c.ExecutionsAll(ctxFor(t, 30*time.Second), kairos.ExecutionFilter{JobId: &job.Id, Phase: kairos.Ptr(kairos.AnyPhase)}, 2) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,6 +151,195 @@ func TestCreateWatchSucceedAndPage(t *testing.T) {
 	got, err := c.Execution(ctxFor(t, 10*time.Second), ev.Execution.Id)
 	if err != nil || got == nil || got.Status != kairos.ExecutionStatusSucceeded {
 		t.Fatalf("execution: %+v %v", got, err)
+	}
+}
+
+var upcoming = map[kairos.ExecutionStatus]bool{kairos.ExecutionStatusScheduled: true, kairos.ExecutionStatusQueued: true}
+
+func TestExecutionsAllListsHistoryFirst(t *testing.T) {
+	c, _, _ := live(t)
+	ctx := ctxFor(t, 60*time.Second)
+	job, err := c.CreateJob(ctx, kairos.CreateJobInput{
+		Name:     "go-sdk-history-first",
+		Schedule: kairos.ScheduleInput{IntervalSeconds: kairos.Ptr(2)},
+		Target:   kairos.JobTargetInput{Handler: kairos.Ptr("noop")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _ = c.DeleteJob(context.Background(), job.Id) })
+	w, err := c.WatchExecutions(ctx, kairos.WatchFilter{JobID: job.Id, Statuses: []kairos.ExecutionStatus{kairos.ExecutionStatusSucceeded}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case _, ok := <-w.Events:
+		if !ok {
+			t.Fatalf("watch ended: %v", w.Err())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("no run of the job succeeded within 15 s")
+	}
+	w.Close()
+
+	// As the API lists them, the occurrences materialised ahead of now come first.
+	raw, err := c.Executions(ctx, kairos.Page{First: 1}, &kairos.ExecutionFilter{JobId: &job.Id})
+	if err != nil || len(raw.Edges) != 1 || !upcoming[raw.Edges[0].Node.Status] {
+		t.Fatalf("the API's newest is not upcoming: %+v %v", raw, err)
+	}
+
+	history := collect(t, c.ExecutionsAll(ctx, kairos.ExecutionFilter{JobId: &job.Id}, 2), 0)
+	succeeded := false
+	for _, e := range history {
+		if upcoming[e.Status] {
+			t.Fatalf("history lists a %s execution", e.Status)
+		}
+		succeeded = succeeded || e.Status == kairos.ExecutionStatusSucceeded
+	}
+	if !succeeded {
+		t.Fatalf("history has no SUCCEEDED run: %d executions", len(history))
+	}
+	if !sort.SliceIsSorted(history, func(i, j int) bool { return history[i].ScheduledFor.After(history[j].ScheduledFor) }) {
+		t.Fatal("history is not newest first")
+	}
+
+	soonest := collect(t, c.ExecutionsAll(ctx, kairos.ExecutionFilter{JobId: &job.Id, Phase: kairos.Ptr(kairos.ExecutionPhaseUpcoming)}, 2), 5)
+	if len(soonest) < 2 {
+		t.Fatalf("%d upcoming executions", len(soonest))
+	}
+	for _, e := range soonest {
+		if !upcoming[e.Status] {
+			t.Fatalf("upcoming lists a %s execution", e.Status)
+		}
+	}
+	if !sort.SliceIsSorted(soonest, func(i, j int) bool { return soonest[i].ScheduledFor.Before(soonest[j].ScheduledFor) }) {
+		t.Fatal("upcoming executions are not soonest first")
+	}
+
+	everything := collect(t, c.ExecutionsAll(ctx, kairos.ExecutionFilter{JobId: &job.Id, Phase: kairos.Ptr(kairos.AnyPhase)}, 2), 0)
+	if len(everything) <= len(history) || !upcoming[everything[0].Status] {
+		t.Fatalf("AnyPhase: %d executions (history %d), the first %s", len(everything), len(history), everything[0].Status)
+	}
+}
+
+// collect drains seq, stopping after max items when max > 0, and fails the test on an error.
+func collect(t *testing.T, seq func(func(kairos.Execution, error) bool), max int) []kairos.Execution {
+	t.Helper()
+	var got []kairos.Execution
+	for e, err := range seq {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got = append(got, e); max > 0 && len(got) == max {
+			break
+		}
+	}
+	return got
+}
+
+// fakePage is one `executions` answer of a fake server: nodes with these ids, in this order.
+type fakePage struct {
+	ids                  []string
+	hasNext, hasPrevious bool
+}
+
+// fakeExecutions is a client of a server that answers each request with the next of pages
+// (cursor "c-<id>" for each node) and returns the variables of every request it got.
+func fakeExecutions(t *testing.T, pages ...fakePage) (*kairos.Client, func() []string) {
+	t.Helper()
+	var mu sync.Mutex
+	var sent []string
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Variables json.RawMessage `json:"variables"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			t.Errorf("request body: %v", err)
+		}
+		mu.Lock()
+		n := len(sent)
+		sent = append(sent, string(req.Variables))
+		mu.Unlock()
+		if n >= len(pages) {
+			t.Errorf("request %d, but only %d pages", n+1, len(pages))
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		}
+		p := pages[n]
+		edges := []map[string]any{}
+		for _, id := range p.ids {
+			edges = append(edges, map[string]any{"cursor": "c-" + id, "node": map[string]any{"id": id}})
+		}
+		var start, end any
+		if len(p.ids) > 0 {
+			start, end = "c-"+p.ids[0], "c-"+p.ids[len(p.ids)-1]
+		}
+		pageInfo := map[string]any{"hasNextPage": p.hasNext, "hasPreviousPage": p.hasPrevious, "startCursor": start, "endCursor": end}
+		_ = json.NewEncoder(w).Encode(map[string]any{"data": map[string]any{"executions": map[string]any{"edges": edges, "pageInfo": pageInfo}}})
+	}))
+	t.Cleanup(server.Close)
+	return kairos.NewClient(server.URL, "t"), func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), sent...)
+	}
+}
+
+func idsOf(executions []kairos.Execution) string {
+	ids := make([]string, len(executions))
+	for i, e := range executions {
+		ids[i] = e.Id
+	}
+	return strings.Join(ids, " ")
+}
+
+func TestExecutionsAllAsksForHistoryUnlessGivenAPhaseOrStatuses(t *testing.T) {
+	ctx := ctxFor(t, 10*time.Second)
+	job := "j1"
+	c, sent := fakeExecutions(t, fakePage{ids: []string{"e3", "e2"}, hasNext: true}, fakePage{ids: []string{"e1"}})
+	if got := idsOf(collect(t, c.ExecutionsAll(ctx, kairos.ExecutionFilter{JobId: &job}, 2), 0)); got != "e3 e2 e1" {
+		t.Fatalf("listed %q", got)
+	}
+	want := []string{
+		`{"first":2,"filter":{"jobId":"j1","phase":"HISTORY"}}`,
+		`{"first":2,"after":"c-e2","filter":{"jobId":"j1","phase":"HISTORY"}}`,
+	}
+	if got := sent(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("sent %v, want %v", got, want)
+	}
+
+	c, sent = fakeExecutions(t, fakePage{ids: []string{"e9"}})
+	collect(t, c.ExecutionsAll(ctx, kairos.ExecutionFilter{Statuses: []kairos.ExecutionStatus{kairos.ExecutionStatusQueued}}, 0), 0)
+	if got := sent(); len(got) != 1 || got[0] != `{"first":100,"filter":{"statuses":["QUEUED"]}}` {
+		t.Fatalf("statuses without a phase: sent %v", got)
+	}
+
+	c, sent = fakeExecutions(t, fakePage{ids: []string{"e9"}})
+	collect(t, c.ExecutionsAll(ctx, kairos.ExecutionFilter{Phase: kairos.Ptr(kairos.AnyPhase)}, 0), 0)
+	if got := sent(); len(got) != 1 || got[0] != `{"first":100,"filter":{}}` {
+		t.Fatalf("AnyPhase: sent %v", got)
+	}
+}
+
+func TestExecutionsAllListsUpcomingSoonestFirst(t *testing.T) {
+	// The server lists each page newest first; the last page of the list holds the soonest.
+	c, sent := fakeExecutions(t,
+		fakePage{ids: []string{"u2", "u1"}, hasPrevious: true},
+		fakePage{ids: []string{"u4", "u3"}, hasPrevious: true},
+		fakePage{ids: []string{"u5"}},
+	)
+	job := "j1"
+	filter := kairos.ExecutionFilter{JobId: &job, Phase: kairos.Ptr(kairos.ExecutionPhaseUpcoming)}
+	if got := idsOf(collect(t, c.ExecutionsAll(ctxFor(t, 10*time.Second), filter, 2), 0)); got != "u1 u2 u3 u4 u5" {
+		t.Fatalf("listed %q", got)
+	}
+	want := []string{
+		`{"last":2,"filter":{"jobId":"j1","phase":"UPCOMING"}}`,
+		`{"last":2,"before":"c-u2","filter":{"jobId":"j1","phase":"UPCOMING"}}`,
+		`{"last":2,"before":"c-u4","filter":{"jobId":"j1","phase":"UPCOMING"}}`,
+	}
+	if got := sent(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("sent %v, want %v", got, want)
 	}
 }
 

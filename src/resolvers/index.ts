@@ -1,5 +1,6 @@
 import { ApiKeyResolver } from './apiKey.resolver.js';
 import { ExecutionResolver } from './execution.resolver.js';
+import { HttpHeaderResolver } from './httpHeader.resolver.js';
 import { JobResolver } from './job.resolver.js';
 import { JobConnectionResolver } from './jobConnection.resolver.js';
 import { NodeResolver } from './node.resolver.js';
@@ -14,6 +15,7 @@ export const resolvers = [
   JobConnectionResolver,
   ExecutionResolver,
   ScheduleResolver,
+  HttpHeaderResolver,
   ApiKeyResolver,
   SubscriptionResolver,
 ] as const;

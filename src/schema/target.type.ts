@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { createUnionType, Field, ObjectType } from 'type-graphql';
+import { HIDDEN_HEADER_VALUE } from '../domain/headerVisibility.js';
 import type { HttpMethod as HttpMethodValue } from '../domain/job.js';
 import { HttpMethod } from './enums.js';
 
@@ -8,7 +9,9 @@ export class HttpHeader {
   @Field(() => String)
   name!: string;
 
-  @Field(() => String)
+  @Field(() => String, {
+    description: `Hidden from VIEWER callers, who read "${HIDDEN_HEADER_VALUE}" in its place (the name stays); MEMBER and ADMIN read the value.`,
+  })
   value!: string;
 }
 

@@ -4,6 +4,7 @@ import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../suppo
 import { gql, gqlOk, type GraphQLResponse } from '../support/graphqlClient.js';
 import { EventCollector, triggerUntilSeen, wsClient } from '../support/subscriptions.js';
 import { schemaOperations } from '../support/schemaOperations.js';
+import { HIDDEN_HEADER_VALUE as HIDDEN } from '../../src/domain/headerVisibility.js';
 
 type RoleName = 'VIEWER' | 'MEMBER' | 'ADMIN';
 const RANK: Record<RoleName, number> = { VIEWER: 0, MEMBER: 1, ADMIN: 2 };
@@ -208,6 +209,101 @@ describe('roles: what each role may do, with a JWT and with an API key', () => {
       }
     }
     expect((await snapshot(ids)).apiKeys).toEqual(keysBefore);
+  });
+
+  describe("an HTTP target's header values", () => {
+    const clients: Client[] = [];
+    afterAll(async () => {
+      await Promise.all(clients.map(async (c) => await c.dispose()));
+    });
+
+    const SECRET = 's3cret';
+    const TARGET = `target { ... on HttpTarget { url headers { name value } } }`;
+    const member = () => tokens.get('MEMBER/JWT')!;
+
+    /** A job a MEMBER made with a credential header and a harmless one. */
+    async function jobWithCredential(): Promise<string> {
+      const input = {
+        name: 'with credential',
+        schedule: { intervalSeconds: 3600 },
+        paused: true,
+        target: {
+          http: {
+            url: 'https://example.com/hook',
+            headers: [
+              { name: 'Authorization', value: `Bearer ${SECRET}` },
+              { name: 'X-Team', value: 'billing' },
+            ],
+          },
+        },
+      };
+      const created = await gqlOk(
+        k.url,
+        member(),
+        `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id ${TARGET} } } }`,
+        {
+          input,
+        },
+      );
+      // The MEMBER who made it reads it back whole (the dashboard's edit form round-trips the values).
+      expect(created.createJob.job.target.headers).toEqual(input.target.http.headers);
+      return created.createJob.job.id;
+    }
+
+    /** The job through `job`, `jobs` and `node`, as one JSON text per query. */
+    async function readEverywhere(token: string, id: string): Promise<{ answers: string[]; headers: unknown }> {
+      const one = await gqlOk(k.url, token, `query($id: ID!) { job(id: $id) { ${TARGET} } }`, { id });
+      const list = await gqlOk(k.url, token, `{ jobs(first: 100) { edges { node { id ${TARGET} } } } }`);
+      const node = await gqlOk(k.url, token, `query($id: ID!) { node(id: $id) { ... on Job { ${TARGET} } } }`, { id });
+      expect(list.jobs.edges.some((e: any) => e.node.id === id)).toBe(true);
+      return { answers: [one, list, node].map((a) => JSON.stringify(a)), headers: one.job.target.headers };
+    }
+
+    it.each(['JWT', 'API key'])('are hidden from a VIEWER (via %s) in job, jobs and node; names are kept', async (via) => {
+      const id = await jobWithCredential();
+      const { answers, headers } = await readEverywhere(tokens.get(`VIEWER/${via}`)!, id);
+      for (const answer of answers) expect(answer).not.toContain(SECRET);
+      for (const answer of answers) expect(answer).not.toContain('billing');
+      expect(headers).toEqual([
+        { name: 'Authorization', value: HIDDEN },
+        { name: 'X-Team', value: HIDDEN },
+      ]);
+    });
+
+    it.each(['MEMBER', 'ADMIN'])('are read whole by %s in job, jobs and node', async (role) => {
+      const id = await jobWithCredential();
+      const { answers, headers } = await readEverywhere(tokens.get(`${role}/API key`)!, id);
+      for (const answer of answers) expect(answer).toContain(`Bearer ${SECRET}`);
+      expect(headers).toEqual([
+        { name: 'Authorization', value: `Bearer ${SECRET}` },
+        { name: 'X-Team', value: 'billing' },
+      ]);
+    });
+
+    it("are hidden from a VIEWER's subscription, not from a MEMBER's sending the same document", async () => {
+      const id = await jobWithCredential();
+      // The same document and variables: subscribers of one tenant may share an execution of each event, never across roles.
+      const query = `subscription($jobId: ID) { executionUpdated(jobId: $jobId) { execution { id job { ${TARGET} } } } }`;
+      type Event = { executionUpdated: { execution: { id: string; job: any } } };
+      const collectors = ['VIEWER', 'MEMBER'].map((role) => {
+        const client = wsClient(k.url, tokens.get(`${role}/JWT`)!);
+        clients.push(client);
+        return new EventCollector<Event>(client, query, { jobId: id });
+      });
+      const trigger = async () =>
+        (await gqlOk(k.url, member(), 'mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }', { id })).triggerJob.execution.id;
+      for (const events of collectors) await triggerUntilSeen(events, (e) => e.executionUpdated.execution.id, trigger);
+      const [viewer, memberEvents] = collectors.map((events) => {
+        events.stop();
+        return events.items;
+      });
+      expect(JSON.stringify(viewer)).not.toContain(SECRET);
+      expect(viewer[0].executionUpdated.execution.job.target.headers).toEqual([
+        { name: 'Authorization', value: HIDDEN },
+        { name: 'X-Team', value: HIDDEN },
+      ]);
+      expect(JSON.stringify(memberEvents)).toContain(`Bearer ${SECRET}`);
+    });
   });
 
   describe('subscriptions', () => {

@@ -265,6 +265,98 @@ describe('dashboard', { concurrency: false }, () => {
     await page.context().close();
   });
 
+  // Every setting a job has, read back whole, to see what an edit in the form kept.
+  const FULL_JOB = `id name description status nextRunAt workload timeoutSeconds overlapPolicy misfirePolicy payload
+    schedule { kind cron timezone intervalSeconds runAt startAt endAt jitterSeconds }
+    target { __typename ... on HttpTarget { url method headers { name value } } ... on HandlerTarget { handler } }
+    retryPolicy { maxAttempts initialBackoffSeconds maxBackoffSeconds backoffMultiplier }`;
+
+  /** A job with every setting away from its default (an HTTP target with an Authorization header among them), read back. */
+  async function jobWithEverySetting(jobName, { paused }) {
+    const day = 86_400_000;
+    const created = await api('member', `mutation($i: CreateJobInput!) { createJob(input: $i) { job { ${FULL_JOB} } } }`, {
+      i: {
+        name: jobName,
+        description: 'before',
+        schedule: {
+          cron: '0 9 * * 1-5',
+          timezone: 'Europe/Paris',
+          startAt: new Date(Date.now() + day).toISOString(),
+          endAt: new Date(Date.now() + 200 * day).toISOString(),
+          jitterSeconds: 30,
+        },
+        target: {
+          http: {
+            url: receiverUrl,
+            method: 'PUT',
+            headers: [
+              { name: 'Authorization', value: 'Bearer edit-form-secret' },
+              { name: 'X-Trace', value: 'abc 123' },
+            ],
+          },
+        },
+        payload: { report: 'weekly', big: 12345678901234, nested: { list: [1, 'two', null] } },
+        workload: 'CPU_BOUND',
+        timeoutSeconds: 95,
+        retryPolicy: { maxAttempts: 6, initialBackoffSeconds: 2.5, maxBackoffSeconds: 120, backoffMultiplier: 3 },
+        overlapPolicy: 'CANCEL_PREVIOUS',
+        misfirePolicy: 'RUN_ALL',
+        paused,
+      },
+    });
+    return created.createJob.job;
+  }
+
+  /** Opens the job's edit form as a MEMBER once it shows the loaded job; returns the page and the inputs of the updateJob calls it sends. */
+  async function openEditForm(job) {
+    const page = await openPage();
+    const sent = [];
+    page.on('request', (request) => {
+      const body = request.method() === 'POST' && request.url().endsWith('/graphql') ? request.postDataJSON() : null;
+      if (body?.query?.includes('updateJob')) sent.push(body.variables.input);
+    });
+    await signIn(page, tokens.member);
+    await page.getByTestId('who').waitFor();
+    await page.goto(`${base}/ui/#/jobs/${job.id}/edit`);
+    await page.waitForFunction(() => document.querySelector('#description')?.value === 'before');
+    return { page, sent };
+  }
+
+  async function save(page, job) {
+    await page.click('button[type=submit]');
+    // Saved: the form goes to the job's page.
+    await page.waitForFunction(() => !location.hash.endsWith('/edit'));
+    return (await api('member', `query($id: ID!) { job(id: $id) { ${FULL_JOB} } }`, { id: job.id })).job;
+  }
+
+  test('editing only the description in the form keeps every other setting, hidden ones included', async () => {
+    const before = await jobWithEverySetting('edit-description', { paused: true });
+    const { page, sent } = await openEditForm(before);
+    // The settings the form does not show are named, the header values not.
+    assert.match(await page.getByTestId('kept-schedule').innerText(), /starts .*, ends .*, jitter up to 30 s/);
+    const headers = await page.getByTestId('kept-headers').innerText();
+    assert.match(headers, /Authorization, X-Trace/);
+    assert.doesNotMatch(headers, /edit-form-secret/);
+    await page.fill('#description', 'after');
+    const after = await save(page, before);
+    assert.deepEqual(after, { ...before, description: 'after' });
+    // Only what was changed is sent: a setting changed meanwhile by someone else is not overwritten.
+    assert.deepEqual(sent, [{ id: before.id, description: 'after' }]);
+    await page.context().close();
+  });
+
+  test("changing only the cron in the form keeps the schedule's start, end and jitter and the target's headers", async () => {
+    const before = await jobWithEverySetting('edit-cron', { paused: false });
+    const { page, sent } = await openEditForm(before);
+    await page.fill('#cron', '30 10 * * 1-5');
+    const after = await save(page, before);
+    const { nextRunAt: _nextBefore, ...kept } = before;
+    const { nextRunAt: _nextAfter, ...got } = after;
+    assert.deepEqual(got, { ...kept, schedule: { ...before.schedule, cron: '30 10 * * 1-5' } });
+    assert.deepEqual(Object.keys(sent[0]).sort(), ['id', 'schedule']);
+    await page.context().close();
+  });
+
   test('a cron schedule is shown once: in words beside it, or alone when no words fit', async () => {
     const created = await api('member', 'mutation($i: CreateJobInput!) { createJob(input: $i) { job { id } } }', {
       i: { name: 'first-monday', schedule: { cron: '15 9 1-7 * 1' }, target: { handler: 'noop' } },

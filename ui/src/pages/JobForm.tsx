@@ -1,8 +1,9 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../api/client.js';
-import { CREATE_JOB, JOB_PAGE, PREVIEW, UPDATE_JOB, type Job } from '../api/operations.js';
+import { CREATE_JOB, JOB_PAGE, PREVIEW, UPDATE_JOB, type Job, type Schedule, type Target } from '../api/operations.js';
 import { Card, ErrorBanner } from '../components.js';
+import { absolute } from '../format.js';
 import { navigate, useDebounced, useQuery } from '../hooks.js';
 import { useSession } from '../session.js';
 import { OccurrenceList } from './JobPage.js';
@@ -76,10 +77,72 @@ function toLocalInput(iso: string): string {
   return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }
 
-function scheduleInput(d: Draft): Record<string, unknown> {
-  if (d.kind === 'cron') return { cron: d.cron.trim(), timezone: d.timezone.trim() || 'UTC' };
-  if (d.kind === 'interval') return { intervalSeconds: Number(d.intervalSeconds) };
-  return { runAt: d.runAt ? new Date(d.runAt).toISOString() : null };
+/**
+ * The schedule as the API takes it. updateJob replaces a schedule whole, so the settings the form does
+ * not show (startAt, endAt, jitterSeconds, and the time zone of a schedule that is not a cron) are
+ * sent as `kept` has them: an edit of the cron alone must not drop them.
+ */
+function scheduleInput(d: Draft, kept: Schedule | null): Record<string, unknown> {
+  const hidden = kept
+    ? { ...(kept.startAt && { startAt: kept.startAt }), ...(kept.endAt && { endAt: kept.endAt }), jitterSeconds: kept.jitterSeconds }
+    : {};
+  const timezone = d.timezone.trim() || 'UTC';
+  if (d.kind === 'cron') return { cron: d.cron.trim(), timezone, ...hidden };
+  const zone = kept ? { timezone } : {};
+  if (d.kind === 'interval') return { intervalSeconds: Number(d.intervalSeconds), ...zone, ...hidden };
+  return { runAt: d.runAt ? new Date(d.runAt).toISOString() : null, ...zone, ...hidden };
+}
+
+/**
+ * The target as the API takes it. updateJob replaces a target whole, so an HTTP target's headers (not
+ * shown) are sent as `kept` has them; none when the job had no HTTP target, never values the form did not load.
+ */
+function targetInput(d: Draft, kept: Target | null): Record<string, unknown> {
+  if (d.targetKind === 'handler') return { handler: d.handler.trim() };
+  const headers = kept?.__typename === 'HttpTarget' ? kept.headers.map(({ name, value }) => ({ name, value })) : [];
+  return { http: { url: d.url.trim(), method: d.method, ...(headers.length > 0 && { headers }) } };
+}
+
+/** The schedule's settings the form does not show, in words: said beside the fields, since saving keeps them. */
+function hiddenScheduleSettings(s: Schedule): string[] {
+  const words: string[] = [];
+  if (s.startAt) words.push(`starts ${absolute(s.startAt, s.timezone)}`);
+  if (s.endAt) words.push(`ends ${absolute(s.endAt, s.timezone)}`);
+  if (s.jitterSeconds > 0) words.push(`jitter up to ${s.jitterSeconds} s`);
+  return words;
+}
+
+/** The draft fields each part of a job's input is made from: the part is sent when one of them changed. */
+const SCHEDULE_FIELDS: Record<Kind, (keyof Draft)[]> = {
+  cron: ['kind', 'cron', 'timezone'],
+  interval: ['kind', 'intervalSeconds'],
+  once: ['kind', 'runAt'],
+};
+const TARGET_FIELDS: Record<Draft['targetKind'], (keyof Draft)[]> = {
+  handler: ['targetKind', 'handler'],
+  http: ['targetKind', 'url', 'method'],
+};
+
+/**
+ * The input of createJob (`loaded` null: every field of the form), or of updateJob: only the parts of
+ * `loaded` the user changed, so what the form does not show (workload, misfire policy, the rest of the
+ * retry policy) or what someone else changed meanwhile is left as it is.
+ */
+function jobInput(d: Draft, loaded: Job | null, payload: unknown): Record<string, unknown> {
+  const was = loaded ? fromJob(loaded) : null;
+  const changed = (...keys: (keyof Draft)[]) => !was || keys.some((key) => d[key] !== was[key]);
+  const input: Record<string, unknown> = {};
+  if (changed('name')) input.name = d.name;
+  if (changed('description')) input.description = d.description || null;
+  if (changed(...SCHEDULE_FIELDS[d.kind])) input.schedule = scheduleInput(d, loaded?.schedule ?? null);
+  if (changed(...TARGET_FIELDS[d.targetKind])) input.target = targetInput(d, loaded?.target ?? null);
+  if (changed('payload')) input.payload = payload;
+  if (changed('timeoutSeconds')) input.timeoutSeconds = Number(d.timeoutSeconds);
+  // Merged field by field into the job's retry policy by updateJob.
+  if (changed('maxAttempts')) input.retryPolicy = { maxAttempts: Number(d.maxAttempts) };
+  if (changed('overlapPolicy')) input.overlapPolicy = d.overlapPolicy;
+  if (!loaded && d.paused) input.paused = true;
+  return input;
 }
 
 /** Create (no `id`) or edit a job; the API's validation errors are shown next to their field. */
@@ -87,11 +150,15 @@ export function JobForm({ id }: { id?: string }) {
   const { client } = useSession();
   const existing = useQuery<{ job: Job | null }>(JOB_PAGE, { id: id ?? '' }, Boolean(id));
   const [draft, setDraft] = useState<Draft>(EMPTY);
+  // The job as loaded: an update sends only what differs from it.
+  const [loaded, setLoaded] = useState<Job | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<ApiError | null>(null);
   const [saving, setSaving] = useState(false);
   useEffect(() => {
-    if (id && existing.data?.job) setDraft(fromJob(existing.data.job));
+    if (!id || !existing.data?.job) return;
+    setLoaded(existing.data.job);
+    setDraft(fromJob(existing.data.job));
   }, [id, existing.data]);
 
   // Editing a field takes back the error the last submit showed for it: it may be fixed now.
@@ -102,7 +169,7 @@ export function JobForm({ id }: { id?: string }) {
   };
 
   // The schedule preview follows the schedule fields as they are typed.
-  const schedule = useDebounced(JSON.stringify(scheduleInput(draft)), 300);
+  const schedule = useDebounced(JSON.stringify(scheduleInput(draft, loaded?.schedule ?? null)), 300);
   const [preview, setPreview] = useState<{ times: { at: string; local: string }[] | null; error: string | null }>({ times: null, error: null });
   useEffect(() => {
     let current = true;
@@ -119,6 +186,8 @@ export function JobForm({ id }: { id?: string }) {
     e.preventDefault();
     setErrors({});
     setFormError(null);
+    // Until the job is loaded the form holds defaults, not the job: saving them would overwrite it.
+    if (id && !loaded) return;
     let payload: unknown = null;
     if (draft.payload.trim()) {
       try {
@@ -128,23 +197,13 @@ export function JobForm({ id }: { id?: string }) {
         return;
       }
     }
-    const input: Record<string, unknown> = {
-      name: draft.name,
-      description: draft.description || null,
-      schedule: scheduleInput(draft),
-      target: draft.targetKind === 'handler' ? { handler: draft.handler.trim() } : { http: { url: draft.url.trim(), method: draft.method } },
-      payload,
-      timeoutSeconds: Number(draft.timeoutSeconds),
-      retryPolicy: { maxAttempts: Number(draft.maxAttempts) },
-      overlapPolicy: draft.overlapPolicy,
-    };
+    const input = jobInput(draft, loaded, payload);
     setSaving(true);
     try {
       if (id) {
         await client.request(UPDATE_JOB, { input: { id, ...input } });
         navigate(`/jobs/${id}`);
       } else {
-        if (draft.paused) input.paused = true;
         const created = await client.request<{ createJob: { job: { id: string } } }>(CREATE_JOB, { input });
         navigate(`/jobs/${created.createJob.job.id}`);
       }
@@ -205,6 +264,11 @@ export function JobForm({ id }: { id?: string }) {
               </Field>
             )}
             {errors.schedule && <p class="field-error">{errors.schedule}</p>}
+            {loaded && hiddenScheduleSettings(loaded.schedule).length > 0 && (
+              <p class="hint" data-testid="kept-schedule">
+                Kept as they are: {hiddenScheduleSettings(loaded.schedule).join(', ')}.
+              </p>
+            )}
             <div class="preview" data-testid="schedule-preview">
               <span class="muted small">Next occurrences</span>
               <OccurrenceList times={preview.times} timeZone={draft.kind === 'cron' ? draft.timezone || 'UTC' : 'UTC'} error={preview.error} />
@@ -242,6 +306,11 @@ export function JobForm({ id }: { id?: string }) {
               </div>
             )}
             {errors.target && <p class="field-error">{errors.target}</p>}
+            {draft.targetKind === 'http' && loaded?.target.__typename === 'HttpTarget' && loaded.target.headers.length > 0 && (
+              <p class="hint" data-testid="kept-headers">
+                Headers kept as they are: {loaded.target.headers.map((h) => h.name).join(', ')}.
+              </p>
+            )}
           </fieldset>
 
           <Field label="Payload (JSON)" name="payload" error={errors.payload}>
@@ -272,7 +341,7 @@ export function JobForm({ id }: { id?: string }) {
             <a class="btn" href={id ? `#/jobs/${id}` : '#/jobs'}>
               Cancel
             </a>
-            <button class="btn btn-primary" type="submit" disabled={saving}>
+            <button class="btn btn-primary" type="submit" disabled={saving || (Boolean(id) && !loaded)}>
               {id ? 'Save' : 'Create job'}
             </button>
           </div>

@@ -18,7 +18,7 @@ cleanup() {
     const redis = new Redis(redisUrl); let cursor = "0";
     do { const [next, keys] = await redis.scan(cursor, "MATCH", `${name}*`, "COUNT", 1000); cursor = next; if (keys.length) await redis.del(...keys); } while (cursor !== "0");
     await redis.quit();' "$MONGO_URL" "${REDIS_URL:-redis://127.0.0.1:6379}" "$NAME" || true
-  rm -rf "$WORK" .data/watch.mjs .data/page1.json
+  rm -rf "$WORK" .data/watch.mjs .data/page1.json .data/tick.json
 }
 trap cleanup EXIT
 
@@ -40,8 +40,18 @@ fail() { echo "quickstart: $1" >&2; cat "$WORK/out.txt" >&2; exit 1; }
 grep -q '"errors"' "$WORK/out.txt" && fail "an answer holds GraphQL errors"
 grep -q '"createJob":{"job":{"id":' "$WORK/out.txt" || fail "createJob answered no job"
 grep -q '"name":"tick"' "$WORK/out.txt" || fail "jobs did not list the job"
-[ "$(grep -c '^{"status":' "$WORK/out.txt")" -ge 3 ] || fail "the watch script printed fewer than 3 events"
+# The watcher prints exactly as many status changes as the README's comment says it does.
+WATCHED=$(grep -o 'prints the first [0-9]* status changes' "$WORK/quickstart.sh" | grep -o '[0-9]\+' || true)
+[ -n "$WATCHED" ] || fail "the quickstart no longer says how many status changes the watch script prints"
+[ "$(grep -c '^{"status":' "$WORK/out.txt")" -eq "$WATCHED" ] || fail "the watch script did not print exactly $WATCHED status changes"
 grep -q '"hasNextPage"' "$WORK/out.txt" || fail "executions did not page"
 grep -q '"local":"2027-03-28T03:00:00.000+02:00"' "$WORK/out.txt" || fail "previewSchedule did not cross the DST change"
 grep -q '^received .* {"hello":"world"}' "$WORK/out.txt" || fail "the local receiver got no delivery"
+[ "$(grep -c '"deleteJob":{"deletedJobId":' "$WORK/out.txt")" -eq 2 ] || fail "the clean-up did not delete both jobs"
+# The last jobs listing, after the clean-up: the tenant has no job left to fire.
+[ "$(grep '^{"data":{"jobs":' "$WORK/out.txt" | tail -n 1)" = '{"data":{"jobs":{"edges":[]}}}' ] || fail "the last jobs listing is not empty"
+# Asked again here rather than trusting the README's own listing: the quickstart's tenant has no job left.
+LEFT=$(curl -s "http://127.0.0.1:$PORT/graphql" -H "authorization: Bearer $(npm run -s token)" -H 'content-type: application/json' \
+  -d '{"query":"{ jobs(first: 10) { edges { node { name status } } } }"}')
+[ "$LEFT" = '{"data":{"jobs":{"edges":[]}}}' ] || fail "jobs are left after the clean-up: $LEFT"
 echo "quickstart: every README quickstart command worked"

@@ -3,8 +3,9 @@
 #   bash scripts/sdk.sh build      install their locked npm dependencies and build them (fast when up to date)
 #   bash scripts/sdk.sh generate   regenerate both SDKs' code from schema.graphql (`npm run sdk:generate`)
 #   bash scripts/sdk.sh check      fail when the committed generated code is stale against schema.graphql
-#   bash scripts/sdk.sh test       unit tests, then the SDKs, the packed npm tarball and the CLI against a
-#                                  Kairos of their own (scripts/with-kairos.mjs)
+#   bash scripts/sdk.sh test       unit tests, then the SDKs, the packed npm tarball (with the README's
+#                                  TypeScript examples), the Go SDK README's install steps and the CLI
+#                                  against a Kairos of their own (scripts/with-kairos.mjs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # MONGO_URL and JWT_SECRET for the Kairos that `test` starts (already set when run from scripts/test.sh).
@@ -19,6 +20,39 @@ built() { # dir: npm run build when dist/ is older than its sources
   if [ ! -f "$1/dist/.built" ] || [ -n "$(find "$1/src" "$1/package-lock.json" "$1/tsconfig.json" -newer "$1/dist/.built" -type f -print -quit)" ]; then
     (cd "$1" && npm run --silent build && touch dist/.built)
   fi
+}
+
+# The Go SDK README's Install steps as a user follows them, in a folder outside the repository:
+# its marked blocks (`<!-- go-install: ... -->`) with KAIROS_CLONE set to this repository, then the
+# program they build runs against the Kairos in KAIROS_URL / KAIROS_TOKEN and must name its tenant.
+go_install_check() {
+  local readme=sdk/go/README.md dir setup program steps out
+  setup=$(node scripts/readme-block.mjs "$readme" 'go-install: setup')
+  program=$(node scripts/readme-block.mjs "$readme" 'go-install: main.go')
+  steps=$(node scripts/readme-block.mjs "$readme" 'go-install: run')
+  if ! grep -q '^KAIROS_CLONE=' <<<"$setup"; then
+    echo "$readme: the go-install setup block has no KAIROS_CLONE= line to point at this repository" >&2
+    return 1
+  fi
+  dir=$(mktemp -d)
+  {
+    sed "s|^KAIROS_CLONE=.*|KAIROS_CLONE='$PWD'|" <<<"$setup"
+    printf "cat > main.go <<'KAIROS_README_EOF'\n%s\nKAIROS_README_EOF\n" "$program"
+    # KAIROS_TOKEN is already in the environment: drop the line that sets a placeholder.
+    sed '/^export KAIROS_TOKEN=/d' <<<"$steps"
+  } >"$dir/install.sh"
+  if ! out=$(cd "$dir" && bash -euo pipefail install.sh 2>"$dir/stderr"); then
+    echo "$readme: a go-install step failed:" >&2
+    cat "$dir/stderr" >&2
+    rm -rf "$dir"
+    return 1
+  fi
+  rm -rf "$dir"
+  if ! [[ "$out" =~ ^tenant\ [^[:space:]]+\ role\ ADMIN$ ]]; then
+    echo "$readme: the go-install program printed '$out', not 'tenant ... role ADMIN'" >&2
+    return 1
+  fi
+  echo "sdk: the Go SDK README's install steps build and run outside the repository ($out)"
 }
 
 case "${1:-}" in
@@ -59,6 +93,7 @@ case "${1:-}" in
   live) # run by `test` under with-kairos.mjs
     node --test --test-concurrency=1 sdk/typescript/test/live.test.mjs sdk/typescript/test/pack.test.mjs cli/test/*.test.mjs
     (cd sdk/go && go test -count=1 ./...)
+    go_install_check
     ;;
   *)
     echo "usage: bash scripts/sdk.sh build|generate|check|test" >&2

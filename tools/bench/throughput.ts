@@ -21,6 +21,7 @@ import { spawnKairos, type KairosProcess } from '../servers/kairosProcess.js';
 import { freePort } from '../servers/localServers.js';
 import type { CommandCounts } from './commandCounter.js';
 import { coresUsed, cpuByProcess } from './cpuByProcess.js';
+import { formatBenchTable, type BenchRow } from './resultsTable.js';
 
 /**
  * `npm run bench [-- --quick]`: raw BullMQ, plain Agenda 6 and Kairos side by side against the
@@ -68,24 +69,13 @@ const countsDir = path.join('.data', 'bench', run);
 mkdirSync(countsDir, { recursive: true });
 const cleanups: (() => Promise<unknown>)[] = [];
 
-interface Row {
-  case: string;
-  n: number;
-  started: number;
-  perSecond: number;
-  lagMs?: { p50: number; p90: number; p99: number; max: number };
-  perExecution?: { mongoCommands: number; mongoWrites: number; mongoDocsChanged: number; redisRoundTrips: number; redisCommands: number };
-  settings: string;
-  /** Cores each process used over the measured window (Kairos cases). */
-  cores?: Record<string, number>;
-}
-const rows: Row[] = [];
+const rows: BenchRow[] = [];
 
 function percentile(sorted: number[], p: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-function lagFigures(lags: number[]): Row['lagMs'] {
+function lagFigures(lags: number[]): BenchRow['lagMs'] {
   const s = [...lags].sort((a, b) => a - b);
   return { p50: percentile(s, 50), p90: percentile(s, 90), p99: percentile(s, 99), max: s[s.length - 1] };
 }
@@ -357,43 +347,6 @@ async function benchIdle(n: number): Promise<void> {
   await cluster.stop();
 }
 
-function table(): string {
-  const fmt = (x: number | undefined, digits = 0) => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(digits));
-  const header = [
-    'case',
-    'n',
-    'started',
-    'per s',
-    'lag p50',
-    'p90',
-    'p99',
-    'max ms',
-    'mongo cmd/exec',
-    'write stmts/exec',
-    'docs changed/exec',
-    'redis rt/exec',
-    'redis cmd/exec',
-  ];
-  const lines = rows.map((r) => [
-    r.case,
-    String(r.n),
-    String(r.started),
-    fmt(r.perSecond),
-    fmt(r.lagMs?.p50),
-    fmt(r.lagMs?.p90),
-    fmt(r.lagMs?.p99),
-    fmt(r.lagMs?.max),
-    fmt(r.perExecution?.mongoCommands, 2),
-    fmt(r.perExecution?.mongoWrites, 2),
-    fmt(r.perExecution?.mongoDocsChanged, 2),
-    fmt(r.perExecution?.redisRoundTrips, 2),
-    fmt(r.perExecution?.redisCommands, 2),
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  return [line(header), ...lines.map(line)].join('\n');
-}
-
 try {
   const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), load ${os
     .loadavg()
@@ -412,7 +365,7 @@ try {
   if (wanted('kairos'))
     for (const k of sizes.kairos) await step(`Kairos ${k.n}${k.split ? ' split' : ''}`, () => benchKairos(k.n, k.split));
   if (wanted('idle')) await step(`idle ${sizes.idle}`, () => benchIdle(sizes.idle));
-  process.stdout.write(`${table()}\n`);
+  process.stdout.write(`${formatBenchTable(rows)}\n`);
   for (const r of rows.filter((x) => x.cores)) {
     process.stdout.write(
       `${r.case} (n=${r.n}), cores used while it ran: ${Object.entries(r.cores!)
@@ -436,3 +389,6 @@ try {
   await mongo.close();
   await redis.quit();
 }
+// Agenda arms a liveness timer of half the job's lockLifetime (10 min by default) for every run and
+// never clears it: without this exit the process idles 5 minutes after the Agenda case, everything done.
+process.exit(0);

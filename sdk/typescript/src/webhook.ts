@@ -16,9 +16,19 @@ const SIGNATURE = /^t=(\d+),v1=([0-9a-f]{64})$/;
  * against the tenant's webhook secret (from rotateWebhookSecret). `rawBody` must be the body exactly
  * as received, before any JSON parsing. True only for a well-formed header whose timestamp is
  * within the tolerance and whose signature matches (compared in constant time).
+ *
+ * `header` takes the header as `node:http` gives it (`request.headers['x-kairos-signature']`, typed
+ * `string | string[] | undefined`) or as fetch's `Headers.get` does (`string | null`). Kairos sends
+ * one signature, so several values (an array) are refused like a missing one.
  */
-export async function verifyWebhook(rawBody: string | Uint8Array, header: string | null | undefined, secret: string, options: VerifyWebhookOptions = {}): Promise<boolean> {
-  const match = SIGNATURE.exec(header ?? '');
+export async function verifyWebhook(
+  rawBody: string | Uint8Array,
+  header: string | readonly string[] | null | undefined,
+  secret: string,
+  options: VerifyWebhookOptions = {},
+): Promise<boolean> {
+  if (typeof header !== 'string') return false;
+  const match = SIGNATURE.exec(header);
   if (!match) return false;
   const [, timestamp, hex] = match as unknown as [string, string, string];
   const now = options.now ?? Date.now();

@@ -1,10 +1,11 @@
 // The package as a user gets it: `npm pack`, install the tarball into a fresh project, type-check a
-// usage file against its declarations, import it, and run the README's "Use it from code" example
-// against the running Kairos (KAIROS_URL, KAIROS_TOKEN) until it prints a SUCCEEDED status change.
-import { test } from 'node:test';
+// usage file and every ```ts block of this package's README against its declarations, import it,
+// and run the root README's "Use it from code" example against the running Kairos (KAIROS_URL,
+// KAIROS_TOKEN) until it prints a SUCCEEDED status change.
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,42 +22,70 @@ function readmeExample() {
   return match[1];
 }
 
+/** Every ```ts block of this package's README, in order. */
+function sdkReadmeBlocks() {
+  const readme = readFileSync(join(sdk, 'README.md'), 'utf8');
+  return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
+}
+
+const tsc = (dir, project) => execFileSync(process.execPath, [join(sdk, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { cwd: dir, stdio: 'inherit' });
+const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types: ['node'] };
+
+/** A fresh project with the packed tarball installed, shared by the tests below. */
+let dir;
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'kairos-sdk-pack-'));
+  const tarball = npm(['pack', '--pack-destination', dir, '--silent'], sdk).trim().split('\n').pop();
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'sdk-user', private: true, type: 'module' }));
+  npm(['install', join(dir, tarball), '@types/node@20.19.43'], dir);
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+test("every ts example of the SDK's README type-checks against the packed package", () => {
+  const blocks = sdkReadmeBlocks();
+  assert.ok(blocks.length >= 5, `README has its ts examples (found ${blocks.length})`);
+  const readme = join(dir, 'readme');
+  mkdirSync(readme);
+  // The fragments' free names, typed as a user's code would have them (`client` a KairosClient).
+  writeFileSync(
+    join(readme, 'given.d.ts'),
+    `import type { KairosClient } from '@kairos/client';\n` +
+      `declare global {\n  const client: KairosClient;\n  const url: string;\n  const token: string;\n  const jwt: string;\n` +
+      `  const jobId: string;\n  const secret: string;\n  function refreshJwt(): Promise<string>;\n}\n`,
+  );
+  // Each block is a module of its own, so two blocks may both declare `client`.
+  const files = blocks.map((block, i) => {
+    writeFileSync(join(readme, `example${i + 1}.ts`), `export {};\n${block}`);
+    return `example${i + 1}.ts`;
+  });
+  writeFileSync(join(readme, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['given.d.ts', ...files] }));
+  tsc(dir, readme);
+});
+
 test('npm pack installs into a fresh project, type-checks, imports, and runs the README example', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'kairos-sdk-pack-'));
-  try {
-    const tarball = npm(['pack', '--pack-destination', dir, '--silent'], sdk).trim().split('\n').pop();
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'sdk-user', private: true, type: 'module' }));
-    npm(['install', join(dir, tarball), '@types/node@20.19.43'], dir);
+  const example = readmeExample();
+  writeFileSync(join(dir, 'watch.mjs'), example);
+  // The same lines as TypeScript, plus uses of the other exported types.
+  writeFileSync(
+    join(dir, 'usage.ts'),
+    `${example}\n` +
+      `import { KairosError, verifyWebhook, type Execution, type ExecutionStatus } from '@kairos/client';\n` +
+      `const statuses: ExecutionStatus[] = ['SUCCEEDED'];\n` +
+      `const first: Execution | null = await client.execution(job.id);\n` +
+      `const ok: boolean = await verifyWebhook('{}', 't=1,v1=00', 'secret');\n` +
+      `try { await client.pauseJob('x'); } catch (e) { if (e instanceof KairosError && e.code === 'RATE_LIMITED') console.log(e.retryAfterSeconds, statuses, first, ok); }\n` +
+      `// @ts-expect-error: a schedule needs cron, intervalSeconds or runAt typed right\n` +
+      `await client.createJob({ name: 1, schedule: {}, target: {} });\n`,
+  );
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['usage.ts'] }));
+  tsc(dir, dir);
 
-    const example = readmeExample();
-    writeFileSync(join(dir, 'watch.mjs'), example);
-    // The same lines as TypeScript, plus uses of the other exported types.
-    writeFileSync(
-      join(dir, 'usage.ts'),
-      `${example}\n` +
-        `import { KairosError, verifyWebhook, type Execution, type ExecutionStatus } from '@kairos/client';\n` +
-        `const statuses: ExecutionStatus[] = ['SUCCEEDED'];\n` +
-        `const first: Execution | null = await client.execution(job.id);\n` +
-        `const ok: boolean = await verifyWebhook('{}', 't=1,v1=00', 'secret');\n` +
-        `try { await client.pauseJob('x'); } catch (e) { if (e instanceof KairosError && e.code === 'RATE_LIMITED') console.log(e.retryAfterSeconds, statuses, first, ok); }\n` +
-        `// @ts-expect-error: a schedule needs cron, intervalSeconds or runAt typed right\n` +
-        `await client.createJob({ name: 1, schedule: {}, target: {} });\n`,
-    );
-    writeFileSync(
-      join(dir, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types: ['node'] }, files: ['usage.ts'] }),
-    );
-    execFileSync(process.execPath, [join(sdk, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { cwd: dir, stdio: 'inherit' });
+  const imported = execFileSync(process.execPath, ['--input-type=module', '-e', "const m = await import('@kairos/client'); console.log(Object.keys(m).sort().join(','))"], { cwd: dir }).toString();
+  assert.match(imported, /KairosClient/);
+  assert.match(imported, /verifyWebhook/);
 
-    const imported = execFileSync(process.execPath, ['--input-type=module', '-e', "const m = await import('@kairos/client'); console.log(Object.keys(m).sort().join(','))"], { cwd: dir }).toString();
-    assert.match(imported, /KairosClient/);
-    assert.match(imported, /verifyWebhook/);
-
-    const output = await runUntil(dir, 'watch.mjs', /-> SUCCEEDED/, 30_000);
-    assert.match(output, /created \S+ next run/);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const output = await runUntil(dir, 'watch.mjs', /-> SUCCEEDED/, 30_000);
+  assert.match(output, /created \S+ next run/);
 });
 
 /** Runs `node file` in `cwd` until its output matches `pattern`, then stops it; rejects after `timeoutMs`. */

@@ -62,8 +62,9 @@ export interface KairosConfig {
   rateLimitedAnswerDelayMs: number;
   /**
    * API_TENANT_REQUESTS_IN_FLIGHT and API_TENANT_REQUESTS_QUEUED: one tenant's GraphQL requests over
-   * HTTP that one api process runs at once, and how many more wait their turn (first come first
-   * served); one past both is answered RATE_LIMITED with Retry-After 1. Defaults 4 and 100.
+   * HTTP and WebSocket (one gate for both) that one api process runs at once, and how many more wait
+   * their turn (first come first served); one past both is answered RATE_LIMITED with Retry-After 1.
+   * Defaults 4 and 100.
    */
   tenantRequests: { inFlight: number; queued: number };
   workerIoConcurrency: number;

@@ -1,40 +1,22 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import {
-  GraphQLError,
-  OperationTypeNode,
-  getOperationAST,
-  parse,
-  specifiedRules,
-  validate,
-  type GraphQLFormattedError,
-  type GraphQLSchema,
-} from 'graphql';
-import type { WebSocket } from 'ws';
-import { WebSocketServer } from 'ws';
-import { useServer } from 'graphql-ws/use/ws';
+import type { GraphQLSchema } from 'graphql';
 import type { AppServices } from '../resolvers/appServices.js';
 import type { Context } from '../resolvers/context.type.js';
 import { createContext } from './createContext.js';
-import { socketAuth, type SocketExtra } from './socketAuth.js';
 import { makeFormatError } from './formatError.js';
 import { MAX_TOKENS } from './queryLimits.js';
 import { validationRules } from './validationRules.js';
 import { nestingRefusal } from './nestingLimits.js';
-import { chargeWrites, writeRateLimit } from './writeRateLimit.js';
-import { KairosError } from '../errors/index.js';
-import { errorMessage } from '../logger.js';
+import { writeRateLimit } from './writeRateLimit.js';
 import { noSubscriptionsOverHttp } from './noSubscriptionsOverHttp.js';
 import { uiRoutes, type UiHandler } from './uiRoutes.js';
 import { operationMetrics } from './operationMetrics.js';
 import { operationTracing } from './operationTracing.js';
-import { sendMetrics } from '../metrics/metricsServer.js';
-import { RateLimitedError } from '../errors/index.js';
-import { LiveConnections } from './liveConnections.js';
-import { sharedSubscribe } from './sharedSubscribe.js';
 import { paceRefusals } from './paceRefusals.js';
-import { TenantRequestGate, type TenantRequestGateOptions } from './tenantRequestGate.js';
+import { TenantRequestGate, tooManyAtOnce, type TenantRequestGateOptions } from './tenantRequestGate.js';
+import { GraphQLWebSockets } from './webSocketServer.js';
 import { LIMITS } from '../jobs/parseJobInput.js';
 
 /** Request bodies above this are refused before parsing. */
@@ -58,27 +40,26 @@ export interface ApiServerOptions {
   socketRecheckMs?: number;
   /** RATE_LIMITED answers over HTTP wait up to this long (their Retry-After at most) before they go out (paceRefusals.ts). Default 0. */
   paceRefusalsMs?: number;
-  /** Each tenant's HTTP requests at once and waiting in this process (tenantRequestGate.ts). Default 4 and 100. */
+  /** Each tenant's operations at once and waiting in this process, over HTTP and WebSocket (tenantRequestGate.ts). Default 4 and 100. */
   tenantRequests?: TenantRequestGateOptions;
 }
 
 /**
- * The api role's HTTP server: POST /graphql through Apollo Server, graphql-ws subscriptions on the
- * same port and path, `/healthz` and `/readyz`. Owns the HTTP and WebSocket servers; `stop()` closes them.
+ * The api role's HTTP server: POST /graphql through Apollo Server, graphql-ws on the same port and
+ * path (webSocketServer.ts), `/healthz` and `/readyz`. Owns the HTTP and WebSocket servers; `stop()` closes them.
  */
 export class ApiServer {
   private readonly httpServer: http.Server;
   private readonly apollo: ApolloServer<Context>;
-  private readonly wsServer: WebSocketServer;
-  private wsCleanup: { dispose: () => void | Promise<void> } | null = null;
+  private readonly sockets: GraphQLWebSockets;
   /** The dashboard at /ui (and GraphiQL in development mode). */
   private readonly ui: UiHandler;
   private readonly formatError: ReturnType<typeof makeFormatError>;
-  /** Each tenant's turns at HTTP requests in this process. */
+  /** Each tenant's turns in this process, shared by HTTP requests and graphql-ws operations. */
   private readonly requests: TenantRequestGate;
 
   constructor(
-    private readonly schema: GraphQLSchema,
+    schema: GraphQLSchema,
     private readonly app: AppServices,
     private readonly options: ApiServerOptions,
   ) {
@@ -106,8 +87,14 @@ export class ApiServer {
     this.ui = uiRoutes({ development: app.development });
     // Explicit rather than Node's default (which a flag can raise): larger headers get 431 from the parser.
     this.httpServer = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => void this.handle(req, res));
-    // ws accepts 100 MiB messages by default: hold them to the HTTP body limit (larger ones close the socket with 1009).
-    this.wsServer = new WebSocketServer({ server: this.httpServer, path: '/graphql', maxPayload: MAX_BODY_BYTES });
+    this.sockets = new GraphQLWebSockets(this.httpServer, {
+      schema,
+      app,
+      formatError: this.formatError,
+      requests: this.requests,
+      maxPayloadBytes: MAX_BODY_BYTES,
+      socketRecheckMs: options.socketRecheckMs,
+    });
   }
 
   get port(): number {
@@ -117,72 +104,10 @@ export class ApiServer {
 
   async start(): Promise<void> {
     await this.apollo.start();
-    // Each socket and operation holds a listener on the event stream: the tenants' caps bound them.
-    const connections = new LiveConnections();
-    const auth = socketAuth(this.app, { recheckEveryMs: this.options.socketRecheckMs, connections });
-    this.wsCleanup = useServer<Record<string, unknown>, Partial<SocketExtra>>(
-      {
-        schema: this.schema,
-        // Authenticated at connect and again for every operation (see socketAuth).
-        context: (ctx) => auth.context(ctx),
-        validate: (schema, document) => validate(schema, document, [...specifiedRules, ...validationRules(this.app.development)]),
-        // One execution per event for the subscribers of a tenant and role that sent the same document.
-        subscribe: sharedSubscribe((contextValue) => {
-          const identity = (contextValue as Context).scope?.identity;
-          return identity ? `${identity.tenantId}\u0000${identity.role}` : null;
-        }),
-        // graphql-ws neither bounds a connection's subscriptions nor parses with a token limit: refuse
-        // both before it starts one (the tenant's subscription caps, see LiveConnections). Mutations
-        // sent over the socket count against the write rate as over HTTP.
-        onSubscribe: async (ctx, _id, payload) => {
-          const tooDeep = nestingRefusal(payload.query, payload.variables);
-          if (tooDeep) return [new GraphQLError(tooDeep, { extensions: { code: 'BAD_USER_INPUT' } })];
-          // Synchronous, so a burst is admitted in arrival order. The socket stays open: only this
-          // operation is refused, the ones running keep their events.
-          const overCap = connections.operationRefusal(ctx);
-          if (overCap) return [new GraphQLError(overCap.message, { originalError: overCap })];
-          let context: Context | null = null;
-          try {
-            const document = parse(payload.query, { maxTokens: MAX_TOKENS });
-            const operation = getOperationAST(document, payload.operationName);
-            if (operation?.operation === OperationTypeNode.MUTATION)
-              await chargeWrites((context = await auth.context(ctx)), document, operation);
-          } catch (error) {
-            if (error instanceof RateLimitedError) this.app.metrics.quotaRefused('rate', context?.scope?.identity.tenantId ?? 'unknown');
-            if (error instanceof KairosError) return [new GraphQLError(error.message, { originalError: error })];
-            if (error instanceof GraphQLError) return [error];
-            // Not the document's fault (e.g. the quota lookup found MongoDB down).
-            this.app.logger.error('could not admit a WebSocket operation', { error: errorMessage(error) });
-            return [new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR' } })];
-          }
-        },
-        // The same mapping as over HTTP: codes kept, internal messages never sent to the client.
-        onNext: (_ctx, _id, _payload, _args, result) =>
-          result.errors ? { ...result, errors: result.errors.map((e) => this.formatError(asRequestError(e), e)) } : undefined,
-        onError: (_ctx, _id, _payload, errors) => errors.map((e) => this.formatError(asRequestError(e), e)),
-        onConnect: (ctx) => auth.onConnect(ctx),
-      },
-      this.wsServer,
-    );
-    // Registered after graphql-ws's own listener, which prints a multi-line stack trace to the
-    // console for every socket error (a frame over maxPayload among them): one log line instead.
-    this.wsServer.on('connection', (socket) => this.logSocketErrors(socket));
+    this.sockets.start();
     await new Promise<void>((resolve, reject) => {
       this.httpServer.once('error', reject);
       this.httpServer.listen(this.options.port, this.options.host, () => resolve());
-    });
-  }
-
-  /** Replaces graphql-ws's console.error on socket errors with one structured line; ws has already closed the socket with the matching code (1009 for a frame over MAX_BODY_BYTES). */
-  private logSocketErrors(socket: WebSocket): void {
-    socket.removeAllListeners('error');
-    socket.on('error', (error: Error & { code?: string }) => {
-      const oversized = error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
-      this.app.logger.warn(oversized ? 'WebSocket frame over the size limit refused' : 'WebSocket error', {
-        code: error.code ?? 'unknown',
-        ...(oversized ? { limitBytes: MAX_BODY_BYTES } : { error: errorMessage(error) }),
-      });
-      if (socket.readyState === socket.OPEN) socket.close(1011, 'Internal server error');
     });
   }
 
@@ -190,7 +115,8 @@ export class ApiServer {
     const url = new URL(req.url ?? '/', 'http://localhost');
     try {
       if (url.pathname === '/healthz') return send(res, 200, { status: 'ok' });
-      if (url.pathname === '/metrics') return await sendMetrics(this.app.metrics, res);
+      // Not on the API port, which the ingress exposes: metrics are on METRICS_PORT (metricsServer.ts).
+      if (url.pathname === '/metrics') return send(res, 404, { error: 'Not found; metrics are served on METRICS_PORT' });
       if (url.pathname === '/readyz') {
         const ready = await this.options.ready().catch(() => false);
         return send(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable' });
@@ -256,30 +182,18 @@ export class ApiServer {
   /** A tenant with its whole queue of requests waiting in this process: RATE_LIMITED, to retry in a second. */
   private refuseBusyTenant(res: ServerResponse, tenantId: string): void {
     this.app.metrics.quotaRefused('rate', tenantId);
-    const refused = new RateLimitedError('Too many requests of this tenant at once; retry after 1 s', 1);
+    const refused = tooManyAtOnce();
     res.setHeader('retry-after', '1');
     send(res, 429, { errors: [this.formatError({ message: refused.message }, refused)] });
   }
 
   /** Stops accepting, closes subscriptions with a normal close, then the HTTP server. */
   async stop(): Promise<void> {
-    await this.wsCleanup?.dispose();
-    for (const client of this.wsServer.clients) client.close(1001, 'Server shutting down');
-    await new Promise<void>((resolve) => this.wsServer.close(() => resolve()));
+    await this.sockets.stop();
     this.httpServer.closeAllConnections();
     await new Promise<void>((resolve) => this.httpServer.close(() => resolve()));
     await this.apollo.stop();
   }
-}
-
-/**
- * graphql-ws reports parse, validation and variable errors without the codes Apollo gives them over
- * HTTP. An error with no path and no code never reached a resolver: it is the caller's input.
- */
-function asRequestError(error: GraphQLError): GraphQLFormattedError {
-  const formatted = error.toJSON();
-  if (error.path || error.extensions?.code) return formatted;
-  return { ...formatted, extensions: { ...formatted.extensions, code: 'GRAPHQL_VALIDATION_FAILED' } };
 }
 
 /** The document and variables of a POST body or of a GET's query string (variables as JSON there; unparsable ones are left to Apollo). */

@@ -4,7 +4,7 @@ import { TenantRequestGate } from '../../src/api/tenantRequestGate.js';
 /** Resolves what is settled so far, so a test can see which enters are still waiting. */
 const settled = async () => new Promise((resolve) => setImmediate(resolve));
 
-describe("a tenant's turns at HTTP requests", () => {
+describe("a tenant's turns at GraphQL operations", () => {
   it('runs `inFlight` at once, queues the next `queued` in arrival order, and refuses beyond', async () => {
     const gate = new TenantRequestGate({ inFlight: 2, queued: 2 });
     const first = await gate.enter('a');
@@ -60,5 +60,38 @@ describe("a tenant's turns at HTTP requests", () => {
     expect(await gate.enter('a')).toBeNull();
     release!();
     expect(await gate.enter('a')).not.toBeNull();
+  });
+
+  it('lets an operation whose caller is gone leave the queue: its place is free at once and it never gets a turn', async () => {
+    const gate = new TenantRequestGate({ inFlight: 1, queued: 1 });
+    const running = await gate.enter('a');
+    const gone = new AbortController();
+    const waiting = gate.enter('a', gone.signal);
+    await settled();
+    expect(await gate.enter('a')).toBeNull();
+    gone.abort();
+    expect(await waiting).toBeNull();
+    expect(gate.load('a')).toEqual({ running: 1, waiting: 0 });
+    // The freed place is taken by the next one, which gets the turn when the running one ends.
+    const next = gate.enter('a');
+    running!();
+    (await next)!();
+    expect(gate.load('a')).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('refuses a caller already gone, and ignores an abort after the turn was handed over', async () => {
+    const gate = new TenantRequestGate({ inFlight: 1, queued: 1 });
+    expect(await gate.enter('a', AbortSignal.abort())).toBeNull();
+    expect(gate.load('a')).toEqual({ running: 0, waiting: 0 });
+    const first = await gate.enter('a');
+    const late = new AbortController();
+    const second = gate.enter('a', late.signal);
+    first!();
+    const turn = await second;
+    late.abort();
+    expect(turn).not.toBeNull();
+    expect(gate.load('a')).toEqual({ running: 1, waiting: 0 });
+    turn!();
+    expect(gate.load('a')).toEqual({ running: 0, waiting: 0 });
   });
 });

@@ -14,7 +14,7 @@ export interface TenantDoc {
   maxSubscriptions: number;
   /** Finished executions older than this (by `finishedAt`) are purged by the leader. */
   executionRetentionDays: number;
-  /** HMAC-SHA256 key for X-Kairos-Signature; returned to the tenant only when rotated. */
+  /** HMAC-SHA256 key for X-Kairos-Signature-V2 and the deprecated X-Kairos-Signature; returned to the tenant only when rotated. */
   webhookSecret: string;
   /** When the secret was last replaced by rotateWebhookSecret; absent until then. */
   webhookSecretRotatedAt?: Date;

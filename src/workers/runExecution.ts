@@ -14,7 +14,7 @@ import { toGlobalId } from '../ids/globalId.js';
 import { executionLogFields, jobLogFields } from '../ids/logFields.js';
 import type { HandlerRegistry } from './handlers/handler.js';
 import { callHttpTarget } from './targets/httpTarget.js';
-import { isNonRetryable, PrivateTargetError } from './targets/targetAgent.js';
+import { isNonRetryable, UnusableTargetError } from './targets/targetAgent.js';
 import { CancelledError, ShutdownError, type CancelSignals } from '../events/cancelSignals.js';
 import type { OverlapDecision, OverlapGuard } from './overlapGuard.js';
 import { pastDeadline, type AttemptClaims, type ClaimHolder } from '../queue/attemptClaims.js';
@@ -499,11 +499,11 @@ async function attempt(
     }
     if (reason instanceof ShutdownError) return { outcome: 'CRASHED', error: reason.message, httpStatus: null, resultJson: null };
     const timedOut = reason instanceof AttemptTimeout;
-    // The attempt records only the neutral refusal; which address the host resolved to is for operators.
-    if (error instanceof PrivateTargetError)
-      attemptLogger(deps.logger, run.tenantId, run.jobId, run.executionId).warn('refused an HTTP target address', {
+    // The attempt records only the neutral message; what the host resolved to, or the lookup's error, is for operators.
+    if (error instanceof UnusableTargetError)
+      attemptLogger(deps.logger, run.tenantId, run.jobId, run.executionId).warn(error.logLine.msg, {
         attempt: number,
-        ...error.refused,
+        ...error.logLine.fields,
       });
     return {
       outcome: timedOut ? 'TIMED_OUT' : 'FAILED',

@@ -75,7 +75,7 @@ describe('log lines for failures', () => {
         async () => lines.find((l) => l.msg === 'attempt failed' && l.tenantId === strictTenant),
         15_000,
       );
-      expect(String(line.error)).toBe('target address not allowed');
+      expect(String(line.error)).toBe('target address not allowed or not resolvable');
       expect(line).toMatchObject({ level: 'warn', attempt: 1, next: 'FAILED' });
       // The operators' line says what was refused and whose attempt it was.
       const refusal = lines.find((l) => l.msg === 'refused an HTTP target address' && l.tenantId === strictTenant);

@@ -4,15 +4,19 @@ import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../suppo
 import { gql, gqlOk } from '../support/graphqlClient.js';
 import { EventCollector, wsClient } from '../support/subscriptions.js';
 import { startReceiver } from '../support/httpReceiver.js';
+import { createLogger } from '../../src/logger.js';
+import { waitUntil } from '../support/waitFor.js';
 
 describe('HTTP targets on private addresses, with ALLOW_PRIVATE_TARGETS off', () => {
   let k: TestKairos;
   let client: Client;
   const token = tokenFor(uniqueName('ssrf'), 'member');
   const receiver = startReceiver(() => ({ status: 200, body: 'internal secret' }));
+  const lines: Record<string, unknown>[] = [];
+  const logger = createLogger({ test: 'privateTargets' }, 'info', (line) => lines.push(JSON.parse(line)));
 
   beforeAll(async () => {
-    k = await startTestKairos('ssrf', { env: { ALLOW_PRIVATE_TARGETS: 'false' } });
+    k = await startTestKairos('ssrf', { logger, env: { ALLOW_PRIVATE_TARGETS: 'false' } });
     client = wsClient(k.url, token);
   });
   afterAll(async () => {
@@ -103,8 +107,56 @@ describe('HTTP targets on private addresses, with ALLOW_PRIVATE_TARGETS off', ()
     expect(execution.attempts).toHaveLength(1);
     expect(execution.result).toBeNull();
     // Neutral: the tenant is not told what the name resolved to (that would map internal DNS).
-    expect(execution.attempts[0].error).toMatch(/target address not allowed$/);
+    expect(execution.attempts[0].error).toBe('target address not allowed or not resolvable');
     expect(`${execution.error} ${execution.attempts[0].error}`).not.toMatch(/127\.0\.0\.1|::1|resolves|localhost/);
+    expect(r.received).toHaveLength(0);
+  });
+
+  it('records the same attempt for a name that resolves to a private address as for one that does not resolve; only the log tells them apart', async () => {
+    const r = await receiver;
+    // `.invalid` never resolves (RFC 6761); localhost resolves to loopback, which is refused.
+    const urls = { internal: r.url.replace('127.0.0.1', 'localhost'), unknown: 'http://no-such-host.invalid/hook' };
+    const executions: Record<string, any> = {};
+    for (const [name, url] of Object.entries(urls)) {
+      const { createJob } = await gqlOk(k.url, token, CREATE, {
+        input: {
+          name: `same-${name}`,
+          schedule: { intervalSeconds: 31_536_000 },
+          target: { http: { url } },
+          retryPolicy: { maxAttempts: 3, initialBackoffSeconds: 0.1 },
+        },
+      });
+      const { triggerJob } = await gqlOk(k.url, token, `mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }`, {
+        id: createJob.job.id,
+      });
+      executions[name] = await waitUntil(
+        `the ${name} execution to fail`,
+        async () => {
+          const { execution } = await gqlOk(
+            k.url,
+            token,
+            `query($id: ID!) { execution(id: $id) { status error result attempts { number outcome error httpStatus } } }`,
+            { id: triggerJob.execution.id },
+          );
+          return execution.status === 'FAILED' ? execution : undefined;
+        },
+        15_000,
+      );
+    }
+    // Same status, error, attempts (one each: neither is retried) and result: the tenant cannot tell an internal name from an unknown one.
+    expect(executions.unknown).toEqual(executions.internal);
+    expect(executions.unknown).toMatchObject({
+      error: 'target address not allowed or not resolvable',
+      result: null,
+      attempts: [{ number: 1, outcome: 'FAILED', error: 'target address not allowed or not resolvable', httpStatus: null }],
+    });
+    expect(JSON.stringify(executions)).not.toMatch(/ENOTFOUND|getaddrinfo|no-such-host|localhost|127\.0\.0\.1/);
+    // The operators' log says which: the address refused, or the lookup's error code, each with the attempt's ids.
+    const refused = lines.find((l) => l.msg === 'refused an HTTP target address' && l.host === 'localhost');
+    expect(refused).toMatchObject({ level: 'warn', attempt: 1, address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) });
+    const unresolved = lines.find((l) => l.msg === 'could not resolve an HTTP target host');
+    expect(unresolved).toMatchObject({ level: 'warn', attempt: 1, host: 'no-such-host.invalid', code: 'ENOTFOUND' });
+    expect(unresolved?.executionId).toEqual(expect.any(String));
     expect(r.received).toHaveLength(0);
   });
 });

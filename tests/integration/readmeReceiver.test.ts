@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { signature } from '../../src/workers/targets/httpTarget.js';
+import { signature, signatureV2, type SignedRequest } from '../../src/workers/targets/webhookSignature.js';
 import { waitUntil } from '../support/waitFor.js';
 
 /** The README's webhook receiver, taken from the README itself so the two cannot drift. */
@@ -36,7 +36,7 @@ describe("the README's webhook receiver", () => {
     const port = await freePort();
     url = `http://127.0.0.1:${port}/hook`;
     child = spawn(process.execPath, [join(dir, 'receiver.mjs')], {
-      env: { PATH: process.env.PATH ?? '', WEBHOOK_SECRET: secret, PORT: String(port) },
+      env: { PATH: process.env.PATH ?? '', WEBHOOK_SECRET: secret, WEBHOOK_URL: url, PORT: String(port) },
       stdio: 'ignore',
     });
     await waitUntil(
@@ -54,19 +54,40 @@ describe("the README's webhook receiver", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const post = (body: string, headers: Record<string, string>) =>
-    fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } }).then((r) => r.status);
+  const executionId = 'RXhlY3V0aW9uOjY1ZjBhMWIyYzNkNGU1ZjYwMTIzNDU2Nw';
+  /** Sends `body` to the receiver with `method`, Kairos's execution id headers and `headers`. */
+  const send = (method: string, body: string, headers: Record<string, string>) =>
+    fetch(url, {
+      method,
+      body: method === 'GET' ? undefined : body,
+      headers: { 'content-type': 'application/json', 'x-kairos-execution-id': executionId, 'idempotency-key': executionId, ...headers },
+    }).then((r) => r.status);
+  /** An X-Kairos-Signature-V2 header as Kairos makes it, of a POST to the receiver's URL unless `request` says otherwise. */
+  const v2 = (request: Partial<SignedRequest>, now = new Date(), key = secret) => ({
+    'x-kairos-signature-v2': signatureV2(key, { executionId, method: 'POST', url, body: '', ...request }, now),
+  });
 
-  it('accepts a body signed the way Kairos signs it', async () => {
+  it('accepts a request signed the way Kairos signs it (v2), with a body or, for GET, without', async () => {
     const body = JSON.stringify({ hello: 'wörld' });
-    expect(await post(body, { 'x-kairos-signature': signature(secret, body, new Date()) })).toBe(204);
+    expect(await send('POST', body, v2({ body }))).toBe(204);
+    expect(await send('GET', '', v2({ method: 'GET' }))).toBe(204);
   });
 
   it('refuses a missing header, an altered body, another secret and a stale timestamp', async () => {
     const body = '{"a":1}';
-    expect(await post(body, {})).toBe(401);
-    expect(await post('{"a":2}', { 'x-kairos-signature': signature(secret, body, new Date()) })).toBe(401);
-    expect(await post(body, { 'x-kairos-signature': signature('another-secret', body, new Date()) })).toBe(401);
-    expect(await post(body, { 'x-kairos-signature': signature(secret, body, new Date(Date.now() - 600_000)) })).toBe(401);
+    expect(await send('POST', body, {})).toBe(401);
+    expect(await send('POST', '{"a":2}', v2({ body }))).toBe(401);
+    expect(await send('POST', body, v2({ body }, new Date(), 'another-secret'))).toBe(401);
+    expect(await send('POST', body, v2({ body }, new Date(Date.now() - 600_000)))).toBe(401);
+  });
+
+  it('refuses a replay under another execution id, with another method or signed for another URL', async () => {
+    const body = '{"a":1}';
+    const signed = v2({ body });
+    expect(await send('POST', body, { ...signed, 'x-kairos-execution-id': 'RXhlY3V0aW9uOjY1ZjBhMWIyYzNkNGU1ZjYwMTIzNDU2OA' })).toBe(401);
+    expect(await send('PUT', body, signed)).toBe(401);
+    expect(await send('POST', body, v2({ body, url: url.replace('/hook', '/other') }))).toBe(401);
+    // The deprecated v1 header alone is not enough for a receiver that verifies v2.
+    expect(await send('POST', body, { 'x-kairos-signature': signature(secret, body, new Date()) })).toBe(401);
   });
 });

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { callHttpTarget, RESULT_BODY_LIMIT, signature, type HttpCall } from '../../src/workers/targets/httpTarget.js';
+import { callHttpTarget, RESULT_BODY_LIMIT, type HttpCall } from '../../src/workers/targets/httpTarget.js';
+import { signatureV2 } from '../../src/workers/targets/webhookSignature.js';
 
 const SECRET = 'whsec_test_secret';
 /** 2025-03-01T12:00:00Z is 1740830400 s; the fraction is dropped from `t`. */
@@ -118,17 +119,6 @@ describe('HTTP target against a local receiver', () => {
     return received[received.length - 1];
   }
 
-  describe('signature', () => {
-    it('matches an HMAC computed independently (openssl dgst -sha256 -hmac)', () => {
-      // printf '1740830400.{"hello":"world"}' | openssl dgst -sha256 -hmac whsec_test_secret
-      expect(signature(SECRET, '{"hello":"world"}', NOW)).toBe(
-        't=1740830400,v1=46bd09f864508b84997b6c6125a03e5bb457ea18bfdc4bd04f750388abb4dddb',
-      );
-      // printf '1740830400.' | openssl dgst -sha256 -hmac whsec_test_secret
-      expect(signature(SECRET, '', NOW)).toBe('t=1740830400,v1=fe1909b1fabe789de078e4c7b9eb21b1e25222fcf389e37eb96a539a22a78e06');
-    });
-  });
-
   describe('callHttpTarget', () => {
     it('sends the payload with every header the README lists and reports success', async () => {
       let outcome: Awaited<ReturnType<typeof callHttpTarget>> | undefined;
@@ -145,6 +135,10 @@ describe('HTTP target against a local receiver', () => {
       expect(req.headers['x-kairos-attempt']).toBe('2');
       expect(req.headers['x-kairos-scheduled-for']).toBe('2025-03-01T11:59:58.125Z');
       expect(req.headers['x-kairos-signature']).toBe('t=1740830400,v1=46bd09f864508b84997b6c6125a03e5bb457ea18bfdc4bd04f750388abb4dddb');
+      // v2 binds the execution id as sent, the method and the target URL exactly as requested (vectors: webhookSignature.test.ts).
+      expect(req.headers['x-kairos-signature-v2']).toBe(
+        signatureV2(SECRET, { executionId: '65f0a1b2c3d4e5f601234567', method: 'POST', url: `${base}/ok`, body: '{"hello":"world"}' }, NOW),
+      );
       expect(req.headers.authorization).toBe('Bearer receiver-token');
 
       expect(outcome).toEqual({
@@ -195,6 +189,9 @@ describe('HTTP target against a local receiver', () => {
       expect(req.headers['transfer-encoding']).toBeUndefined();
       expect(req.headers['x-kairos-signature']).toBe('t=1740830400,v1=fe1909b1fabe789de078e4c7b9eb21b1e25222fcf389e37eb96a539a22a78e06');
       expect(receiverAccepts(req.headers['x-kairos-signature'] as string, '', SECRET).ok).toBe(true);
+      expect(req.headers['x-kairos-signature-v2']).toBe(
+        signatureV2(SECRET, { executionId: '65f0a1b2c3d4e5f601234567', method: 'GET', url: `${base}/ok`, body: '' }, NOW),
+      );
       expect(req.headers['idempotency-key']).toBe('65f0a1b2c3d4e5f601234567');
     });
 

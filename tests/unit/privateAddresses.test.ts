@@ -3,7 +3,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isPrivateAddress } from '../../src/domain/privateAddresses.js';
 import { callHttpTarget } from '../../src/workers/targets/httpTarget.js';
-import { PrivateTargetError, targetAgent } from '../../src/workers/targets/targetAgent.js';
+import {
+  PrivateTargetError,
+  UNUSABLE_TARGET_MESSAGE,
+  UnresolvableTargetError,
+  isNonRetryable,
+  targetAgent,
+  unresolvable,
+} from '../../src/workers/targets/targetAgent.js';
 
 /**
  * One address inside every block of IANA's IPv4 and IPv6 special-purpose address registries (and the
@@ -137,20 +144,50 @@ describe('HTTP targets on private addresses', () => {
       () => null,
       (e: Error) => e,
     );
-    expect(literal?.message).toBe('target address not allowed');
+    expect(literal?.message).toBe(UNUSABLE_TARGET_MESSAGE);
     // The operators' log gets the detail, carried by the error to the attempt that logs it.
     expect((literal as PrivateTargetError).refused).toEqual({ host: '127.0.0.1', address: '127.0.0.1' });
-    await expect(call(`http://[::ffff:127.0.0.1]:${port}/`, false)).rejects.toThrow(/^target address not allowed$/);
+    await expect(call(`http://[::ffff:127.0.0.1]:${port}/`, false)).rejects.toThrow(UNUSABLE_TARGET_MESSAGE);
     // A host name is checked on the address it resolves to, at connect time; the error says neither.
     const error = await call(`http://localhost:${port}/`, false).then(
       () => null,
       (e: Error) => e,
     );
-    expect(error?.message).toMatch(/target address not allowed$/);
+    expect(error?.message).toBe(UNUSABLE_TARGET_MESSAGE);
     expect(error?.message).not.toMatch(/127\.0\.0\.1|::1|localhost|resolves/);
     expect(requests).toBe(0);
     expect(error).toBeInstanceOf(PrivateTargetError);
     expect((error as PrivateTargetError).refused).toEqual({ host: 'localhost', address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) });
+  });
+
+  it('fails a name that does not resolve with the same message and retry decision as a refusal, whatever ALLOW_PRIVATE_TARGETS says', async () => {
+    for (const allowPrivate of [false, true]) {
+      const error = await call('http://no-such-host.invalid/', allowPrivate).then(
+        () => null,
+        (e: Error) => e,
+      );
+      // Not "getaddrinfo ENOTFOUND no-such-host.invalid": the code and the name are for the operators' log only.
+      expect(error?.message).toBe(UNUSABLE_TARGET_MESSAGE);
+      expect(error).toBeInstanceOf(UnresolvableTargetError);
+      expect((error as UnresolvableTargetError).unresolved).toEqual({ host: 'no-such-host.invalid', code: 'ENOTFOUND' });
+      expect((error as UnresolvableTargetError).logLine).toEqual({
+        msg: 'could not resolve an HTTP target host',
+        fields: { host: 'no-such-host.invalid', code: 'ENOTFOUND' },
+      });
+      expect(isNonRetryable(error)).toBe(true);
+    }
+    // A resolver that did not answer is retried (the job's retry policy), with the same message.
+    const again = unresolvable(
+      Object.assign(new Error('getaddrinfo EAI_AGAIN x.example'), { syscall: 'getaddrinfo', code: 'EAI_AGAIN' }),
+      'http://x.example/',
+    );
+    expect(again?.message).toBe(UNUSABLE_TARGET_MESSAGE);
+    expect(again?.unresolved).toEqual({ host: 'x.example', code: 'EAI_AGAIN' });
+    expect(isNonRetryable(again)).toBe(false);
+    // Other network errors are about a reachable host and keep their detail.
+    expect(
+      unresolvable(Object.assign(new Error('connect ECONNREFUSED'), { syscall: 'connect', code: 'ECONNREFUSED' }), 'http://x/'),
+    ).toBeNull();
   });
 
   it('calls them when ALLOW_PRIVATE_TARGETS is set', async () => {

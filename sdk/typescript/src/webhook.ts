@@ -10,8 +10,13 @@ export interface VerifyWebhookOptions {
 }
 
 const SIGNATURE = /^t=(\d+),v1=([0-9a-f]{64})$/;
+const SIGNATURE_V2 = /^t=(\d+),v2=([0-9a-f]{64})$/;
 
 /**
+ * @deprecated Use {@link verifyWebhookV2}: v1 covers only the timestamp and the body, so a captured
+ * delivery verifies again under another execution id, at another URL or with another method. Kairos
+ * sends X-Kairos-Signature until version 0.3.0.
+ *
  * Checks an incoming request's `X-Kairos-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`
  * against the tenant's webhook secret (from rotateWebhookSecret). `rawBody` must be the body exactly
  * as received, before any JSON parsing. True only for a well-formed header whose timestamp is
@@ -31,21 +36,103 @@ export async function verifyWebhook(
   const match = SIGNATURE.exec(header);
   if (!match) return false;
   const [, timestamp, hex] = match as unknown as [string, string, string];
+  return signedWith(secret, timestamp, hex, `${timestamp}.`, rawBody, options);
+}
+
+/**
+ * A request's headers, as `node:http` gives them (`request.headers`, names in lower case) or as a
+ * fetch `Headers`.
+ */
+export type WebhookHeaders = { get(name: string): string | null } | Readonly<Record<string, string | readonly string[] | undefined>>;
+
+export type VerifyWebhookV2Input = VerifyWebhookOptions & {
+  /** The tenant's webhook secret (from rotateWebhookSecret). */
+  secret: string;
+  /** The body exactly as received, before any JSON parsing (empty for GET and DELETE). */
+  body: string | Uint8Array;
+  /** The method of the request as received (`request.method`). */
+  method: string;
+  /**
+   * The job's target URL exactly as Kairos shows it (`target.http.url`): behind a proxy, the public
+   * URL the job names, not one rebuilt from the request, which the proxy may have rewritten.
+   */
+  url: string;
+} & (
+    | {
+        /** The request's headers: X-Kairos-Signature-V2, X-Kairos-Execution-Id and Idempotency-Key are read from them. */
+        headers: WebhookHeaders;
+        signatureHeader?: never;
+        executionId?: never;
+      }
+    | {
+        headers?: never;
+        /** The X-Kairos-Signature-V2 header's value. */
+        signatureHeader: string | readonly string[] | null | undefined;
+        /** The X-Kairos-Execution-Id header's value: the id to deduplicate on once verified. */
+        executionId: string | readonly string[] | null | undefined;
+      }
+  );
+
+/**
+ * Checks an incoming request's `X-Kairos-Signature-V2: t=<unix seconds>,v2=<hex HMAC-SHA256 of
+ * "v2\n<t>\n<execution id>\n<METHOD>\n<url>\n<body>">` against the tenant's webhook secret: true only
+ * for a well-formed header whose timestamp is within the tolerance and whose signature matches this
+ * execution id, method, URL and body (compared in constant time). A replay of a captured delivery
+ * under another execution id, to another URL or with another method is refused, so the execution id
+ * is then safe to deduplicate on. Given `headers`, an Idempotency-Key that differs from
+ * X-Kairos-Execution-Id is refused too (Kairos sends the same id in both).
+ *
+ * A header with several values (node:http's array form) is refused like a missing one.
+ */
+export async function verifyWebhookV2(input: VerifyWebhookV2Input): Promise<boolean> {
+  let header: unknown = input.signatureHeader;
+  let executionId: unknown = input.executionId;
+  if (input.headers) {
+    header = headerValue(input.headers, 'x-kairos-signature-v2');
+    executionId = headerValue(input.headers, 'x-kairos-execution-id');
+    const idempotencyKey = headerValue(input.headers, 'idempotency-key');
+    if (idempotencyKey !== undefined && idempotencyKey !== null && idempotencyKey !== executionId) return false;
+  }
+  if (typeof header !== 'string' || typeof executionId !== 'string') return false;
+  const match = SIGNATURE_V2.exec(header);
+  if (!match) return false;
+  const [, timestamp, hex] = match as unknown as [string, string, string];
+  const prefix = `v2\n${timestamp}\n${executionId}\n${input.method}\n${input.url}\n`;
+  return signedWith(input.secret, timestamp, hex, prefix, input.body, input);
+}
+
+function headerValue(headers: WebhookHeaders, name: string): unknown {
+  if (typeof headers.get === 'function') return (headers as { get(name: string): string | null }).get(name);
+  const record = headers as Readonly<Record<string, unknown>>;
+  if (name in record) return record[name];
+  const key = Object.keys(record).find((k) => k.toLowerCase() === name);
+  return key === undefined ? undefined : record[key];
+}
+
+/** True when `timestamp` is within the tolerance of now and `hex` is the HMAC of `prefix` followed by the raw body. */
+async function signedWith(
+  secret: string,
+  timestamp: string,
+  hex: string,
+  prefix: string,
+  rawBody: string | Uint8Array,
+  options: VerifyWebhookOptions,
+): Promise<boolean> {
   const now = options.now ?? Date.now();
   if (Math.abs(now / 1000 - Number(timestamp)) > (options.toleranceSeconds ?? 300)) return false;
   const encoder = new TextEncoder();
   const body = typeof rawBody === 'string' ? encoder.encode(rawBody) : rawBody;
-  const prefix = encoder.encode(`${timestamp}.`);
-  const message = new Uint8Array(prefix.length + body.length);
-  message.set(prefix);
-  message.set(body, prefix.length);
+  const head = encoder.encode(prefix);
+  const message = new Uint8Array(head.length + body.length);
+  message.set(head);
+  message.set(body, head.length);
   const expected = new Uint8Array(await (options.hmac ?? webCryptoHmac)(encoder.encode(secret), message));
   return constantTimeEqual(expected, fromHex(hex));
 }
 
 async function webCryptoHmac(key: Uint8Array, message: Uint8Array): Promise<ArrayBuffer> {
   const subtle = globalThis.crypto?.subtle;
-  if (!subtle) throw new Error('verifyWebhook needs WebCrypto (crypto.subtle) or an hmac option');
+  if (!subtle) throw new Error('verifyWebhook and verifyWebhookV2 need WebCrypto (crypto.subtle) or an hmac option');
   const cryptoKey = await subtle.importKey('raw', key as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   return subtle.sign('HMAC', cryptoKey, message as BufferSource);
 }

@@ -69,11 +69,12 @@ test('npm pack installs into a fresh project, type-checks, imports, and runs the
   writeFileSync(
     join(dir, 'usage.ts'),
     `${example}\n` +
-      `import { KairosError, verifyWebhook, type Execution, type ExecutionStatus } from '@kairos/client';\n` +
+      `import { KairosError, verifyWebhook, verifyWebhookV2, type Execution, type ExecutionStatus } from '@kairos/client';\n` +
       `const statuses: ExecutionStatus[] = ['SUCCEEDED'];\n` +
       `const first: Execution | null = await client.execution(job.id);\n` +
       `const ok: boolean = await verifyWebhook('{}', 't=1,v1=00', 'secret');\n` +
-      `try { await client.pauseJob('x'); } catch (e) { if (e instanceof KairosError && e.code === 'RATE_LIMITED') console.log(e.retryAfterSeconds, statuses, first, ok); }\n` +
+      `const okV2: boolean = await verifyWebhookV2({ secret: 's', signatureHeader: 't=1,v2=00', executionId: 'e', method: 'POST', url: 'https://h/', body: '{}' });\n` +
+      `try { await client.pauseJob('x'); } catch (e) { if (e instanceof KairosError && e.code === 'RATE_LIMITED') console.log(e.retryAfterSeconds, statuses, first, ok, okV2); }\n` +
       `// @ts-expect-error: a schedule needs cron, intervalSeconds or runAt typed right\n` +
       `await client.createJob({ name: 1, schedule: {}, target: {} });\n`,
   );
@@ -82,7 +83,7 @@ test('npm pack installs into a fresh project, type-checks, imports, and runs the
 
   const imported = execFileSync(process.execPath, ['--input-type=module', '-e', "const m = await import('@kairos/client'); console.log(Object.keys(m).sort().join(','))"], { cwd: dir }).toString();
   assert.match(imported, /KairosClient/);
-  assert.match(imported, /verifyWebhook/);
+  assert.match(imported, /verifyWebhook,verifyWebhookV2/);
 
   const output = await runUntil(dir, 'watch.mjs', /-> SUCCEEDED/, 30_000);
   assert.match(output, /created \S+ next run/);

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { KairosClient, KairosError, verifyWebhook, backoffMs } from '../dist/index.js';
+import { KairosClient, KairosError, verifyWebhook, verifyWebhookV2, backoffMs } from '../dist/index.js';
 
 const secret = 'whsec_test_secret';
 const body = '{"executionId":"e1","payload":{"a":1}}';
@@ -44,6 +44,72 @@ test('verifyWebhook uses an injected HMAC when given one', async () => {
   };
   assert.equal(await verifyWebhook(body, sign(at / 1000, body), secret, { now: at, hmac }), true);
   assert.deepEqual(calls, [`${at / 1000}.${body}`]);
+});
+
+// v2, as the server signs it: HMAC-SHA256 of "v2\n<t>\n<execution id>\n<METHOD>\n<url>\n<body>".
+const executionId = 'RXhlY3V0aW9uOjY1ZjBhMWIyYzNkNGU1ZjYwMTIzNDU2Nw';
+const url = 'https://hooks.example.com/kairos?tenant=a';
+function signV2(t, { id = executionId, method = 'POST', target = url, raw = body, key = secret } = {}) {
+  return `t=${t},v2=${createHmac('sha256', key).update(`v2\n${t}\n${id}\n${method}\n${target}\n${raw}`).digest('hex')}`;
+}
+/** The headers of a delivery as node:http gives them. */
+function delivered(signature = signV2(at / 1000), id = executionId) {
+  return { 'x-kairos-signature-v2': signature, 'x-kairos-execution-id': id, 'idempotency-key': id, 'x-kairos-signature': sign(at / 1000, body) };
+}
+
+test('verifyWebhookV2 matches the known vector the server test pins (fixed secret and time)', async () => {
+  // The same vector as tests/unit/webhookSignature.test.ts: a change on either side fails one of them.
+  const known = 't=1740830400,v2=13003e91464601658a3e785df63fca434d1e8555911965b012222e67cae90607';
+  const input = { secret, method: 'POST', url, body: '{"hello":"world"}', now: 1740830400_000 };
+  assert.equal(await verifyWebhookV2({ ...input, signatureHeader: known, executionId }), true);
+  assert.equal(await verifyWebhookV2({ ...input, method: 'GET', body: '', signatureHeader: 't=1740830400,v2=3ef98a8205e0c798c100798fc0c0f880ee98c342064a7538059683d316b7ff55', executionId }), true);
+});
+
+test('verifyWebhookV2 accepts a delivery from node:http headers, fetch Headers, or the two values given apart', async () => {
+  const input = { secret, method: 'POST', url, body, now: at + 1000 };
+  assert.equal(await verifyWebhookV2({ ...input, headers: delivered() }), true);
+  assert.equal(await verifyWebhookV2({ ...input, body: new TextEncoder().encode(body), headers: new Headers(delivered()) }), true);
+  assert.equal(await verifyWebhookV2({ ...input, signatureHeader: signV2(at / 1000), executionId }), true);
+  const get = { secret, method: 'GET', url, body: '', now: at };
+  assert.equal(await verifyWebhookV2({ ...get, headers: delivered(signV2(at / 1000, { method: 'GET', raw: '' })) }), true);
+});
+
+test('verifyWebhookV2 refuses a replay under another execution id, to another URL or with another method', async () => {
+  const input = { secret, method: 'POST', url, body, now: at };
+  const other = 'RXhlY3V0aW9uOjY1ZjBhMWIyYzNkNGU1ZjYwMTIzNDU2OA';
+  assert.equal(await verifyWebhookV2({ ...input, headers: delivered(signV2(at / 1000), other) }), false);
+  assert.equal(await verifyWebhookV2({ ...input, url: 'https://hooks.example.com/kairos?tenant=b', headers: delivered() }), false);
+  assert.equal(await verifyWebhookV2({ ...input, method: 'PUT', headers: delivered() }), false);
+  // A GET delivery's header (empty body) does not verify a GET to another URL.
+  const getHeaders = delivered(signV2(at / 1000, { method: 'GET', raw: '' }));
+  assert.equal(await verifyWebhookV2({ ...input, method: 'GET', body: '', url: 'https://hooks.example.com/admin', headers: getHeaders }), false);
+  // An Idempotency-Key other than the signed execution id (what a receiver might deduplicate on).
+  assert.equal(await verifyWebhookV2({ ...input, headers: { ...delivered(), 'idempotency-key': other } }), false);
+  // The deprecated v1 header of the same replays still verifies: the gap v2 closes.
+  assert.equal(await verifyWebhook(body, delivered(signV2(at / 1000), other)['x-kairos-signature'], secret, { now: at }), true);
+});
+
+test('verifyWebhookV2 refuses another body, another secret, a stale timestamp, a v1 header and missing or repeated headers', async () => {
+  const input = { secret, method: 'POST', url, body, now: at };
+  assert.equal(await verifyWebhookV2({ ...input, body: body + ' ', headers: delivered() }), false);
+  assert.equal(await verifyWebhookV2({ ...input, secret: 'other', headers: delivered() }), false);
+  assert.equal(await verifyWebhookV2({ ...input, now: at + 301_000, headers: delivered() }), false);
+  assert.equal(await verifyWebhookV2({ ...input, now: at + 301_000, toleranceSeconds: 400, headers: delivered() }), true);
+  assert.equal(await verifyWebhookV2({ ...input, signatureHeader: sign(at / 1000, body), executionId }), false);
+  assert.equal(await verifyWebhookV2({ ...input, headers: { 'x-kairos-execution-id': executionId } }), false);
+  assert.equal(await verifyWebhookV2({ ...input, headers: { 'x-kairos-signature-v2': signV2(at / 1000) } }), false);
+  assert.equal(await verifyWebhookV2({ ...input, signatureHeader: [signV2(at / 1000)], executionId }), false);
+  assert.equal(await verifyWebhookV2({ ...input, signatureHeader: signV2(at / 1000), executionId: [executionId] }), false);
+});
+
+test('verifyWebhookV2 signs the execution id, method and URL before the body, with an injected HMAC', async () => {
+  const calls = [];
+  const hmac = (key, message) => {
+    calls.push(new TextDecoder().decode(message));
+    return createHmac('sha256', Buffer.from(key)).update(message).digest();
+  };
+  assert.equal(await verifyWebhookV2({ secret, method: 'POST', url, body, now: at, hmac, headers: delivered() }), true);
+  assert.deepEqual(calls, [`v2\n${at / 1000}\n${executionId}\nPOST\n${url}\n${body}`]);
 });
 
 function fakeFetch(responses) {

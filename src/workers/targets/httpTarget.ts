@@ -1,7 +1,7 @@
-import { createHmac } from 'node:crypto';
 import { fetch, type Dispatcher } from 'undici';
-import { PrivateTargetError, checkLiteralHost } from './targetAgent.js';
+import { UnusableTargetError, checkLiteralHost, unresolvable } from './targetAgent.js';
 import type { HttpHeader, HttpMethod } from '../../domain/job.js';
+import { signature, signatureV2 } from './webhookSignature.js';
 
 /** Bodies kept in an execution's result are cut here. */
 export const RESULT_BODY_LIMIT = 64 * 1024;
@@ -34,13 +34,6 @@ export interface HttpOutcome {
   result: { status: number; headers: Record<string, string>; body: string };
 }
 
-/** X-Kairos-Signature: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` (docs/architecture.md; README "What a run looks like"). */
-export function signature(secret: string, body: string, now: Date): string {
-  const t = Math.floor(now.getTime() / 1000);
-  const v1 = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
-  return `t=${t},v1=${v1}`;
-}
-
 /**
  * Calls an HTTP target once. 2xx is success; any other status is a failed attempt; a network
  * error or abort (timeout, cancellation) throws. Redirects are not followed.
@@ -56,7 +49,12 @@ export async function callHttpTarget(call: HttpCall): Promise<HttpOutcome> {
   headers.set('X-Kairos-Job-Id', call.jobId);
   headers.set('X-Kairos-Attempt', String(call.attempt));
   headers.set('X-Kairos-Scheduled-For', call.scheduledFor.toISOString());
+  // v1 stays for receivers not yet moved to v2 (deprecated: README, the webhook receiver); v2 also binds the execution id, method and URL.
   headers.set('X-Kairos-Signature', signature(call.secret, body, call.now));
+  headers.set(
+    'X-Kairos-Signature-V2',
+    signatureV2(call.secret, { executionId: call.executionId, method: call.method, url: call.url, body }, call.now),
+  );
   if (call.traceparent) headers.set('traceparent', call.traceparent);
   checkLiteralHost(call.url, call.allowPrivate ?? true);
   let response: Awaited<ReturnType<typeof fetch>>;
@@ -72,9 +70,12 @@ export async function callHttpTarget(call: HttpCall): Promise<HttpOutcome> {
   } catch (error) {
     // fetch says only "fetch failed"; the cause (refused address, DNS, connection) is what helps.
     const cause = (error as { cause?: unknown }).cause;
-    if (call.signal.aborted || !(cause instanceof Error)) throw error;
-    // A refusal is passed on as it is: its neutral message is what the attempt records.
-    if (cause instanceof PrivateTargetError) throw cause;
+    if (call.signal.aborted) throw error;
+    // A refusal is passed on as it is, and a failed lookup made as neutral: their message is what the attempt records.
+    if (cause instanceof UnusableTargetError) throw cause;
+    const unresolved = unresolvable(cause, call.url);
+    if (unresolved) throw unresolved;
+    if (!(cause instanceof Error)) throw error;
     throw new Error(`${(error as Error).message}: ${cause.message}`, { cause: error });
   }
   const text = await readCapped(response, RESULT_BODY_LIMIT);

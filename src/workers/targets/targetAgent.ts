@@ -3,17 +3,70 @@ import { Agent } from 'undici';
 import { isPrivateAddress, privateLiteralHost } from '../../domain/privateAddresses.js';
 
 /**
- * An HTTP target refused because it resolves to an address that is not global unicast. The
- * message is neutral on purpose: it is recorded on the tenant's attempt, and naming the address
- * a host resolves to would tell a tenant which internal names exist. Not retried: the same
- * refusal would end every attempt (a changed DNS answer is picked up by the next execution).
+ * What an attempt records when its HTTP target's host is refused or does not resolve. One wording
+ * for both on purpose: the attempt is the tenant's to read, and telling "resolves to a private
+ * address" from "no such name" (or naming the address) would map which internal names exist.
  */
-export class PrivateTargetError extends Error {
-  readonly retryable = false;
-  /** What was refused, for the operators' log line (never the attempt's error, which the tenant reads). */
-  constructor(readonly refused: RefusedTarget) {
-    super('target address not allowed');
+export const UNUSABLE_TARGET_MESSAGE = 'target address not allowed or not resolvable';
+
+/**
+ * An HTTP target the worker did not call because of its host's address (see UNUSABLE_TARGET_MESSAGE).
+ * The detail is carried to the attempt for the operators' log line only.
+ */
+export abstract class UnusableTargetError extends Error {
+  abstract readonly retryable: boolean;
+  /** The operators' log line (message and detail); never the attempt's error, which the tenant reads. */
+  abstract readonly logLine: { msg: string; fields: Record<string, string> };
+
+  constructor() {
+    super(UNUSABLE_TARGET_MESSAGE);
   }
+}
+
+/**
+ * An HTTP target refused because it resolves to an address that is not global unicast. Not
+ * retried: the same refusal would end every attempt (a changed DNS answer is picked up by the next execution).
+ */
+export class PrivateTargetError extends UnusableTargetError {
+  readonly retryable = false;
+
+  constructor(readonly refused: RefusedTarget) {
+    super();
+  }
+
+  get logLine() {
+    return { msg: 'refused an HTTP target address', fields: { ...this.refused } };
+  }
+}
+
+/**
+ * An HTTP target whose host name the DNS lookup did not resolve. Ended like a refusal (same message,
+ * not retried), since attempts that differ in number would tell the two apart as surely as their
+ * errors; only a temporary lookup failure (EAI_AGAIN: the resolver did not answer) is retried,
+ * which says nothing about whether the name is internal.
+ */
+export class UnresolvableTargetError extends UnusableTargetError {
+  readonly retryable: boolean;
+
+  constructor(readonly unresolved: { host: string; code: string }) {
+    super();
+    this.retryable = unresolved.code === 'EAI_AGAIN';
+  }
+
+  get logLine() {
+    return { msg: 'could not resolve an HTTP target host', fields: { ...this.unresolved } };
+  }
+}
+
+/** A host name lookup that failed (Node's dns.lookup, which both connection pools use), as a neutral error; null for any other error. */
+export function unresolvable(error: unknown, url: string): UnresolvableTargetError | null {
+  // Read as fields, not by instanceof: the lookup's error may come from another realm (a test's VM context).
+  const { syscall, code, hostname } = (error ?? {}) as { syscall?: unknown; code?: unknown; hostname?: unknown };
+  if (syscall !== 'getaddrinfo') return null;
+  return new UnresolvableTargetError({
+    host: typeof hostname === 'string' ? hostname : new URL(url).hostname,
+    code: typeof code === 'string' ? code : 'unknown',
+  });
 }
 
 /** True for an error that a further attempt would only repeat. */

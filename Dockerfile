@@ -25,7 +25,7 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 USER node
 EXPOSE 4000 9464
-# The api role answers /healthz on PORT; a process without it serves only /metrics on METRICS_PORT.
+# Every process serves /metrics on METRICS_PORT (never on PORT); the api role also answers /healthz on PORT.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "const e=process.env,a=(e.ROLES||'api').includes('api');fetch(a?`http://127.0.0.1:${e.PORT||4000}/healthz`:`http://127.0.0.1:${e.METRICS_PORT||9464}/metrics`).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "dist/main.js"]

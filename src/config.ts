@@ -112,7 +112,7 @@ export interface KairosConfig {
   mode: 'development' | 'production';
   /** LOG_LEVEL: the lowest level written to stderr (`info` also shows warnings and errors; `silent` none). Default `info`. */
   logLevel: LogLevel;
-  /** METRICS_PORT: where a process without the api role serves `/metrics` (the api role serves it on PORT). Default 9464; 0 picks a free port. */
+  /** METRICS_PORT: where every process serves `/metrics` (never on PORT: the api port answers without credentials). Default 9464; 0 picks a free port. */
   metricsPort: number;
   /**
    * METRICS_TENANT_LABEL: adds a `tenant` label to the per-execution metric families. Off by default:

@@ -84,7 +84,7 @@ export interface KairosOptions {
 export interface Kairos {
   /** The GraphQL endpoint, when the api role runs. */
   url: string | null;
-  /** Where this process serves `/metrics`: the api port with the api role, else METRICS_PORT. */
+  /** Where this process serves `/metrics`: METRICS_PORT, whatever its roles (never the api port). */
   metricsUrl: string;
   scheduler: SchedulerRole | null;
   stop(): Promise<void>;
@@ -254,7 +254,6 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       closers.push(() => role.stop());
     }
     let url: string | null = null;
-    let metricsUrl = '';
     // Where this process's servers are reached: on loopback when they listen on every interface.
     const reachAt = ['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
     if (config.roles.includes('api')) {
@@ -305,17 +304,16 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       await api.start();
       closers.push(() => api.stop());
       url = `http://${reachAt}:${api.port}/graphql`;
-      metricsUrl = `http://${reachAt}:${api.port}/metrics`;
-    } else {
-      const server = new MetricsServer(metrics, {
-        port: config.metricsPort,
-        host: config.host,
-        onError: (error) => logger.warn('could not serve metrics', { error: errorMessage(error) }),
-      });
-      await server.start();
-      closers.push(() => server.stop());
-      metricsUrl = `http://${reachAt}:${server.port}/metrics`;
     }
+    // One per process, whatever its roles; not on the api's port, which answers unauthenticated callers.
+    const metricsServer = new MetricsServer(metrics, {
+      port: config.metricsPort,
+      host: config.host,
+      onError: (error) => logger.warn('could not serve metrics', { error: errorMessage(error) }),
+    });
+    await metricsServer.start();
+    closers.push(() => metricsServer.stop());
+    const metricsUrl = `http://${reachAt}:${metricsServer.port}/metrics`;
     logger.info('kairos started', { roles: config.roles, url, metricsUrl, tracing: tracing.enabled });
     return { url, metricsUrl, scheduler, stop: stopAll };
   } catch (error) {

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -15,7 +16,9 @@ var privateRanges = []string{"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "1
 
 // checkNetworkPolicies returns what is wrong with the NetworkPolicies of one render: every Deployment
 // is selected by one that restricts both directions, its ingress opens only ports the container
-// declares, and only the workers reach the internet, without the private ranges.
+// declares, each rule names its ports, the metrics port (which answers without credentials) is
+// opened for every role and never to the peers of another port (the ingress controller's), and
+// only the workers reach the internet, without the private ranges.
 func checkNetworkPolicies(deployments []*appsv1.Deployment, policies []*networkingv1.NetworkPolicy) []string {
 	var problems []string
 	fail := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
@@ -36,14 +39,42 @@ func checkNetworkPolicies(deployments []*appsv1.Deployment, policies []*networki
 			fail("NetworkPolicy %s: must restrict Ingress and Egress, has %v", policy.Name, types)
 		}
 		c := pod.Spec.Containers[0]
+		metrics := portNumber(c, pod.Annotations["prometheus.io/port"])
+		var metricsPeers, otherPeers []networkingv1.NetworkPolicyPeer
 		for _, rule := range policy.Spec.Ingress {
 			if len(rule.From) == 0 {
 				fail("NetworkPolicy %s: an ingress rule without peers admits every source", policy.Name)
 			}
+			if len(rule.Ports) == 0 {
+				fail("NetworkPolicy %s: an ingress rule without ports admits every port, the metrics port included", policy.Name)
+			}
+			admitsMetrics, admitsOther := false, false
 			for _, port := range rule.Ports {
 				if port.Port == nil || !hasPort(c, port.Port.String()) {
 					fail("NetworkPolicy %s: ingress port %v is not a port of the container", policy.Name, port.Port)
+					continue
 				}
+				if portNumber(c, port.Port.String()) == metrics {
+					admitsMetrics = true
+				} else {
+					admitsOther = true
+				}
+			}
+			if admitsMetrics && admitsOther {
+				fail("NetworkPolicy %s: one rule admits the metrics port and another port; only Prometheus may reach /metrics", policy.Name)
+			}
+			if admitsMetrics {
+				metricsPeers = append(metricsPeers, rule.From...)
+			} else if admitsOther {
+				otherPeers = append(otherPeers, rule.From...)
+			}
+		}
+		if metrics == 0 || len(metricsPeers) == 0 {
+			fail("NetworkPolicy %s: does not admit Prometheus to the metrics port", policy.Name)
+		}
+		for _, peer := range metricsPeers {
+			if slices.ContainsFunc(otherPeers, func(o networkingv1.NetworkPolicyPeer) bool { return reflect.DeepEqual(o, peer) }) {
+				fail("NetworkPolicy %s: the peers of another port (the ingress controller's) reach the metrics port too", policy.Name)
 			}
 		}
 		worker := pod.Labels["app.kubernetes.io/component"] == "worker"

@@ -83,12 +83,17 @@ func env(c corev1.Container, name string) *corev1.EnvVar {
 }
 
 func hasPort(c corev1.Container, port string) bool {
+	return portNumber(c, port) != 0
+}
+
+// portNumber is the container port a name or number refers to, 0 when the container declares none.
+func portNumber(c corev1.Container, port string) int32 {
 	for _, p := range c.Ports {
 		if p.Name == port || strconv.Itoa(int(p.ContainerPort)) == port {
-			return true
+			return p.ContainerPort
 		}
 	}
-	return false
+	return 0
 }
 
 // checkChart returns what is wrong with one render: the three roles, their probes, grace period,
@@ -166,12 +171,16 @@ func checkChart(objects []Object) []string {
 		if a["prometheus.io/scrape"] != "true" || a["prometheus.io/path"] != "/metrics" || !hasPort(c, a["prometheus.io/port"]) {
 			fail("%s: prometheus.io annotations must name /metrics on a declared port, got %v", d.Name, a)
 		}
-		wantPortEnv := map[string]string{"api": "PORT"}[role]
-		if wantPortEnv == "" {
-			wantPortEnv = "METRICS_PORT"
+		// Every role serves /metrics on METRICS_PORT, the api included: never on the port its Service exposes.
+		if e := env(c, "METRICS_PORT"); e == nil || portNumber(c, e.Value) == 0 || portNumber(c, e.Value) != portNumber(c, a["prometheus.io/port"]) {
+			fail("%s: METRICS_PORT must equal the scraped port %q", d.Name, a["prometheus.io/port"])
 		}
-		if e := env(c, wantPortEnv); e == nil || e.Value != a["prometheus.io/port"] {
-			fail("%s: %s must equal the scraped port %q", d.Name, wantPortEnv, a["prometheus.io/port"])
+		if role == "api" {
+			if e := env(c, "PORT"); e == nil || portNumber(c, e.Value) == 0 {
+				fail("%s: PORT must be a port the container declares", d.Name)
+			} else if portNumber(c, e.Value) == portNumber(c, a["prometheus.io/port"]) {
+				fail("%s: PORT must differ from the scraped METRICS_PORT (/metrics answers without credentials)", d.Name)
+			}
 		}
 		// Kairos listens on loopback only in development mode; a pod is reached from outside.
 		if e := env(c, "HOST"); e == nil || e.Value != "0.0.0.0" {
@@ -196,9 +205,14 @@ func checkChart(objects []Object) []string {
 		for _, s := range services {
 			if len(s.Spec.Selector) > 0 && labels.SelectorFromSet(s.Spec.Selector).Matches(labels.Set(api.Spec.Template.Labels)) {
 				found = true
+				c := api.Spec.Template.Spec.Containers[0]
+				metrics := portNumber(c, api.Spec.Template.Annotations["prometheus.io/port"])
 				for _, p := range s.Spec.Ports {
-					if !hasPort(api.Spec.Template.Spec.Containers[0], p.TargetPort.String()) {
+					if !hasPort(c, p.TargetPort.String()) {
 						fail("Service %s: targetPort %s is not a port of the api container", s.Name, p.TargetPort.String())
+					}
+					if portNumber(c, p.TargetPort.String()) == metrics {
+						fail("Service %s: exposes the metrics port (%s); /metrics answers without credentials", s.Name, p.TargetPort.String())
 					}
 				}
 			}

@@ -8,7 +8,9 @@ const QUOTA_CODES: Record<string, QuotaKind> = { QUOTA_EXCEEDED: 'max_jobs', RAT
 
 /**
  * Counts every GraphQL request over HTTP by operation name, type and first error code (after
- * formatError, so the codes clients see), times it, and counts quota refusals by kind.
+ * formatError, so the codes clients see), times it, and counts quota refusals by kind. Only an
+ * authenticated caller's validated operation is counted by its name (names are bounded per process);
+ * the others under `unauthenticated` or `invalid`.
  */
 export function operationMetrics(metrics: KairosMetrics): ApolloServerPlugin<Context> {
   return {
@@ -17,7 +19,12 @@ export function operationMetrics(metrics: KairosMetrics): ApolloServerPlugin<Con
       return {
         async willSendResponse({ response, operation, operationName, contextValue }) {
           const code = firstErrorCode(response) ?? 'none';
-          metrics.operation(operationName, operation?.operation ?? 'unknown', code, performance.now() - startedAt);
+          const type = operation?.operation ?? 'unknown';
+          const ms = performance.now() - startedAt;
+          // Apollo resolves `operation` only once the document parsed and validated.
+          if (!contextValue.scope) metrics.unnamedOperation('unauthenticated', type, code, ms);
+          else if (!operation) metrics.unnamedOperation('invalid', type, code, ms);
+          else metrics.operation(operationName, type, code, ms);
           const quota = QUOTA_CODES[code];
           if (quota) metrics.quotaRefused(quota, contextValue.scope?.identity.tenantId ?? 'unknown');
         },

@@ -26,6 +26,13 @@ export type QueueDepths = () => Promise<Record<string, Record<QueueState, number
 /** GraphQL operation names kept as label values; past this many distinct names a process reports `other`. */
 const MAX_OPERATION_NAMES = 200;
 const OPERATION_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+/**
+ * Why a GraphQL operation is counted without its name: it came without a valid credential, or its
+ * document did not validate (or did not contain the operation it named).
+ */
+export type UnnamedOperation = 'unauthenticated' | 'invalid';
+/** The `operation` label's own values: a client's name equal to one is counted as `other`. */
+const FIXED_OPERATION_LABELS = new Set(['anonymous', 'other', 'unauthenticated', 'invalid']);
 
 /**
  * Every metric family of Kairos, in one registry of its own (never prom-client's global one), made
@@ -177,7 +184,7 @@ export class KairosMetrics {
     });
     this.graphqlOperations = new Counter({
       name: 'kairos_graphql_operations_total',
-      help: 'GraphQL operations over HTTP, by operation name (anonymous, or other past 200 distinct names), type and first error code (none when it succeeded).',
+      help: 'GraphQL operations over HTTP, by operation name (anonymous; other past 200 distinct names; unauthenticated or invalid without their name), type and first error code (none when it succeeded).',
       labelNames: ['operation', 'type', 'code'],
       registers,
     });
@@ -294,18 +301,31 @@ export class KairosMetrics {
   }
 
   /**
-   * One GraphQL operation. The name is the client's, so it is kept only when it looks like a name
-   * and fewer than MAX_OPERATION_NAMES distinct ones were seen: a client cannot grow the series without bound.
+   * One GraphQL operation of an authenticated caller whose document validated. The name is the
+   * client's, so it is kept only when it looks like a name and fewer than MAX_OPERATION_NAMES
+   * distinct ones were seen: a client cannot grow the series without bound.
    */
   operation(name: string | null | undefined, type: string, code: string, durationMs: number): void {
-    const operation = this.operationLabel(name);
+    this.recordOperation(this.operationLabel(name), type, code, durationMs);
+  }
+
+  /**
+   * One GraphQL operation counted under `reason` instead of its name, which never takes one of the
+   * MAX_OPERATION_NAMES slots: anyone can send a request, and names sent without credentials would
+   * fill them and leave the real operations counted as `other`.
+   */
+  unnamedOperation(reason: UnnamedOperation, type: string, code: string, durationMs: number): void {
+    this.recordOperation(reason, type, code, durationMs);
+  }
+
+  private recordOperation(operation: string, type: string, code: string, durationMs: number): void {
     this.graphqlOperations.inc({ operation, type, code });
     this.graphqlDuration.observe({ operation, type }, durationMs / 1000);
   }
 
   private operationLabel(name: string | null | undefined): string {
     if (!name) return 'anonymous';
-    if (!OPERATION_NAME.test(name)) return 'other';
+    if (!OPERATION_NAME.test(name) || FIXED_OPERATION_LABELS.has(name)) return 'other';
     if (this.operationNames.has(name)) return name;
     if (this.operationNames.size >= MAX_OPERATION_NAMES) return 'other';
     this.operationNames.add(name);

@@ -1,8 +1,8 @@
 import http, { type ServerResponse } from 'node:http';
 import type { KairosMetrics } from './kairosMetrics.js';
 
-/** Answers a scrape: the registry's text exposition (also used by the api role on its own port). */
-export async function sendMetrics(metrics: KairosMetrics, res: ServerResponse): Promise<void> {
+/** Answers a scrape: the registry's text exposition. */
+async function sendMetrics(metrics: KairosMetrics, res: ServerResponse): Promise<void> {
   const { contentType, body } = await metrics.exposition();
   res.statusCode = 200;
   res.setHeader('content-type', contentType);
@@ -10,8 +10,9 @@ export async function sendMetrics(metrics: KairosMetrics, res: ServerResponse): 
 }
 
 /**
- * `/metrics` for a process without the api role (scheduler, worker), on METRICS_PORT. Owns its
- * HTTP server; `stop()` closes it.
+ * `/metrics` of a process, whatever its roles, on METRICS_PORT: one server per process. Never on the
+ * api's port, which the ingress exposes: the scrape has no credentials, so it stays where only
+ * Prometheus is admitted. Owns its HTTP server; `stop()` closes it.
  */
 export class MetricsServer {
   private readonly server: http.Server;

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Client } from 'graphql-ws';
-import { dropTestState, tokenFor, uniqueName } from '../support/harness.js';
+import { dropTestState, startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
 import { gql, gqlOk } from '../support/graphqlClient.js';
 import { deploymentEnv, startProcess } from '../support/processes.js';
 import { EventCollector, wsClient } from '../support/subscriptions.js';
@@ -16,8 +16,8 @@ const SUBSCRIBE = `subscription { executionUpdated { status execution { id } } }
 type Role = 'api' | 'scheduler' | 'worker';
 
 /**
- * One process per role (api, scheduler, worker) of one deployment: each serves /metrics (the api on
- * its port, the others on METRICS_PORT), and while jobs run (a succeeding interval job, a manual
+ * One process per role (api, scheduler, worker) of one deployment: each serves /metrics on its
+ * METRICS_PORT (the api's port answers 404 there), and while jobs run (a succeeding interval job, a manual
  * trigger, an HTTP job that fails and retries, a createJob over the quota, a subscription) the
  * families each role records move. The dashboard's metrics must all be among those scraped.
  */
@@ -39,7 +39,9 @@ describe('metrics of every role, scraped while jobs run', () => {
       urls[role] = started[i].metricsUrl;
     }
     api = started[0].url;
-    expect(new URL(urls.api).port).toBe(new URL(api).port);
+    // Not on the API port, which answers anyone: the scrape takes no credentials.
+    expect(new URL(urls.api).port).not.toBe(new URL(api).port);
+    expect((await fetch(new URL('/metrics', api))).status).toBe(404);
     expect(new Set(Object.values(urls).map((u) => new URL(u).port)).size).toBe(3);
     for (const role of ['api', 'scheduler', 'worker'] as const) before[role] = await scrape(urls[role]);
 
@@ -185,4 +187,55 @@ describe('metrics of every role, scraped while jobs run', () => {
       10_000,
     );
   });
+});
+
+/**
+ * Operation names are bounded per process (200), so only an authenticated caller's validated
+ * operation may take a slot: names sent without credentials, or in documents that do not validate,
+ * are counted under fixed labels and leave the slots to the real operations.
+ */
+describe('operation names in the metrics of a process with every role', () => {
+  let k: TestKairos;
+  const token = tokenFor(uniqueName('opnames'), 'member');
+
+  beforeAll(async () => {
+    k = await startTestKairos('opnames');
+  });
+  afterAll(async () => {
+    await k?.stop();
+  });
+
+  it('serves one /metrics, on METRICS_PORT only, with every role in it', async () => {
+    expect(new URL(k.kairos.metricsUrl).port).not.toBe(new URL(k.url).port);
+    const metrics = await fetch(new URL('/metrics', k.url));
+    expect(metrics.status).toBe(404);
+    expect(await metrics.text()).not.toMatch(/kairos_/);
+    expect((await fetch(new URL('/healthz', k.url))).status).toBe(200);
+    expect((await fetch(new URL('/readyz', k.url))).status).toBe(200);
+    const scraped = await scrape(k.kairos.metricsUrl);
+    // The api's, the scheduler's and the worker's families, from one registry.
+    for (const family of ['kairos_graphql_operations_total', 'kairos_scheduler_leader', 'kairos_attempts_total'])
+      expect(scraped.families.has(family)).toBe(true);
+  });
+
+  it('counts unauthenticated and invalid operations without their names, which leaves the slots to real operations', async () => {
+    for (let i = 0; i < 210; i++) {
+      const refused = await gql(k.url, null, `query Probe${i} { viewer { tenantId } }`);
+      expect(refused.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
+    }
+    // Valid without credentials (no resolver runs), still not counted by name.
+    await gql(k.url, null, `query Typename { __typename }`);
+    const invalid = await gql(k.url, token, `query Misspelt { viewr { tenantId } }`);
+    expect(invalid.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    await gqlOk(k.url, token, `query RealOperation { viewer { tenantId } }`);
+
+    const after = await scrape(k.kairos.metricsUrl);
+    const operations = new Set(after.samples.filter((s) => s.name === 'kairos_graphql_operations_total').map((s) => s.labels.operation));
+    expect([...operations].filter((o) => /^Probe|^Typename$|^Misspelt$/.test(o))).toEqual([]);
+    expect(total(after, 'kairos_graphql_operations_total', { operation: 'unauthenticated', code: 'UNAUTHENTICATED' })).toBe(210);
+    expect(total(after, 'kairos_graphql_operations_total', { operation: 'unauthenticated', code: 'none' })).toBe(1);
+    expect(total(after, 'kairos_graphql_operations_total', { operation: 'invalid', code: 'BAD_USER_INPUT' })).toBe(1);
+    expect(total(after, 'kairos_graphql_operations_total', { operation: 'RealOperation', type: 'query', code: 'none' })).toBe(1);
+    expect(total(after, 'kairos_graphql_operations_total', { operation: 'other' })).toBe(0);
+  }, 30_000);
 });

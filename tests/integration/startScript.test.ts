@@ -64,6 +64,8 @@ describe('npm start (scripts/start.sh)', () => {
       REDIS_PREFIX: name,
       JWT_SECRET: TEST_JWT_SECRET,
       PORT: String(port),
+      // Its /metrics on a free port too: another Kairos on this machine (a developer's `npm start`) holds the default.
+      METRICS_PORT: '0',
       LOG_LEVEL: 'warn',
     };
     const started = spawn('bash', [join(root, 'scripts/start.sh')], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });

@@ -108,6 +108,21 @@ describe('KairosMetrics labels', () => {
     expect(total(scrape, 'kairos_graphql_operation_duration_seconds_count')).toBe(252);
   });
 
+  it('counts unauthenticated and invalid operations under fixed labels that never take a name slot', async () => {
+    const metrics = new KairosMetrics({ tenantLabel: false });
+    for (let i = 0; i < 250; i++) metrics.unnamedOperation('unauthenticated', 'query', 'UNAUTHENTICATED', 1);
+    metrics.unnamedOperation('invalid', 'unknown', 'GRAPHQL_VALIDATION_FAILED', 1);
+    // A client cannot pass its operation off as one of the fixed labels either.
+    for (const name of ['unauthenticated', 'invalid', 'anonymous', 'other']) metrics.operation(name, 'query', 'none', 1);
+    for (let i = 0; i < 200; i++) metrics.operation(`Op${i}`, 'query', 'none', 1);
+    const scrape = parseExposition((await metrics.exposition()).body);
+    expect(total(scrape, 'kairos_graphql_operations_total', { operation: 'unauthenticated' })).toBe(250);
+    expect(total(scrape, 'kairos_graphql_operations_total', { operation: 'invalid', code: 'GRAPHQL_VALIDATION_FAILED' })).toBe(1);
+    expect(total(scrape, 'kairos_graphql_operations_total', { operation: 'other' })).toBe(4);
+    // All 200 slots were still free for the real names.
+    expect(total(scrape, 'kairos_graphql_operations_total', { operation: 'Op199' })).toBe(1);
+  });
+
   it('keeps each registry to itself (two in one process do not share counts)', async () => {
     const a = new KairosMetrics({ tenantLabel: false });
     const b = new KairosMetrics({ tenantLabel: false });

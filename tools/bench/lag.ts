@@ -31,6 +31,8 @@ const secret = randomBytes(24).toString('base64url');
 const config = loadConfig(undefined, {
   JWT_SECRET: secret,
   PORT: '0',
+  // Every process serves /metrics on its own port: a free one, beside a running `npm start`.
+  METRICS_PORT: '0',
   REDIS_PREFIX: name,
   ROLES: 'api,scheduler,worker',
   DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '1000000',

@@ -84,8 +84,18 @@ export interface KairosConfig {
    * (renewed every half while the worker lives). Default 30 s.
    */
   queueLockMs: number;
-  /** A new tenant's quotas; `executionRetentionDays` (default 30) is how long its finished executions are kept. */
-  defaultQuota: { maxJobs: number; maxConcurrentExecutions: number; maxExecutionsPerMinute: number; executionRetentionDays: number };
+  /**
+   * A new tenant's quotas; `executionRetentionDays` (default 30) is how long its finished executions are kept;
+   * `maxWaitingExecutions` (DEFAULT_MAX_WAITING_EXECUTIONS, default 1000) how many of its executions may wait
+   * in the queue before triggers and retries are refused.
+   */
+  defaultQuota: {
+    maxJobs: number;
+    maxConcurrentExecutions: number;
+    maxExecutionsPerMinute: number;
+    maxWaitingExecutions: number;
+    executionRetentionDays: number;
+  };
   /** Prefix of every Redis key and queue name, so several deployments (or tests) can share a Redis. Default `kairos`. */
   redisPrefix: string;
   /** A job is due when its next occurrence falls within this of now; the sweep then materialises up to twice this ahead. Default 30 s. */
@@ -306,6 +316,7 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
       maxJobs: int(env, 'DEFAULT_MAX_JOBS', 1000, 0),
       maxConcurrentExecutions: int(env, 'DEFAULT_MAX_CONCURRENT_EXECUTIONS', 100, 1),
       maxExecutionsPerMinute: int(env, 'DEFAULT_MAX_EXECUTIONS_PER_MINUTE', 600, 1),
+      maxWaitingExecutions: int(env, 'DEFAULT_MAX_WAITING_EXECUTIONS', 1000, 1),
       executionRetentionDays: int(env, 'DEFAULT_EXECUTION_RETENTION_DAYS', 30, 1, 36_500),
     },
     redisPrefix: prefix,

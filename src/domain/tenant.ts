@@ -4,6 +4,11 @@ export interface TenantDoc {
   maxJobs: number;
   maxConcurrentExecutions: number;
   maxExecutionsPerMinute: number;
+  /**
+   * Executions that may wait in the queue at once (QUEUED or RETRYING, due or not); past it
+   * triggerJob and retryExecution are refused. Scheduled occurrences count but are never refused.
+   */
+  maxWaitingExecutions: number;
   /** Open subscription sockets one credential (a JWT subject or an API key) may hold on one api process. */
   maxSocketsPerCredential: number;
   /** Open subscription sockets the whole tenant may hold on one api process. */

@@ -6,14 +6,16 @@ import { toGlobalId } from '../ids/globalId.js';
 import type { JobDeps } from '../jobs/jobDeps.js';
 import type { CancelSignals } from '../events/cancelSignals.js';
 import { queueEntry } from '../queue/queueEntry.js';
+import { checkWaitingQuota } from '../quotas/waitingQuota.js';
 
 /**
  * Queues a FAILED or CANCELLED execution again for a fresh round of attempts (the job's current
  * maxAttempts more), run at once. Its earlier attempts stay in its history. Anything else, or an
- * execution whose job was deleted, is a CONFLICT.
+ * execution whose job was deleted, is a CONFLICT; a tenant with maxWaitingExecutions executions
+ * waiting already is refused (QUOTA_EXCEEDED) before anything changes.
  */
 export async function retryExecution(
-  deps: Pick<JobDeps, 'jobs' | 'executions' | 'queues' | 'events' | 'logger'> & { cancels: CancelSignals },
+  deps: Pick<JobDeps, 'jobs' | 'executions' | 'queues' | 'events' | 'logger' | 'quotas'> & { cancels: CancelSignals },
   id: ObjectId,
   now: Date,
 ): Promise<ExecutionDoc> {
@@ -25,6 +27,8 @@ export async function retryExecution(
   }
   const job = await deps.jobs.findById(current.jobId);
   if (!job) throw new ConflictError(`The job of execution ${globalId} was deleted; it cannot run again`);
+  const { maxWaitingExecutions } = await deps.quotas.of(current.tenantId);
+  await checkWaitingQuota(deps.queues.waitingIndex, current.tenantId, maxWaitingExecutions, deps.logger);
   // A cancel request that never met a running attempt must not cancel the new round.
   await deps.cancels.clear(id.toHexString());
   const queued = await deps.executions.requeueForRetry(current, job.retryPolicy.maxAttempts, now);

@@ -3,6 +3,7 @@ import type { NearTermDeps } from './materialiseNearTerm.js';
 import type { JobCounter } from '../quotas/jobCounter.js';
 import type { ExecutionQueues } from '../queue/executionQueues.js';
 import type { StatusPublisher } from '../events/statusEvent.js';
+import type { TenantQuotas } from '../quotas/tenantQuotas.js';
 
 /**
  * What the job lifecycle operations need: the caller's tenant-scoped stores, plus the process-wide
@@ -18,6 +19,8 @@ export interface JobDeps extends NearTermDeps {
   handlerNames: ReadonlySet<string>;
   /** Each tenant's job count (createJob's quota check; deleteJob gives a slot back). */
   jobCounter: JobCounter;
+  /** The tenants' quotas, from the cache (maxWaitingExecutions for triggerJob and retryExecution). */
+  quotas: TenantQuotas;
   /** ALLOW_PRIVATE_TARGETS: whether a target URL may name a private IP literal. */
   allowPrivateTargets: boolean;
 }

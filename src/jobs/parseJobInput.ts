@@ -4,21 +4,9 @@ import { DEFAULT_RETRY_POLICY, parseRetryPolicy } from '../domain/backoff.js';
 import { BadUserInputError } from '../errors/index.js';
 import { nestedDeeperThan } from '../domain/nesting.js';
 import { privateLiteralHost } from '../domain/privateAddresses.js';
+import { LIMITS } from '../domain/jobLimits.js';
 
-export const LIMITS = {
-  nameLength: 200,
-  descriptionLength: 2000,
-  payloadBytes: 256 * 1024,
-  urlLength: 2048,
-  headerCount: 32,
-  headerValueLength: 4096,
-  /** All header names and values of a target together. */
-  headerBytes: 16 * 1024,
-  /** Arrays and objects nested in a payload. */
-  payloadDepth: 64,
-  timeoutSeconds: 24 * 3600,
-  idempotencyKeyLength: 200,
-};
+export { LIMITS };
 
 /** Headers Kairos sets itself on every request; a job may not override them. */
 const RESERVED_HEADERS = /^(idempotency-key|x-kairos-.*|content-type|content-length|host|transfer-encoding|connection)$/i;

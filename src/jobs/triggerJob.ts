@@ -7,6 +7,7 @@ import { errorMessage } from '../logger.js';
 import type { JobDeps } from './jobDeps.js';
 import { queueEntry } from '../queue/queueEntry.js';
 import { parsePayload } from './parseJobInput.js';
+import { checkWaitingQuota } from '../quotas/waitingQuota.js';
 
 /**
  * Runs the job now, outside its schedule: a MANUAL execution due at `now` (occurrence key
@@ -14,12 +15,15 @@ import { parsePayload } from './parseJobInput.js';
  * job's; same size limit as createJob's). It is stored already QUEUED in one write, the SCHEDULED
  * and QUEUED events are published as materialise does, and it is enqueued without delay. The
  * schedule and nextRunAt are untouched; a PAUSED or COMPLETED job can be triggered too. Should the
- * enqueue fail, the scheduler's reconcile enqueues the execution later.
+ * enqueue fail, the scheduler's reconcile enqueues the execution later. A tenant with
+ * maxWaitingExecutions executions waiting already is refused (QUOTA_EXCEEDED) before anything is written.
  */
 export async function triggerJob(deps: JobDeps, id: ObjectId, payload: unknown, now: Date): Promise<ExecutionDoc> {
   const job = await deps.jobs.findById(id);
   if (!job) throw new NotFoundError('Job', toGlobalId('Job', id));
   const payloadJson = parsePayload(payload);
+  const { maxWaitingExecutions } = await deps.quotas.of(job.tenantId);
+  await checkWaitingQuota(deps.queues.waitingIndex, job.tenantId, maxWaitingExecutions, deps.logger);
   const _id = new ObjectId();
   const fresh = newExecution(
     {

@@ -8,6 +8,7 @@ export type Quota = Pick<
   | 'maxJobs'
   | 'maxConcurrentExecutions'
   | 'maxExecutionsPerMinute'
+  | 'maxWaitingExecutions'
   | 'maxSocketsPerCredential'
   | 'maxSockets'
   | 'maxSubscriptionsPerSocket'
@@ -49,6 +50,7 @@ export class TenantQuotas {
       maxJobs: tenant.maxJobs,
       maxConcurrentExecutions: tenant.maxConcurrentExecutions,
       maxExecutionsPerMinute: tenant.maxExecutionsPerMinute,
+      maxWaitingExecutions: tenant.maxWaitingExecutions,
       maxSocketsPerCredential: tenant.maxSocketsPerCredential,
       maxSockets: tenant.maxSockets,
       maxSubscriptionsPerSocket: tenant.maxSubscriptionsPerSocket,

@@ -15,9 +15,10 @@ export class ViewerResolver {
   @Query(() => Viewer)
   async viewer(@Ctx() ctx: Context): Promise<Viewer> {
     const { identity, jobs, tenant: own } = scopeOf(ctx);
-    const [tenant, jobCount] = await Promise.all([
+    const [tenant, jobCount, waitingExecutions] = await Promise.all([
       own.ensure(ctx.app.clock()),
       countJobs(ctx.app.jobCounter, identity.tenantId, () => jobs.countAll()),
+      ctx.app.queues.waitingIndex.count(identity.tenantId).catch(() => null),
     ]);
     return {
       tenantId: identity.tenantId,
@@ -28,6 +29,8 @@ export class ViewerResolver {
         jobCount,
         maxConcurrentExecutions: tenant.maxConcurrentExecutions,
         maxExecutionsPerMinute: tenant.maxExecutionsPerMinute,
+        maxWaitingExecutions: tenant.maxWaitingExecutions,
+        waitingExecutions,
         executionRetentionDays: tenant.executionRetentionDays,
         maxSocketsPerCredential: tenant.maxSocketsPerCredential,
         maxSockets: tenant.maxSockets,

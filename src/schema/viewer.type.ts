@@ -17,6 +17,19 @@ export class TenantQuota {
   @Field(() => Int)
   maxExecutionsPerMinute!: number;
 
+  @Field(() => Int, {
+    description:
+      'Executions that may wait to run at once (QUEUED or RETRYING, due or not); past it triggerJob and retryExecution answer QUOTA_EXCEEDED. Scheduled occurrences count too but are never refused.',
+  })
+  maxWaitingExecutions!: number;
+
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      "The tenant's executions waiting to run now, as counted against maxWaitingExecutions (it may run briefly high: it is checked against the queue before a refusal); null when Redis cannot answer.",
+  })
+  waitingExecutions!: number | null;
+
   @Field(() => Int, { description: 'Finished executions are kept this many days after they finished, then deleted.' })
   executionRetentionDays!: number;
 

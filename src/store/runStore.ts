@@ -366,6 +366,12 @@ export class RunStore {
     return result.matchedCount === 1;
   }
 
+  /** The execution's own payload (a trigger's override; null = the job's); undefined when there is no such execution. */
+  async findPayload(tenantId: string, id: ObjectId): Promise<string | null | undefined> {
+    const found = await this.c.executions.findOne({ _id: id, tenantId }, { projection: { payloadJson: 1 } });
+    return found ? found.payloadJson : undefined;
+  }
+
   async findJob(tenantId: string, jobId: ObjectId): Promise<JobDoc | null> {
     return this.c.jobs.findOne({ _id: jobId, tenantId });
   }

@@ -8,6 +8,7 @@ export interface DefaultQuota {
   maxJobs: number;
   maxConcurrentExecutions: number;
   maxExecutionsPerMinute: number;
+  maxWaitingExecutions: number;
   executionRetentionDays: number;
   maxSocketsPerCredential: number;
   maxSockets: number;
@@ -58,6 +59,7 @@ export class TenantStore {
     return {
       ...tenant,
       executionRetentionDays: tenant.executionRetentionDays ?? d.executionRetentionDays,
+      maxWaitingExecutions: tenant.maxWaitingExecutions ?? d.maxWaitingExecutions,
       maxSocketsPerCredential: tenant.maxSocketsPerCredential ?? d.maxSocketsPerCredential,
       maxSockets: tenant.maxSockets ?? d.maxSockets,
       maxSubscriptionsPerSocket: tenant.maxSubscriptionsPerSocket ?? d.maxSubscriptionsPerSocket,

@@ -87,6 +87,8 @@ interface Run {
   maxAttempts: number;
   scheduledFor: Date;
   payloadJson: string | null;
+  /** Where the payload its entry left out is (queueEntry.ts), read once the attempt is this delivery's. */
+  payloadOmitted?: 'execution' | 'job';
   /** The job as the entry carried it; null = read it. */
   job: JobSnapshot | null;
   /** For metrics; unknown on entries made before queue entries carried it. */
@@ -127,6 +129,7 @@ export async function runExecution(
       maxAttempts: message.run.maxAttempts,
       scheduledFor: new Date(message.run.scheduledFor),
       payloadJson: message.run.payloadJson,
+      payloadOmitted: message.run.payloadOmitted,
       job: message.job ?? null,
       trigger: message.run.trigger,
     };
@@ -204,6 +207,7 @@ async function runWaiting(deps: RunDeps, run: Run, fromEntry: boolean, delivery:
     waiting: 0,
     limit: 1,
     waiter: waiterOf(run.workload, delivery.entryId ?? run.executionId),
+    entryId: delivery.entryId ?? run.executionId,
   };
   // This process's share first (no round trip): a tenant that has it waits as one at its quota does.
   const releaseShare = deps.tenantShare.take(run.tenantId, run.workload);
@@ -255,6 +259,9 @@ async function runWithinShare(
       if (!elsewhere && job.overlapPolicy !== 'ALLOW') await releaseSlot(deps, run, jobId, executionId);
       return 'stale';
     }
+    // Running, so no longer one of the tenant's waiting executions (maxWaitingExecutions).
+    deps.queues.leftWaiting(run.workload, run.tenantId, wait.entryId);
+    if (run.payloadOmitted) ({ run, job } = await withPayload(deps, run, job));
     await publishStatusEvents(deps.events, deps.logger, [
       statusEvent(run, run.status, 'RUNNING', started.startedAt, { number: started.number, workerId: deps.workerId }),
     ]);
@@ -281,12 +288,33 @@ async function runWithinShare(
   }
 }
 
+/**
+ * The run and job with the payload their entry left out (over the inline size, queueEntry.ts), read
+ * once the attempt is this delivery's, so a delivery that waits for a slot reads nothing: the
+ * execution's own (a trigger's override, which never changes), or the job's, with the target of the
+ * job as read, so the request is one version's (an update since the entry was made applies to it).
+ */
+async function withPayload(deps: RunDeps, run: Run, job: JobSnapshot): Promise<{ run: Run; job: JobSnapshot }> {
+  if (run.payloadOmitted === 'execution') {
+    const payloadJson = await deps.runStore.findPayload(run.tenantId, run._id);
+    // Waiting executions are never deleted; a failed delivery is the way out should one be.
+    if (payloadJson === undefined) throw new Error('the execution disappeared while its attempt was starting');
+    return { run: { ...run, payloadJson, payloadOmitted: undefined }, job };
+  }
+  const found = await deps.runStore.findJob(run.tenantId, run.jobId);
+  // Deleted meanwhile (its waiting executions are being cancelled): the attempt ends as a failed delivery.
+  if (!found) throw new Error('the job was deleted while its execution waited');
+  return { run: { ...run, payloadOmitted: undefined }, job: { ...job, target: found.target, payloadJson: found.payloadJson } };
+}
+
 /** How a delivery refused a slot waits: whether its entry needs a fresh picture, the tenant's queue (tenantWait.ts), and what wakes it (wakeWaiter.ts). */
 interface TenantWait {
   refresh: boolean;
   waiting: number;
   limit: number;
   waiter: string;
+  /** The delivered entry's id. */
+  entryId: string;
 }
 
 /**

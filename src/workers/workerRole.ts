@@ -114,7 +114,13 @@ export class WorkerRole {
             await entry.moveToDelayed(redelivery.at.getTime(), token);
             throw new DelayedError();
           }
+          // Done with: the entry leaves the queue (removeOnComplete), and the tenant's waiting entries.
+          deps.queues.leftWaiting(workload, entry.data.tenantId, entry.id ?? entry.data.executionId);
         } catch (error) {
+          // A failed delivery leaves the queue too (removeOnFail); one put back stays counted.
+          if (!(error instanceof DelayedError) && !isMongoUnavailable(error)) {
+            deps.queues.leftWaiting(workload, entry.data.tenantId, entry.id ?? entry.data.executionId);
+          }
           if (!isMongoUnavailable(error)) throw error;
           deps.metrics.mongoError('worker');
           // MongoDB unreachable: put the entry back and pause this queue for a while, rather than

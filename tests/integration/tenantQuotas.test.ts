@@ -10,6 +10,7 @@ const DEFAULTS = {
   maxJobs: 1000,
   maxConcurrentExecutions: 100,
   maxExecutionsPerMinute: 600,
+  maxWaitingExecutions: 1000,
   executionRetentionDays: 30,
   maxSocketsPerCredential: 20,
   maxSockets: 100,

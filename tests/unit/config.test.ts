@@ -62,11 +62,12 @@ describe('loadConfig defaults', () => {
     expect(config.workerCpuConcurrency).toBe(os.availableParallelism());
   });
 
-  it('gives a new tenant 1000 jobs, 100 running executions and 600 executions per minute', () => {
+  it('gives a new tenant 1000 jobs, 100 running executions, 600 executions per minute and 1000 waiting', () => {
     expect(config.defaultQuota).toEqual({
       maxJobs: 1000,
       maxConcurrentExecutions: 100,
       maxExecutionsPerMinute: 600,
+      maxWaitingExecutions: 1000,
       executionRetentionDays: 30,
     });
     expect(config.purgeEveryMs).toBe(300_000);
@@ -155,6 +156,7 @@ describe('loadConfig with explicit values', () => {
       DEFAULT_MAX_JOBS: '0',
       DEFAULT_MAX_CONCURRENT_EXECUTIONS: '7',
       DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '9',
+      DEFAULT_MAX_WAITING_EXECUTIONS: '50',
       DEFAULT_EXECUTION_RETENTION_DAYS: '90',
       PURGE_EVERY_MS: '60000',
       NODE_ENV: 'production',
@@ -193,7 +195,13 @@ describe('loadConfig with explicit values', () => {
       workerWedgedMs: 4000,
       workerClaimAfterMs: 0,
       handlersModule: './handlers.mjs',
-      defaultQuota: { maxJobs: 0, maxConcurrentExecutions: 7, maxExecutionsPerMinute: 9, executionRetentionDays: 90 },
+      defaultQuota: {
+        maxJobs: 0,
+        maxConcurrentExecutions: 7,
+        maxExecutionsPerMinute: 9,
+        maxWaitingExecutions: 50,
+        executionRetentionDays: 90,
+      },
       purgeEveryMs: 60_000,
       redisPrefix: 'kairos',
       lookAheadMs: 30_000,
@@ -282,6 +290,7 @@ describe('loadConfig rejects invalid values with a ConfigError naming the variab
     ['DEFAULT_MAX_JOBS', { DEFAULT_MAX_JOBS: '-1' }],
     ['DEFAULT_MAX_CONCURRENT_EXECUTIONS', { DEFAULT_MAX_CONCURRENT_EXECUTIONS: '0' }],
     ['DEFAULT_MAX_EXECUTIONS_PER_MINUTE', { DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '1.5' }],
+    ['DEFAULT_MAX_WAITING_EXECUTIONS', { DEFAULT_MAX_WAITING_EXECUTIONS: '0' }],
     ['DEFAULT_EXECUTION_RETENTION_DAYS', { DEFAULT_EXECUTION_RETENTION_DAYS: '0' }],
     ['OTEL_EXPORTER_OTLP_ENDPOINT', { OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://127.0.0.1:4317' }],
     ['OTEL_EXPORTER_OTLP_ENDPOINT', { OTEL_EXPORTER_OTLP_ENDPOINT: '127.0.0.1:4318' }],

@@ -48,6 +48,7 @@ const QUERIES: Record<
   'retentionStore.purgeBatch': { collection: 'executions', index: 'tenant_status_finished', fields: ['tenantId', 'status', 'finishedAt'] },
   'runStore.endUnstarted': { collection: 'executions', index: '_id', fields: ['_id'] },
   'runStore.findJob': { collection: 'jobs', index: '_id', fields: ['_id'] },
+  'runStore.findPayload': { collection: 'executions', index: '_id', fields: ['_id'] },
   'runStore.findRunnable': { collection: 'executions', index: '_id', fields: ['_id'] },
   'runStore.writeClaims': { collection: 'executions', index: '_id', fields: ['_id'] },
   'runStore.writeEnds': { collection: 'executions', index: '_id', fields: ['_id'] },

@@ -1,0 +1,81 @@
+import { WORKLOADS, type Workload } from '../domain/job.js';
+import type { RedisClient } from '../redis/redisClient.js';
+import type { QueueEntry } from './queueEntry.js';
+import type { QueueShards } from './queueShards.js';
+
+/** A member added this recently may belong to an add still on its way: `trim` leaves it. */
+const SETTLE_MS = 10_000;
+
+/**
+ * Which queue entries each tenant has waiting, for its `maxWaitingExecutions` quota: a sorted set per
+ * tenant and queue shard, `waiting:{<queue>}:<tenant>` (in the shard's hash slot), one member per
+ * waiting entry (its entry id), scored by when it was added. Counting a tenant's entries in the queue
+ * itself would mean reading every tenant's of its shard; counting its executions in MongoDB, reading
+ * all of them on FerretDB. ExecutionQueues adds the members of the entries it adds (takeovers, of a
+ * RUNNING execution, are not waiting) beside the add, and removes those it removes; a worker removes
+ * one when it claims the attempt and when the delivery leaves the queue. A removal that was lost (a
+ * worker died) leaves a member whose entry is gone, which `trim` drops: the count drifts high, and
+ * heals. An add that failed while its entry's add landed undercounts that entry until it leaves.
+ */
+export class WaitingIndex {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly prefix: string,
+    private readonly shards: QueueShards,
+  ) {}
+
+  private key(workload: Workload, tenantId: string): string {
+    return `${this.prefix}:waiting:${this.shards.queueOf(workload, tenantId)}:${tenantId}`;
+  }
+
+  /** BullMQ's key of an entry (its hash), in the same slot as the tenant's set of that queue. */
+  private entryKey(workload: Workload, tenantId: string, entryId: string): string {
+    return `${this.prefix}:${this.shards.queueOf(workload, tenantId)}:${entryId}`;
+  }
+
+  /** Adds the waiting entries among `entries`, scored `now` (wall-clock ms, as BullMQ's delays), one ZADD per tenant and queue. */
+  async add(entries: QueueEntry[], now: number): Promise<void> {
+    const byKey = new Map<string, string[]>();
+    for (const e of entries) {
+      if (e.message.takeover) continue;
+      const key = this.key(e.workload, e.message.tenantId);
+      byKey.set(key, [...(byKey.get(key) ?? []), String(now), e.id]);
+    }
+    await Promise.all([...byKey].map(([key, args]) => this.redis.zadd(key, ...args)));
+  }
+
+  /** The entry left the queue, or its execution no longer waits (its attempt started). */
+  async remove(workload: Workload, tenantId: string, entryId: string): Promise<void> {
+    await this.redis.zrem(this.key(workload, tenantId), entryId);
+  }
+
+  /** The tenant's waiting entries, every workload. */
+  async count(tenantId: string): Promise<number> {
+    const counts = await Promise.all(WORKLOADS.map((w) => this.redis.zcard(this.key(w, tenantId))));
+    return counts.reduce((sum, n) => sum + n, 0);
+  }
+
+  /**
+   * Drops the tenant's members whose entry is no longer in the queue (added over 10 s before `now`,
+   * wall-clock ms as the scores, so an add on its way is not judged), at most once per `everyMs`
+   * across processes (a marker key); returns the count after. Costs a command per member, so it runs
+   * before refusing, not per check.
+   */
+  async trim(tenantId: string, everyMs: number, now = Date.now()): Promise<number> {
+    const first = await this.redis.set(`${this.prefix}:waiting-trimmed:${tenantId}`, '1', 'PX', everyMs, 'NX');
+    if (first === 'OK') {
+      for (const workload of WORKLOADS) {
+        const key = this.key(workload, tenantId);
+        const members = await this.redis.zrangebyscore(key, '-inf', now - SETTLE_MS);
+        if (members.length === 0) continue;
+        // Every entry of the tenant's queue shares its hash slot: one pipeline, also on a cluster.
+        const pipeline = this.redis.pipeline();
+        for (const id of members) pipeline.exists(this.entryKey(workload, tenantId, id));
+        const found = (await pipeline.exec()) ?? [];
+        const gone = members.filter((_, i) => found[i]?.[1] === 0);
+        if (gone.length > 0) await this.redis.zrem(key, ...gone);
+      }
+    }
+    return this.count(tenantId);
+  }
+}

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Cluster } from 'ioredis';
+import { Redis } from 'ioredis';
+import { ObjectId } from 'mongodb';
+import type { Workload } from '../../src/domain/job.js';
+import { ExecutionQueues, QueueShards } from '../../src/queue/executionQueues.js';
+import type { QueueEntry } from '../../src/queue/queueEntry.js';
+import { dropRedisPrefix } from '../../tools/servers/dropRedisPrefix.js';
+import { REDIS_URL } from '../support/env.js';
+import { uniqueName } from '../support/harness.js';
+import { clusterClient, dropClusterKeys } from '../support/redisCluster.js';
+import { waitUntil } from '../support/waitFor.js';
+
+/** A waiting entry (or a takeover) of `tenantId`, due in an hour so nothing runs it. */
+function entry(tenantId: string, workload: Workload = 'IO_BOUND', takeover = false): QueueEntry {
+  const executionId = new ObjectId().toHexString();
+  return {
+    id: takeover ? `${executionId}-t1` : executionId,
+    workload,
+    dueAt: new Date(Date.now() + 3_600_000),
+    message: { executionId, tenantId, ...(takeover ? { takeover: true } : {}) },
+  };
+}
+
+/**
+ * The index behind maxWaitingExecutions (queue/waitingIndex.ts), on one Redis and on the test Redis
+ * Cluster (where the queue shards, and each tenant's sets with them, spread over the masters).
+ */
+describe.each([
+  ['one Redis', false],
+  ['a Redis Cluster', true],
+])('the waiting index on %s', (_label, onCluster) => {
+  const prefix = uniqueName('widx');
+  const shards = new QueueShards(onCluster ? 6 : 1);
+  let redis: Redis | Cluster;
+  let queues: ExecutionQueues;
+
+  beforeAll(() => {
+    redis = onCluster ? clusterClient() : new Redis(REDIS_URL);
+    // As the composition root does: the cluster client shared by the queues, or options each opens a connection from.
+    queues = new ExecutionQueues(onCluster ? redis : { url: REDIS_URL }, prefix, () => undefined, shards);
+  });
+  afterAll(async () => {
+    await queues?.close();
+    if (onCluster) await dropClusterKeys(prefix);
+    else await dropRedisPrefix(redis as Redis, prefix);
+    await redis?.quit();
+  });
+
+  /** Deletes an entry behind the index's back, as a worker that died before its removal leaves it. */
+  const lose = (e: QueueEntry) => redis.del(`${prefix}:${shards.queueOf(e.workload, e.message.tenantId)}:${e.id}`);
+
+  it("counts a tenant's waiting entries of every workload, and not its takeovers or another tenant's", async () => {
+    const tenant = uniqueName('a');
+    await queues.enqueue([
+      entry(tenant),
+      entry(tenant),
+      entry(tenant, 'CPU_BOUND'),
+      entry(tenant, 'IO_BOUND', true),
+      entry(uniqueName('b')),
+    ]);
+    expect(await queues.waitingIndex.count(tenant)).toBe(3);
+  });
+
+  it('forgets an entry the queue removes (a cancel) or a worker says has left', async () => {
+    const tenant = uniqueName('c');
+    const [cancelled, started, kept] = [entry(tenant), entry(tenant), entry(tenant)];
+    await queues.enqueue([cancelled, started, kept]);
+    await queues.remove({ executionId: cancelled.message.executionId, tenantId: tenant, workload: 'IO_BOUND' }, 'QUEUED', 0);
+    expect(await queues.waitingIndex.count(tenant)).toBe(2);
+    queues.leftWaiting('IO_BOUND', tenant, started.id);
+    await waitUntil('the removal', async () => ((await queues.waitingIndex.count(tenant)) === 1 ? true : undefined), 2000, 20);
+  });
+
+  it('drops a member whose removal was lost once it is settled, at most once per period, and never one just added', async () => {
+    const tenant = uniqueName('d');
+    const [lost, kept, cpuLost] = [entry(tenant), entry(tenant), entry(tenant, 'CPU_BOUND')];
+    await queues.enqueue([lost, kept, cpuLost]);
+    await Promise.all([lose(lost), lose(cpuLost)]);
+    expect(await queues.waitingIndex.count(tenant)).toBe(3);
+    // Just added: its add may still be on its way, so it is not judged.
+    expect(await queues.waitingIndex.trim(tenant, 60_000)).toBe(3);
+    // Throttled: the first trim set the tenant's marker for a minute.
+    expect(await queues.waitingIndex.trim(tenant, 60_000, Date.now() + 11_000)).toBe(3);
+    const other = uniqueName('e');
+    const [gone, stays] = [entry(other), entry(other)];
+    await queues.enqueue([gone, stays]);
+    await lose(gone);
+    expect(await queues.waitingIndex.trim(other, 60_000, Date.now() + 11_000)).toBe(1);
+  });
+});

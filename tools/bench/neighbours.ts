@@ -7,15 +7,17 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { MongoClient } from 'mongodb';
+import { MongoClient, ObjectId } from 'mongodb';
 import { Redis } from 'ioredis';
 import { dropRedisPrefix } from '../servers/dropRedisPrefix.js';
 import { loadConfig } from '#kairos/config.js';
 import { signDevToken } from '#kairos/auth/verifyToken.js';
 import { ExecutionStore } from '#kairos/store/executionStore.js';
+import { SchedulerStore } from '#kairos/store/schedulerStore.js';
 import { spawnKairos } from '../servers/kairosProcess.js';
 import { freePort } from '../servers/localServers.js';
 import { coresUsed, cpuByProcess } from './cpuByProcess.js';
+import { finishedExecution } from './finishedExecution.js';
 import type { NoisyOrders, NoisyReport } from './noisyTenant.js';
 
 /**
@@ -24,21 +26,24 @@ import type { NoisyOrders, NoisyReport } from './noisyTenant.js';
  * default quotas) against the shared Redis and MongoDB-wire server, in its own database and Redis
  * prefix (removed at the end). Tenant B alone first (calm), then tenant A joins (noisy, forked as
  * its own process, see noisyTenant.ts): sleeps triggered as fast as its write rate allows, 60 jobs
- * every second, every socket and subscription its caps allow, and the costliest previewSchedule,
- * back to back. B meanwhile creates one-off jobs a few seconds ahead, runs an interval job and reads
- * its jobs and executions at a steady pace. Prints B's start lag, B's API latency, /healthz latency
+ * every second, every socket and subscription its caps allow, the costliest previewSchedule back
+ * to back, and full pages of its executions (seeded first) read by queries kept in flight over
+ * graphql-ws (wsReadsLoad.ts). B meanwhile creates one-off jobs a few seconds ahead, runs an
+ * interval job and reads its jobs and executions at a steady pace. Prints B's start lag, B's API latency, /healthz latency
  * and the Kairos process's event-loop delay (prom-client's, from its /metrics) against the targets,
  * and writes them as JSON under .data/bench/.
  */
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, without: { type: 'string', default: '' } } });
 const quick = values.quick;
-/** `--without previews,sockets,writes` leaves parts of A's load out, to see what each costs. */
+/** `--without previews,sockets,writes,ws-reads` leaves parts of A's load out, to see what each costs. */
 const without = new Set(values.without.split(',').filter(Boolean));
 const phases = quick ? { calmMs: 6000, noisyMs: 25_000 } : { calmMs: 15_000, noisyMs: 75_000 };
 const TARGETS = { startLagP99Ms: 250, apiP99Ms: 200, healthzP99Ms: 100, eventLoopP99Ms: 50 };
 const B_PERIOD_MS = 500;
 const HEALTHZ_PERIOD_MS = 100;
 const ONE_OFF_AHEAD_MS = 3000;
+/** A's finished executions inserted before the run when it reads them over graphql-ws: 20 full pages of 100. */
+const A_HISTORY = 2000;
 /** A request unanswered after this counts as an error, so a stuck server cannot hold the run past its bound. */
 const REQUEST_TIMEOUT_MS = 10_000;
 const progress = (what: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${what}\n`);
@@ -113,7 +118,7 @@ const EXECUTIONS =
 
 /** What Kairos' /metrics says now; each scrape also resets prom-client's event-loop histogram, so a scrape ends a window. */
 async function scrape(): Promise<Map<string, number>> {
-  const text = await (await fetch(`${origin}/metrics`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) })).text();
+  const text = await (await fetch(kairos.metricsUrl!, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) })).text();
   const values = new Map<string, number>();
   for (const line of text.split('\n')) {
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*(?:\{[^}]*\})?) (\S+)$/.exec(line);
@@ -165,6 +170,15 @@ try {
   process.stdout.write(
     `npm run bench:neighbours${quick ? ' --quick' : ''}${without.size ? ` --without ${[...without].join(',')}` : ''} on ${machine}\n`,
   );
+  // A's history, for its WebSocket reads to page through: inserted before B starts, so that both of B's phases see the same collection.
+  const wsReads = !without.has('ws-reads');
+  if (wsReads) {
+    const jobId = new ObjectId();
+    const end = Date.now() - 60_000;
+    await new SchedulerStore(db).insertExecutions(
+      Array.from({ length: A_HISTORY }, (_, i) => finishedExecution(tenantA, jobId, new Date(end - (A_HISTORY - i) * 30_000), i)),
+    );
+  }
   // B: an interval job every second and one-off jobs due a few seconds after they are created.
   await gqlB('BCreate', CREATE, { i: { name: 'b-every-second', schedule: { intervalSeconds: 1 }, target: { handler: 'noop' } } });
   let oneOffs = 0;
@@ -209,12 +223,20 @@ try {
   reported.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   const orders: NoisyOrders = {
     url,
-    tokens: Array.from({ length: 6 }, (_, i) => signDevToken(secret, { tenantId: tenantA, role: 'member', subject: `a-${i}` })),
+    tokens: Array.from({ length: 7 }, (_, i) => signDevToken(secret, { tenantId: tenantA, role: 'member', subject: `a-${i}` })),
     untilMs: noisyStart + phases.noisyMs,
     intervalJobs: 60,
     previewLoops: without.has('previews') ? 0 : 2,
     sockets: !without.has('sockets'),
     writes: !without.has('writes'),
+    caps: base.defaultConnectionQuota,
+    // The tenant's whole operation cap, on as few sockets as the per-socket cap allows (200 on 4 by default).
+    wsReads: wsReads
+      ? {
+          sockets: Math.ceil(base.defaultConnectionQuota.maxSubscriptions / base.defaultConnectionQuota.maxSubscriptionsPerSocket),
+          perSocket: base.defaultConnectionQuota.maxSubscriptionsPerSocket,
+        }
+      : null,
   };
   child.send(orders);
   progress(`tenant A joins for ${phases.noisyMs / 1000} s`);
@@ -296,7 +318,7 @@ try {
     ),
     subscriptionEventsSent: m2.get('kairos_subscription_events_sent_total'),
     benchClientLoopP99Ms: Math.round(clientDelay.percentile(99) / 1e5) / 10,
-    tenantA: { ...report, executionsByStatus: aByStatus },
+    tenantA: { ...report, executionsByStatus: aByStatus, seededExecutions: wsReads ? A_HISTORY : 0 },
   });
 
   const rows: [string, string, string, number][] = [
@@ -319,12 +341,22 @@ try {
   process.stdout.write(
     `tenant A: ${report.sleeperTriggers} sleep triggers answered within 30 s (${report.triggerRefusals} RATE_LIMITED answers), ${report.intervalJobsCreated} interval jobs, ` +
       `${report.socketsOpen} sockets (${report.socketsRefused.map((s) => s.code).join(', ') || 'none'} refused), ${report.subscriptionsOpen} subscriptions ` +
-      `(${report.subscriptionRefusals.length} refused), ${report.eventsReceived} events, ${report.previews} worst previews (${report.previewRefusals} refused by the search budget; p50 ${report.previewMs.p50} ms, p99 ${report.previewMs.p99} ms)\n`,
+      `(${report.subscriptionRefusalCount} refused, ${report.subscriptionsRateLimited} RATE_LIMITED and sent again), ${report.eventsReceived} events, ${report.previews} worst previews (${report.previewRefusals} refused by the search budget; p50 ${report.previewMs.p50} ms, p99 ${report.previewMs.p99} ms)\n`,
   );
+  const reads = report.wsReads;
+  if (reads)
+    process.stdout.write(
+      `tenant A's WebSocket reads (executions(first: 100), ${orders.wsReads!.perSocket} in flight on each of ${reads.socketsOpen} sockets` +
+        `${reads.socketsRefused.length ? `, ${reads.socketsRefused.length} sockets refused` : ''}): ${reads.answered} WS queries answered ` +
+        `(p50 ${reads.answerMs.p50} ms, p99 ${reads.answerMs.p99} ms, max ${reads.answerMs.max} ms), ${reads.rateLimited} refused RATE_LIMITED, ` +
+        `${reads.overCaps} refused QUOTA_EXCEEDED (operation caps), ${reads.errorCount} other errors${reads.errors.length ? ` (${reads.errors.join('; ')})` : ''}\n`,
+    );
   process.stdout.write(
     `B's answers over ${TARGETS.apiP99Ms} ms with A (second of A's run: operation ms): ${slowB.map((s) => `${s.second}: ${s.op} ${s.ms}`).join(', ') || 'none'}\n`,
   );
-  process.stdout.write(`tenant A's executions by status: ${JSON.stringify(aByStatus)}\n`);
+  process.stdout.write(
+    `tenant A's executions by status: ${JSON.stringify(aByStatus)}${wsReads ? ` (${A_HISTORY} SUCCEEDED of them seeded before the run)` : ''}\n`,
+  );
   process.stdout.write(
     `B's executions with A: ${lag.noisy.n} due, ${lag.noisy.notStarted} not started by the end, ${lag.noisy.skipped} skipped\n`,
   );

@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import { MAX_COST, SCHEDULE_SEARCH_COST } from '#kairos/api/queryLimits.js';
 import { MAX_PREVIEW } from '#kairos/domain/schedule/previewSchedule.js';
+import { WsReadsLoad, type WsReadsReport } from './wsReadsLoad.js';
 
 /**
  * Tenant A of `npm run bench:neighbours`, run as a child process of it (forked, so its own event
@@ -9,8 +10,14 @@ import { MAX_PREVIEW } from '#kairos/domain/schedule/previewSchedule.js';
  */
 export interface NoisyOrders {
   url: string;
-  /** Tokens of tenant A, one per credential (JWT subject): the socket caps are per credential. */
+  /**
+   * Tokens of tenant A, one per credential (JWT subject): the socket caps are per credential. The
+   * first five hold the subscriptions' sockets, the sixth tries one past the tenant's cap, the
+   * seventh holds the WebSocket reads' sockets.
+   */
   tokens: string[];
+  /** A's caps on sockets (Kairos' defaults). */
+  caps: { maxSockets: number; maxSocketsPerCredential: number };
   untilMs: number;
   /** Interval jobs (every second) to create. */
   intervalJobs: number;
@@ -20,6 +27,8 @@ export interface NoisyOrders {
   sockets: boolean;
   /** Create the jobs and trigger the sleeps. */
   writes: boolean;
+  /** Queries kept in flight over graphql-ws (wsReadsLoad.ts): on this many sockets, this many on each; null: none. */
+  wsReads: { sockets: number; perSocket: number } | null;
 }
 
 export interface NoisyReport {
@@ -29,14 +38,20 @@ export interface NoisyReport {
   createRefusals: string[];
   socketsOpen: number;
   socketsRefused: { code: number; reason: string }[];
+  /** Subscriptions held at the end (or waiting for their turn): those sent, less those refused and not sent again. */
   subscriptionsOpen: number;
+  /** Refusals not retried (the first 20). */
   subscriptionRefusals: string[];
+  subscriptionRefusalCount: number;
+  /** Subscribes refused a turn in the tenant's request gate (RATE_LIMITED) and sent again after their retryAfterSeconds. */
+  subscriptionsRateLimited: number;
   eventsReceived: number;
   previews: number;
   /** Previews refused by the tenant's schedule-search budget (RATE_LIMITED). */
   previewRefusals: number;
   previewErrors: string[];
   previewMs: { p50: number; p99: number; max: number };
+  wsReads: WsReadsReport | null;
 }
 
 const PREVIEW_FIELDS = 'at local';
@@ -104,34 +119,62 @@ async function run(orders: NoisyOrders): Promise<NoisyReport> {
     socketsRefused: [],
     subscriptionsOpen: 0,
     subscriptionRefusals: [],
+    subscriptionRefusalCount: 0,
+    subscriptionsRateLimited: 0,
     eventsReceived: 0,
     previews: 0,
     previewRefusals: 0,
     previewErrors: [],
     previewMs: { p50: 0, p99: 0, max: 0 },
+    wsReads: null,
   };
   const sockets: WebSocket[] = [];
+  let subscriptionsSent = 0;
+  let subscriptionsGivenUp = 0;
+  /** Refused a turn and not sent again yet. */
+  let subscriptionsWaiting = 0;
+
+  /** (5) Queries over graphql-ws, their sockets opened first so that the subscriptions' sockets do not take their slots. */
+  const reads = orders.wsReads && new WsReadsLoad({ url: orders.url, token: orders.tokens[6], untilMs: orders.untilMs, ...orders.wsReads });
+  const readsOpened = reads ? reads.open() : Promise.resolve();
+  const readsDone = readsOpened.then(() => reads?.run());
 
   /** (3) Sockets up to both caps (per credential, per tenant), two subscriptions each up to the tenant's cap, then one more of each to see the refusal. */
   async function openSocket(credentialToken: string, subscriptions: number): Promise<void> {
     const socket = new WebSocket(orders.url.replace(/^http/, 'ws'), 'graphql-transport-ws');
     sockets.push(socket);
     let acked = false;
+    const subscribe = (id: string) => socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: SUBSCRIBE } }));
     await new Promise<void>((resolve) => {
       socket.on('open', () =>
         socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${credentialToken}` } })),
       );
       socket.on('message', (raw) => {
-        const message = JSON.parse((raw as Buffer).toString()) as { type: string; payload?: unknown };
+        const message = JSON.parse((raw as Buffer).toString()) as { id?: string; type: string; payload?: unknown };
         if (message.type === 'connection_ack') {
           acked = true;
           report.socketsOpen++;
-          for (let i = 0; i < subscriptions; i++)
-            socket.send(JSON.stringify({ id: String(i), type: 'subscribe', payload: { query: SUBSCRIBE } }));
+          subscriptionsSent += subscriptions;
+          for (let i = 0; i < subscriptions; i++) subscribe(String(i));
           resolve();
         } else if (message.type === 'next') report.eventsReceived++;
-        else if (message.type === 'error') report.subscriptionRefusals.push(JSON.stringify(message.payload).slice(0, 200));
-        else if (message.type === 'ping') socket.send(JSON.stringify({ type: 'pong' }));
+        else if (message.type === 'error') {
+          // Refused before it ran: its turn in the tenant's gate (which A's other operations fill) is retried as the HTTP parts do.
+          const error = (message.payload as Answer['errors'])?.[0];
+          if (error?.extensions?.code === 'RATE_LIMITED' && message.id !== 'extra') {
+            report.subscriptionsRateLimited++;
+            subscriptionsWaiting++;
+            const retryMs = (error.extensions.retryAfterSeconds ?? 1) * 1000;
+            if (Date.now() + retryMs < orders.untilMs)
+              setTimeout(() => {
+                subscriptionsWaiting--;
+                if (socket.readyState === WebSocket.OPEN) subscribe(message.id!);
+              }, retryMs);
+            return;
+          }
+          if (report.subscriptionRefusalCount++ < 20) report.subscriptionRefusals.push(JSON.stringify(message.payload).slice(0, 200));
+          if (message.id !== 'extra') subscriptionsGivenUp++;
+        } else if (message.type === 'ping') socket.send(JSON.stringify({ type: 'pong' }));
       });
       socket.on('close', (code, reason) => {
         if (!acked) report.socketsRefused.push({ code, reason: reason.toString() });
@@ -142,9 +185,15 @@ async function run(orders: NoisyOrders): Promise<NoisyReport> {
   }
   const live = (async () => {
     if (!orders.sockets) return;
-    // 5 credentials × 20 sockets = the tenant's 100; 2 subscriptions on each = its 200.
-    for (const t of orders.tokens.slice(0, 5)) await Promise.all(Array.from({ length: 20 }, () => openSocket(t, 2)));
-    report.subscriptionsOpen = report.socketsOpen * 2;
+    await readsOpened;
+    // 5 credentials × 20 sockets = the tenant's 100 (less the reads' 4); 2 subscriptions on each = its 200
+    // operations at once, which the reads' queries share (whoever comes first gets a slot).
+    let left = orders.caps.maxSockets - (reads?.socketsOpen ?? 0);
+    for (const t of orders.tokens.slice(0, 5)) {
+      const count = Math.min(orders.caps.maxSocketsPerCredential, left);
+      left -= count;
+      await Promise.all(Array.from({ length: count }, () => openSocket(t, 2)));
+    }
     // Past the caps: one more socket of a full credential, one of a new credential, one more subscription.
     await openSocket(orders.tokens[0], 0);
     await openSocket(orders.tokens[5], 0);
@@ -231,10 +280,13 @@ async function run(orders: NoisyOrders): Promise<NoisyReport> {
 
   // Bounded: what has not answered a few seconds past the end is left unanswered.
   await Promise.race([
-    Promise.all([live, writes, ...previews]).then(() => sleepMs(orders.untilMs - Date.now())),
+    Promise.all([live, writes, readsDone, ...previews]).then(() => sleepMs(orders.untilMs - Date.now())),
     sleepMs(orders.untilMs - Date.now() + 3000),
   ]);
+  report.subscriptionsOpen = subscriptionsSent - subscriptionsGivenUp - subscriptionsWaiting;
   for (const socket of sockets) socket.close();
+  reads?.close();
+  report.wsReads = reads ? reads.report() : null;
   const sorted = previewMs.sort((a, b) => a - b);
   const pct = (p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN);
   report.previewMs = { p50: pct(50), p99: pct(99), max: Math.round(sorted[sorted.length - 1] ?? NaN) };

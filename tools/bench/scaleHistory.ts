@@ -4,6 +4,7 @@ import { ensureIndexes } from '#kairos/store/indexes.js';
 import { ExecutionStore } from '#kairos/store/executionStore.js';
 import { SchedulerStore } from '#kairos/store/schedulerStore.js';
 import { parsePageRequest, type PageRequest } from '#kairos/pagination/pageRequest.js';
+import { finishedExecution } from './finishedExecution.js';
 import { figures, inParallel, progress, timeRepeatedly, type Figures, type ScaleTable } from './scaleSupport.js';
 
 export interface HistoryOptions {
@@ -60,7 +61,7 @@ export async function measureHistory(
       const at = new Date(end - HISTORY_SPAN_MS + Math.floor((i * HISTORY_SPAN_MS) / options.collection));
       // Jobs change every 1 000 rows, so each tenant has rows of every job.
       const j = Math.floor(i / 1000) % jobs.length;
-      const doc = execution(k >= 0 ? `history-${k}` : `other-${i % 97}`, jobs[j], at, i);
+      const doc = finishedExecution(k >= 0 ? `history-${k}` : `other-${i % 97}`, jobs[j], at, i);
       if (k >= 0) measured[k].push({ id: doc._id, at, job: j });
       docs.push(doc);
     }
@@ -103,37 +104,6 @@ export async function measureHistory(
     progress(`history: tenant of ${size} measured`);
   }
   return { rows, failures, loadMs, loadPerSecond: (options.collection / loadMs) * 1000 };
-}
-
-/** A finished execution as the worker leaves it: one succeeded attempt. */
-function execution(tenantId: string, jobId: ObjectId, at: Date, i: number): ExecutionDoc {
-  const startedAt = new Date(at.getTime() + 15);
-  const finishedAt = new Date(at.getTime() + 40);
-  return {
-    _id: new ObjectId(),
-    tenantId,
-    jobId,
-    occurrenceKey: `${jobId.toHexString()}@${at.toISOString()}#${i}`,
-    trigger: 'SCHEDULE',
-    status: 'SUCCEEDED',
-    workload: 'IO_BOUND',
-    scheduledFor: at,
-    queuedAt: at,
-    startedAt,
-    finishedAt,
-    attempt: 1,
-    maxAttempts: 3,
-    nextAttemptAt: null,
-    attempts: [{ number: 1, startedAt, finishedAt, outcome: 'SUCCEEDED', error: null, httpStatus: null, workerId: 'bench-worker-1' }],
-    error: null,
-    reason: null,
-    resultJson: null,
-    payloadJson: null,
-    deadlineAt: null,
-    fencingToken: 1,
-    createdAt: at,
-    updatedAt: finishedAt,
-  };
 }
 
 export function historyTable(result: Awaited<ReturnType<typeof measureHistory>>, options: HistoryOptions): ScaleTable {

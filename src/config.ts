@@ -67,6 +67,13 @@ export interface KairosConfig {
    * Defaults 4 and 100.
    */
   tenantRequests: { inFlight: number; queued: number };
+  /**
+   * API_TENANT_SCANS_IN_FLIGHT: one tenant's reads of its executions across all its jobs (an
+   * executions page without a job, executionStats without a job) that one api process runs at once;
+   * the others wait their turn. On FerretDB each loads every execution of the tenant (its sorts run
+   * in FerretDB), so a few at once take the embedded server's cores from every tenant. Default 1.
+   */
+  tenantScansInFlight: number;
   workerIoConcurrency: number;
   workerCpuConcurrency: number;
   /**
@@ -307,6 +314,7 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
       inFlight: int(env, 'API_TENANT_REQUESTS_IN_FLIGHT', 4, 1, 10_000),
       queued: int(env, 'API_TENANT_REQUESTS_QUEUED', 100, 0, 1_000_000),
     },
+    tenantScansInFlight: int(env, 'API_TENANT_SCANS_IN_FLIGHT', 1, 1, 10_000),
     workerIoConcurrency: int(env, 'WORKER_IO_CONCURRENCY', 1000, 1, 10000),
     workerCpuConcurrency: int(env, 'WORKER_CPU_CONCURRENCY', os.availableParallelism(), 1, 1024),
     workerTenantSharePercent: int(env, 'WORKER_TENANT_SHARE_PERCENT', 25, 1, 100),

@@ -26,6 +26,7 @@ import { TenantQuotas } from './quotas/tenantQuotas.js';
 import { ConcurrencyLimiter } from './quotas/concurrencyLimiter.js';
 import { RateLimiter } from './quotas/rateLimiter.js';
 import { ProcessSearchBudget } from './quotas/processSearchBudget.js';
+import { TenantRequestGate } from './api/tenantRequestGate.js';
 import { ScheduleSearchBudget } from './quotas/scheduleSearchBudget.js';
 import { EventDeliveryBudget } from './quotas/eventDeliveryBudget.js';
 import { ScheduledBudget } from './quotas/scheduledBudget.js';
@@ -272,6 +273,8 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
           new ProcessSearchBudget(config.scheduleSearchesPerSecondPerProcess, clock),
         ),
         eventBudget: new EventDeliveryBudget(config.subscriptionEventsPerSecond, clock),
+        // Nested in a request's turn, so the waiting are already bounded by the request gate's.
+        tenantScans: new TenantRequestGate({ inFlight: config.tenantScansInFlight, queued: 10_000 }),
         createJobLock: new TenantLock(redis, config.redisPrefix, 'create-job', logger),
         jobCounter: new JobCounter(redis, config.redisPrefix),
         events,

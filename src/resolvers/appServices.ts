@@ -20,6 +20,12 @@ import type { JobCounter } from '../quotas/jobCounter.js';
 import type { KairosMetrics } from '../metrics/kairosMetrics.js';
 import type { Tracer } from '@opentelemetry/api';
 
+/** Each tenant's turns at one kind of work in this process (the api's TenantRequestGate). */
+export interface TenantTurns {
+  /** Resolves with the turn's release, or null when too many of the tenant's wait already. */
+  enter(tenantId: string): Promise<(() => void) | null>;
+}
+
 /** Process-wide services the api role hands to resolvers through the context (built once by the composition root). */
 export interface AppServices {
   db: Db;
@@ -36,6 +42,12 @@ export interface AppServices {
   rateLimiter: RateLimiter;
   /** Each tenant's budget of subscription events sent by this process (the main thread is shared). */
   eventBudget: EventDeliveryBudget;
+  /**
+   * Each tenant's turns at reading its executions across all its jobs (a page without a job, the
+   * stats): on FerretDB such a read loads every execution of the tenant, so a few at once take the
+   * embedded server's cores from every other tenant (API_TENANT_SCANS_IN_FLIGHT).
+   */
+  tenantScans: TenantTurns;
   /** Each tenant's budget of previewSchedule searches (the API's main thread is shared). */
   searchBudget: ScheduleSearchBudget;
   /** Serialises each tenant's createJob calls across replicas (the maxJobs check). */

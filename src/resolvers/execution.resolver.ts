@@ -10,6 +10,7 @@ import { DateTimeScalar } from '../schema/scalars.js';
 import { listExecutions } from './listExecutions.js';
 import { toExecutionNode, toJobNode, type ExecutionNode, type JobNode } from './mappers.js';
 import { executionStats } from '../executions/executionStats.js';
+import { inTenantScan } from './tenantScan.js';
 import { jobDeps } from './deps.js';
 import { cancelExecution } from '../executions/cancelExecution.js';
 import { retryExecution } from '../executions/retryExecution.js';
@@ -44,7 +45,8 @@ export class ExecutionResolver {
     const parsed = jobId ? fromGlobalId(jobId, 'Job') : null;
     // A malformed job id matches nothing, exactly like an id that does not exist.
     if (jobId && !parsed) return { total: 0, byStatus: [], startLagMsP50: null, startLagMsP99: null };
-    return executionStats(scopeOf(ctx).executions, since, until, parsed?.id ?? null, ctx.app.clock());
+    const stats = () => executionStats(scopeOf(ctx).executions, since, until, parsed?.id ?? null, ctx.app.clock());
+    return parsed ? stats() : inTenantScan(ctx, stats);
   }
 
   @FieldResolver(() => Job, { nullable: true, description: 'Null when the job has been deleted since.' })

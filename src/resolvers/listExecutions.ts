@@ -7,6 +7,7 @@ import { parsePageRequest, toConnection } from '../pagination/pageRequest.js';
 import type { ExecutionsArgs } from '../schema/connection.args.js';
 import type { ExecutionConnection } from '../schema/execution.type.js';
 import { toExecutionNode } from './mappers.js';
+import { inTenantScan } from './tenantScan.js';
 
 /** `executions` and `Job.executions`: newest first, keyset cursors on (scheduledFor, id). */
 export async function listExecutions(ctx: Context, args: ExecutionsArgs, jobOfParent?: ObjectId): Promise<ExecutionConnection> {
@@ -26,15 +27,18 @@ export async function listExecutions(ctx: Context, args: ExecutionsArgs, jobOfPa
       ) as ExecutionConnection;
     jobId = parsed.id;
   }
-  const rows = await executions.list(
-    {
-      jobId,
-      statuses: filter.statuses,
-      phase: filter.phase,
-      scheduledAfter: filter.scheduledAfter,
-      scheduledBefore: filter.scheduledBefore,
-    },
-    page,
-  );
+  const list = () =>
+    executions.list(
+      {
+        jobId,
+        statuses: filter.statuses,
+        phase: filter.phase,
+        scheduledAfter: filter.scheduledAfter,
+        scheduledBefore: filter.scheduledBefore,
+      },
+      page,
+    );
+  // One job's page reads that job's executions; a page over all jobs reads the tenant's.
+  const rows = jobId ? await list() : await inTenantScan(ctx, list);
   return toConnection(rows, page, (d) => encodeCursor({ at: d.scheduledFor, id: d._id }), toExecutionNode) as ExecutionConnection;
 }

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
-import { ExecutionStore } from '../../src/store/executionStore.js';
 import { REDIS_URL } from '../support/env.js';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
+import { holdPageReads } from '../support/holdPageReads.js';
 import { RawSocket } from '../support/rawSocket.js';
 import { waitUntil } from '../support/waitFor.js';
 
@@ -21,39 +21,6 @@ const EXECUTIONS = '{ executions(first: 100) { edges { node { id } } } }';
 const TOO_MANY_AT_ONCE = [
   { message: 'Too many requests of this tenant at once; retry after 1 s', extensions: { code: 'RATE_LIMITED', retryAfterSeconds: 1 } },
 ];
-
-/**
- * Holds every executions page read of `tenant` until `release()`, counting the reads inside at once:
- * how many of the tenant's operations run in the process, whatever transport brought them.
- */
-function holdPageReads(tenant: string) {
-  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the store as `this`
-  const read = ExecutionStore.prototype.list;
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  const seen = { running: 0, most: 0, started: 0 };
-  const spy = jest.spyOn(ExecutionStore.prototype, 'list').mockImplementation(async function (this: ExecutionStore, filter, page) {
-    if (this.tenantId !== tenant) return read.call(this, filter, page);
-    seen.started += 1;
-    seen.running += 1;
-    seen.most = Math.max(seen.most, seen.running);
-    try {
-      await released;
-      return await read.call(this, filter, page);
-    } finally {
-      seen.running -= 1;
-    }
-  });
-  return {
-    seen,
-    release,
-    /** Lets any read still held go on, and reads run unwatched again. */
-    restore: () => {
-      release();
-      spy.mockRestore();
-    },
-  };
-}
 
 /** Sends one operation on a graphql-ws socket and resolves with its data, or the errors of its `error` message. */
 async function overSocket(socket: RawSocket, id: string, query: string): Promise<Answer> {

@@ -120,6 +120,7 @@ describe('loadConfig defaults', () => {
     expect(empty.allowPrivateTargets).toBe(false);
     expect(empty.workerIoConcurrency).toBe(1000);
     expect(empty.tenantRequests).toEqual({ inFlight: 4, queued: 100 });
+    expect(empty.tenantScansInFlight).toBe(1);
     expect(empty.jwt.issuer).toBeUndefined();
     expect(empty.tracing).toEqual({ otlpEndpoint: null, serviceName: 'kairos' });
   });
@@ -143,6 +144,7 @@ describe('loadConfig with explicit values', () => {
       RATE_LIMITED_ANSWER_DELAY_MS: '0',
       API_TENANT_REQUESTS_IN_FLIGHT: '16',
       API_TENANT_REQUESTS_QUEUED: '0',
+      API_TENANT_SCANS_IN_FLIGHT: '2',
       WORKER_IO_CONCURRENCY: '8',
       WORKER_CPU_CONCURRENCY: '3',
       WORKER_TENANT_SHARE_PERCENT: '40',
@@ -184,6 +186,7 @@ describe('loadConfig with explicit values', () => {
       scheduleSearchesPerSecondPerProcess: 250,
       subscriptionEventsPerSecond: 50,
       tenantRequests: { inFlight: 16, queued: 0 },
+      tenantScansInFlight: 2,
       rateLimitedAnswerDelayMs: 0,
       workerIoConcurrency: 8,
       workerCpuConcurrency: 3,
@@ -280,6 +283,7 @@ describe('loadConfig rejects invalid values with a ConfigError naming the variab
     ['RATE_LIMITED_ANSWER_DELAY_MS', { RATE_LIMITED_ANSWER_DELAY_MS: '-1' }],
     ['API_TENANT_REQUESTS_IN_FLIGHT', { API_TENANT_REQUESTS_IN_FLIGHT: '0' }],
     ['API_TENANT_REQUESTS_QUEUED', { API_TENANT_REQUESTS_QUEUED: '-1' }],
+    ['API_TENANT_SCANS_IN_FLIGHT', { API_TENANT_SCANS_IN_FLIGHT: '0' }],
     ['ALLOW_PRIVATE_TARGETS', { ALLOW_PRIVATE_TARGETS: 'yes' }],
     ['WORKER_IO_CONCURRENCY', { WORKER_IO_CONCURRENCY: '0' }],
     ['WORKER_IO_CONCURRENCY', { WORKER_IO_CONCURRENCY: 'many' }],

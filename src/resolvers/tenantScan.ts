@@ -1,0 +1,18 @@
+import type { Context } from './context.type.js';
+import { scopeOf } from './auth-checker.js';
+import { RateLimitedError } from '../errors/index.js';
+
+/**
+ * Runs a read of the caller's executions across all its jobs in one of its tenant's scan turns
+ * (AppServices.tenantScans): the request already holds a turn in the tenant's request gate, and
+ * this keeps its tenant-wide reads to fewer at once still.
+ */
+export async function inTenantScan<T>(ctx: Context, read: () => Promise<T>): Promise<T> {
+  const release = await ctx.app.tenantScans.enter(scopeOf(ctx).identity.tenantId);
+  if (!release) throw new RateLimitedError('Too many reads of this tenant at once; retry after 1 s', 1);
+  try {
+    return await read();
+  } finally {
+    release();
+  }
+}

@@ -174,6 +174,19 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       budget: new ScheduledBudget(rateLimiter, quotas),
     };
 
+    // Where this process's servers are reached: on loopback when they listen on every interface.
+    const reachAt = ['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+    // One per process, whatever its roles; not on the api's port, which answers unauthenticated callers.
+    // Bound before any role starts, so a taken METRICS_PORT fails the start before a worker claims anything.
+    const metricsServer = new MetricsServer(metrics, {
+      port: config.metricsPort,
+      host: config.host,
+      onError: (error) => logger.warn('could not serve metrics', { error: errorMessage(error) }),
+    });
+    await metricsServer.start();
+    closers.push(() => metricsServer.stop());
+    const metricsUrl = `http://${reachAt}:${metricsServer.port}/metrics`;
+
     let scheduler: SchedulerRole | null = null;
     // Every role may publish a cancel; only workers listen for them.
     const cancels = new CancelSignals(redis, config.redisPrefix);
@@ -255,8 +268,6 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       closers.push(() => role.stop());
     }
     let url: string | null = null;
-    // Where this process's servers are reached: on loopback when they listen on every interface.
-    const reachAt = ['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
     if (config.roles.includes('api')) {
       const app: AppServices = {
         db,
@@ -308,15 +319,6 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
       closers.push(() => api.stop());
       url = `http://${reachAt}:${api.port}/graphql`;
     }
-    // One per process, whatever its roles; not on the api's port, which answers unauthenticated callers.
-    const metricsServer = new MetricsServer(metrics, {
-      port: config.metricsPort,
-      host: config.host,
-      onError: (error) => logger.warn('could not serve metrics', { error: errorMessage(error) }),
-    });
-    await metricsServer.start();
-    closers.push(() => metricsServer.stop());
-    const metricsUrl = `http://${reachAt}:${metricsServer.port}/metrics`;
     logger.info('kairos started', { roles: config.roles, url, metricsUrl, tracing: tracing.enabled });
     return { url, metricsUrl, scheduler, stop: stopAll };
   } catch (error) {

@@ -3,6 +3,7 @@ import { ObjectId } from 'mongodb';
 import { authenticate } from '../auth/authenticate.js';
 import { bearerToken } from '../auth/verifyToken.js';
 import { KairosError, UnauthenticatedError, UnavailableError } from '../errors/index.js';
+import { tooManyScans } from '../resolvers/tenantScan.js';
 import { JobStore } from '../store/jobStore.js';
 import { ExecutionStore } from '../store/executionStore.js';
 import { ApiKeyStore } from '../store/apiKeyStore.js';
@@ -28,7 +29,16 @@ function tenantScope(app: AppServices, identity: TenantScope['identity']): Tenan
       const byId = new Map(found.map((j) => [j._id.toHexString(), j]));
       return ids.map((id) => byId.get(id) ?? null);
     }),
-    lastExecutionLoader: new DataLoader((ids: readonly string[]) => executions.newestStartedOfJobs(ids.map((id) => new ObjectId(id)))),
+    // A page of jobs' last executions reads the tenant's executions: it takes one of the tenant's scan turns.
+    lastExecutionLoader: new DataLoader(async (ids: readonly string[]) => {
+      const release = await app.tenantScans.enter(identity.tenantId);
+      if (!release) throw tooManyScans();
+      try {
+        return await executions.newestStartedOfJobs(ids.map((id) => new ObjectId(id)));
+      } finally {
+        release();
+      }
+    }),
   };
 }
 

@@ -17,7 +17,7 @@ import { operationTracing } from './operationTracing.js';
 import { paceRefusals } from './paceRefusals.js';
 import { TenantRequestGate, tooManyAtOnce, type TenantRequestGateOptions } from './tenantRequestGate.js';
 import { GraphQLWebSockets } from './webSocketServer.js';
-import { LIMITS } from '../jobs/parseJobInput.js';
+import { LIMITS } from '../domain/jobLimits.js';
 
 /** Request bodies above this are refused before parsing. */
 const MAX_BODY_BYTES = 1024 * 1024;

@@ -9,10 +9,15 @@ import { RateLimitedError } from '../errors/index.js';
  */
 export async function inTenantScan<T>(ctx: Context, read: () => Promise<T>): Promise<T> {
   const release = await ctx.app.tenantScans.enter(scopeOf(ctx).identity.tenantId);
-  if (!release) throw new RateLimitedError('Too many reads of this tenant at once; retry after 1 s', 1);
+  if (!release) throw tooManyScans();
   try {
     return await read();
   } finally {
     release();
   }
+}
+
+/** The refusal when even the scan turns' queue is full (it is nested in the request gate's, so hardly ever). */
+export function tooManyScans(): RateLimitedError {
+  return new RateLimitedError('Too many reads of this tenant at once; retry after 1 s', 1);
 }

@@ -95,16 +95,21 @@ export class ExecutionStore {
    * The newest execution (by scheduledFor) of each of `jobIds` that has started or finished; null
    * for a job with none. One read per job, run together; on MongoDB each walks the job's newest
    * entries of tenant_job_scheduled (past the occurrences materialised ahead) to its first started
-   * one, however long the history. On FerretDB each costs what an executions page does.
+   * one, however long the history. On FerretDB each reads all of the job's executions (its sort runs
+   * in FerretDB), so a page of jobs reads the tenant's: `atOnce` reads run together, not a page's
+   * hundred on the shared pool.
    */
-  async newestStartedOfJobs(jobIds: readonly ObjectId[]): Promise<(ExecutionDoc | null)[]> {
-    return Promise.all(
-      jobIds.map((jobId) =>
+  async newestStartedOfJobs(jobIds: readonly ObjectId[], atOnce = 4): Promise<(ExecutionDoc | null)[]> {
+    const found: (ExecutionDoc | null)[] = [];
+    for (let i = 0; i < jobIds.length; i += atOnce) {
+      const reads = jobIds.slice(i, i + atOnce).map((jobId) =>
         this.c.executions.findOne(this.scoped({ jobId, status: statusCondition(HISTORY_STATUSES) }), {
           sort: { scheduledFor: -1, _id: -1 },
         }),
-      ),
-    );
+      );
+      found.push(...(await Promise.all(reads)));
+    }
+    return found;
   }
 
   /**

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
+import { ObjectId } from 'mongodb';
+import { toGlobalId } from '../../src/ids/globalId.js';
 import { REDIS_URL } from '../support/env.js';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
 import { holdPageReads } from '../support/holdPageReads.js';
@@ -17,7 +19,8 @@ interface Answer {
   errors?: { message: string; extensions?: Record<string, unknown> }[];
 }
 
-const EXECUTIONS = '{ executions(first: 100) { edges { node { id } } } }';
+// One job's page: a page over all of a tenant's jobs also takes the tenant's scan turns (one at a time), and these tests count the request turns.
+const EXECUTIONS = `{ executions(first: 100, filter: { jobId: "${toGlobalId('Job', new ObjectId())}" }) { edges { node { id } } } }`;
 const TOO_MANY_AT_ONCE = [
   { message: 'Too many requests of this tenant at once; retry after 1 s', extensions: { code: 'RATE_LIMITED', retryAfterSeconds: 1 } },
 ];

@@ -279,6 +279,16 @@ func (v *CancelExecutionCancelExecutionExecutionPayloadExecution) GetReason() *s
 	return v.ExecutionFields.Reason
 }
 
+// GetSkippedCount returns CancelExecutionCancelExecutionExecutionPayloadExecution.SkippedCount, and is useful for accessing the field via an interface.
+func (v *CancelExecutionCancelExecutionExecutionPayloadExecution) GetSkippedCount() *int {
+	return v.ExecutionFields.SkippedCount
+}
+
+// GetSkippedUntil returns CancelExecutionCancelExecutionExecutionPayloadExecution.SkippedUntil, and is useful for accessing the field via an interface.
+func (v *CancelExecutionCancelExecutionExecutionPayloadExecution) GetSkippedUntil() *time.Time {
+	return v.ExecutionFields.SkippedUntil
+}
+
 // GetResult returns CancelExecutionCancelExecutionExecutionPayloadExecution.Result, and is useful for accessing the field via an interface.
 func (v *CancelExecutionCancelExecutionExecutionPayloadExecution) GetResult() *json.RawMessage {
 	return v.ExecutionFields.Result
@@ -357,6 +367,10 @@ type __premarshalCancelExecutionCancelExecutionExecutionPayloadExecution struct 
 
 	Reason *string `json:"reason"`
 
+	SkippedCount *int `json:"skippedCount"`
+
+	SkippedUntil *time.Time `json:"skippedUntil"`
+
 	Result *json.RawMessage `json:"result"`
 
 	CreatedAt time.Time `json:"createdAt"`
@@ -393,6 +407,8 @@ func (v *CancelExecutionCancelExecutionExecutionPayloadExecution) __premarshalJS
 	retval.Attempts = v.ExecutionFields.Attempts
 	retval.Error = v.ExecutionFields.Error
 	retval.Reason = v.ExecutionFields.Reason
+	retval.SkippedCount = v.ExecutionFields.SkippedCount
+	retval.SkippedUntil = v.ExecutionFields.SkippedUntil
 	retval.Result = v.ExecutionFields.Result
 	retval.CreatedAt = v.ExecutionFields.CreatedAt
 	retval.UpdatedAt = v.ExecutionFields.UpdatedAt
@@ -797,6 +813,10 @@ type ExecutionFields struct {
 	Error         *string                                   `json:"error"`
 	// Why it was SKIPPED or CANCELLED (overlap policy, misfire policy, the tenant budget of scheduled runs per minute, pause, schedule change, delete, user), in words.
 	Reason *string `json:"reason"`
+	// On a SKIPPED record of occurrences past the tenant's budget of scheduled runs per minute: how many consecutive occurrences of its job it stands for (one or more), the first at scheduledFor and the last at skippedUntil; executionStats counts each. Null on any other execution.
+	SkippedCount *int `json:"skippedCount"`
+	// The last occurrence a SKIPPED budget record stands for (see skippedCount); null on any other execution.
+	SkippedUntil *time.Time `json:"skippedUntil"`
 	// The handler's result; for HTTP targets { status, headers, body } with the body cut at 64 KiB.
 	Result    *json.RawMessage `json:"result"`
 	CreatedAt time.Time        `json:"createdAt"`
@@ -852,6 +872,12 @@ func (v *ExecutionFields) GetError() *string { return v.Error }
 
 // GetReason returns ExecutionFields.Reason, and is useful for accessing the field via an interface.
 func (v *ExecutionFields) GetReason() *string { return v.Reason }
+
+// GetSkippedCount returns ExecutionFields.SkippedCount, and is useful for accessing the field via an interface.
+func (v *ExecutionFields) GetSkippedCount() *int { return v.SkippedCount }
+
+// GetSkippedUntil returns ExecutionFields.SkippedUntil, and is useful for accessing the field via an interface.
+func (v *ExecutionFields) GetSkippedUntil() *time.Time { return v.SkippedUntil }
 
 // GetResult returns ExecutionFields.Result, and is useful for accessing the field via an interface.
 func (v *ExecutionFields) GetResult() *json.RawMessage { return v.Result }
@@ -1172,6 +1198,16 @@ func (v *ExecutionUpdatedExecutionUpdatedExecutionEventExecution) GetReason() *s
 	return v.ExecutionFields.Reason
 }
 
+// GetSkippedCount returns ExecutionUpdatedExecutionUpdatedExecutionEventExecution.SkippedCount, and is useful for accessing the field via an interface.
+func (v *ExecutionUpdatedExecutionUpdatedExecutionEventExecution) GetSkippedCount() *int {
+	return v.ExecutionFields.SkippedCount
+}
+
+// GetSkippedUntil returns ExecutionUpdatedExecutionUpdatedExecutionEventExecution.SkippedUntil, and is useful for accessing the field via an interface.
+func (v *ExecutionUpdatedExecutionUpdatedExecutionEventExecution) GetSkippedUntil() *time.Time {
+	return v.ExecutionFields.SkippedUntil
+}
+
 // GetResult returns ExecutionUpdatedExecutionUpdatedExecutionEventExecution.Result, and is useful for accessing the field via an interface.
 func (v *ExecutionUpdatedExecutionUpdatedExecutionEventExecution) GetResult() *json.RawMessage {
 	return v.ExecutionFields.Result
@@ -1250,6 +1286,10 @@ type __premarshalExecutionUpdatedExecutionUpdatedExecutionEventExecution struct 
 
 	Reason *string `json:"reason"`
 
+	SkippedCount *int `json:"skippedCount"`
+
+	SkippedUntil *time.Time `json:"skippedUntil"`
+
 	Result *json.RawMessage `json:"result"`
 
 	CreatedAt time.Time `json:"createdAt"`
@@ -1286,6 +1326,8 @@ func (v *ExecutionUpdatedExecutionUpdatedExecutionEventExecution) __premarshalJS
 	retval.Attempts = v.ExecutionFields.Attempts
 	retval.Error = v.ExecutionFields.Error
 	retval.Reason = v.ExecutionFields.Reason
+	retval.SkippedCount = v.ExecutionFields.SkippedCount
+	retval.SkippedUntil = v.ExecutionFields.SkippedUntil
 	retval.Result = v.ExecutionFields.Result
 	retval.CreatedAt = v.ExecutionFields.CreatedAt
 	retval.UpdatedAt = v.ExecutionFields.UpdatedAt
@@ -1421,6 +1463,16 @@ func (v *ExecutionsExecutionsExecutionConnectionEdgesExecutionEdgeNodeExecution)
 	return v.ExecutionFields.Reason
 }
 
+// GetSkippedCount returns ExecutionsExecutionsExecutionConnectionEdgesExecutionEdgeNodeExecution.SkippedCount, and is useful for accessing the field via an interface.
+func (v *ExecutionsExecutionsExecutionConnectionEdgesExecutionEdgeNodeExecution) GetSkippedCount() *int {
+	return v.ExecutionFields.SkippedCount
+}
+
+// GetSkippedUntil returns ExecutionsExecutionsExecutionConnectionEdgesExecutionEdgeNodeExecution.SkippedUntil, and is useful for accessing the field via an interface.
+func (v *ExecutionsExecutionsExecutionConnectionEdgesExecutionEdgeNodeExecution) GetSkippedUntil() *time.Time {
+	return v.ExecutionFields.SkippedUntil
+}
+
 // GetResult returns ExecutionsExecutionsExecutionConnectionEdgesExecutionEdgeNodeExecution.Result, and is useful for accessing the field via an interface.
 func (v *ExecutionsExecutionsExecutionConnectionEdgesExecutionEdgeNodeExecution) GetResult() *json.RawMessage {
 	return v.ExecutionFields.Result
@@ -1499,6 +1551,10 @@ type __premarshalExecutionsExecutionsExecutionConnectionEdgesExecutionEdgeNodeEx
 
 	Reason *string `json:"reason"`
 
+	SkippedCount *int `json:"skippedCount"`
+
+	SkippedUntil *time.Time `json:"skippedUntil"`
+
 	Result *json.RawMessage `json:"result"`
 
 	CreatedAt time.Time `json:"createdAt"`
@@ -1535,6 +1591,8 @@ func (v *ExecutionsExecutionsExecutionConnectionEdgesExecutionEdgeNodeExecution)
 	retval.Attempts = v.ExecutionFields.Attempts
 	retval.Error = v.ExecutionFields.Error
 	retval.Reason = v.ExecutionFields.Reason
+	retval.SkippedCount = v.ExecutionFields.SkippedCount
+	retval.SkippedUntil = v.ExecutionFields.SkippedUntil
 	retval.Result = v.ExecutionFields.Result
 	retval.CreatedAt = v.ExecutionFields.CreatedAt
 	retval.UpdatedAt = v.ExecutionFields.UpdatedAt
@@ -1686,6 +1744,12 @@ func (v *GetExecutionExecution) GetError() *string { return v.ExecutionFields.Er
 // GetReason returns GetExecutionExecution.Reason, and is useful for accessing the field via an interface.
 func (v *GetExecutionExecution) GetReason() *string { return v.ExecutionFields.Reason }
 
+// GetSkippedCount returns GetExecutionExecution.SkippedCount, and is useful for accessing the field via an interface.
+func (v *GetExecutionExecution) GetSkippedCount() *int { return v.ExecutionFields.SkippedCount }
+
+// GetSkippedUntil returns GetExecutionExecution.SkippedUntil, and is useful for accessing the field via an interface.
+func (v *GetExecutionExecution) GetSkippedUntil() *time.Time { return v.ExecutionFields.SkippedUntil }
+
 // GetResult returns GetExecutionExecution.Result, and is useful for accessing the field via an interface.
 func (v *GetExecutionExecution) GetResult() *json.RawMessage { return v.ExecutionFields.Result }
 
@@ -1756,6 +1820,10 @@ type __premarshalGetExecutionExecution struct {
 
 	Reason *string `json:"reason"`
 
+	SkippedCount *int `json:"skippedCount"`
+
+	SkippedUntil *time.Time `json:"skippedUntil"`
+
 	Result *json.RawMessage `json:"result"`
 
 	CreatedAt time.Time `json:"createdAt"`
@@ -1792,6 +1860,8 @@ func (v *GetExecutionExecution) __premarshalJSON() (*__premarshalGetExecutionExe
 	retval.Attempts = v.ExecutionFields.Attempts
 	retval.Error = v.ExecutionFields.Error
 	retval.Reason = v.ExecutionFields.Reason
+	retval.SkippedCount = v.ExecutionFields.SkippedCount
+	retval.SkippedUntil = v.ExecutionFields.SkippedUntil
 	retval.Result = v.ExecutionFields.Result
 	retval.CreatedAt = v.ExecutionFields.CreatedAt
 	retval.UpdatedAt = v.ExecutionFields.UpdatedAt
@@ -2053,6 +2123,10 @@ type GetViewerViewerQuotaTenantQuota struct {
 	JobCount                int `json:"jobCount"`
 	MaxConcurrentExecutions int `json:"maxConcurrentExecutions"`
 	MaxExecutionsPerMinute  int `json:"maxExecutionsPerMinute"`
+	// Executions that may wait to run at once (QUEUED or RETRYING, due or not); past it triggerJob and retryExecution answer QUOTA_EXCEEDED. Scheduled occurrences count too but are never refused.
+	MaxWaitingExecutions int `json:"maxWaitingExecutions"`
+	// The tenant's executions waiting to run now, as counted against maxWaitingExecutions (it may run briefly high: it is checked against the queue before a refusal); null when Redis cannot answer.
+	WaitingExecutions *int `json:"waitingExecutions"`
 }
 
 // GetMaxJobs returns GetViewerViewerQuotaTenantQuota.MaxJobs, and is useful for accessing the field via an interface.
@@ -2070,6 +2144,14 @@ func (v *GetViewerViewerQuotaTenantQuota) GetMaxConcurrentExecutions() int {
 func (v *GetViewerViewerQuotaTenantQuota) GetMaxExecutionsPerMinute() int {
 	return v.MaxExecutionsPerMinute
 }
+
+// GetMaxWaitingExecutions returns GetViewerViewerQuotaTenantQuota.MaxWaitingExecutions, and is useful for accessing the field via an interface.
+func (v *GetViewerViewerQuotaTenantQuota) GetMaxWaitingExecutions() int {
+	return v.MaxWaitingExecutions
+}
+
+// GetWaitingExecutions returns GetViewerViewerQuotaTenantQuota.WaitingExecutions, and is useful for accessing the field via an interface.
+func (v *GetViewerViewerQuotaTenantQuota) GetWaitingExecutions() *int { return v.WaitingExecutions }
 
 type HttpHeaderInput struct {
 	Name  string `json:"name"`
@@ -3582,6 +3664,16 @@ func (v *RetryExecutionRetryExecutionExecutionPayloadExecution) GetReason() *str
 	return v.ExecutionFields.Reason
 }
 
+// GetSkippedCount returns RetryExecutionRetryExecutionExecutionPayloadExecution.SkippedCount, and is useful for accessing the field via an interface.
+func (v *RetryExecutionRetryExecutionExecutionPayloadExecution) GetSkippedCount() *int {
+	return v.ExecutionFields.SkippedCount
+}
+
+// GetSkippedUntil returns RetryExecutionRetryExecutionExecutionPayloadExecution.SkippedUntil, and is useful for accessing the field via an interface.
+func (v *RetryExecutionRetryExecutionExecutionPayloadExecution) GetSkippedUntil() *time.Time {
+	return v.ExecutionFields.SkippedUntil
+}
+
 // GetResult returns RetryExecutionRetryExecutionExecutionPayloadExecution.Result, and is useful for accessing the field via an interface.
 func (v *RetryExecutionRetryExecutionExecutionPayloadExecution) GetResult() *json.RawMessage {
 	return v.ExecutionFields.Result
@@ -3660,6 +3752,10 @@ type __premarshalRetryExecutionRetryExecutionExecutionPayloadExecution struct {
 
 	Reason *string `json:"reason"`
 
+	SkippedCount *int `json:"skippedCount"`
+
+	SkippedUntil *time.Time `json:"skippedUntil"`
+
 	Result *json.RawMessage `json:"result"`
 
 	CreatedAt time.Time `json:"createdAt"`
@@ -3696,6 +3792,8 @@ func (v *RetryExecutionRetryExecutionExecutionPayloadExecution) __premarshalJSON
 	retval.Attempts = v.ExecutionFields.Attempts
 	retval.Error = v.ExecutionFields.Error
 	retval.Reason = v.ExecutionFields.Reason
+	retval.SkippedCount = v.ExecutionFields.SkippedCount
+	retval.SkippedUntil = v.ExecutionFields.SkippedUntil
 	retval.Result = v.ExecutionFields.Result
 	retval.CreatedAt = v.ExecutionFields.CreatedAt
 	retval.UpdatedAt = v.ExecutionFields.UpdatedAt
@@ -4040,6 +4138,16 @@ func (v *TriggerJobTriggerJobExecutionPayloadExecution) GetReason() *string {
 	return v.ExecutionFields.Reason
 }
 
+// GetSkippedCount returns TriggerJobTriggerJobExecutionPayloadExecution.SkippedCount, and is useful for accessing the field via an interface.
+func (v *TriggerJobTriggerJobExecutionPayloadExecution) GetSkippedCount() *int {
+	return v.ExecutionFields.SkippedCount
+}
+
+// GetSkippedUntil returns TriggerJobTriggerJobExecutionPayloadExecution.SkippedUntil, and is useful for accessing the field via an interface.
+func (v *TriggerJobTriggerJobExecutionPayloadExecution) GetSkippedUntil() *time.Time {
+	return v.ExecutionFields.SkippedUntil
+}
+
 // GetResult returns TriggerJobTriggerJobExecutionPayloadExecution.Result, and is useful for accessing the field via an interface.
 func (v *TriggerJobTriggerJobExecutionPayloadExecution) GetResult() *json.RawMessage {
 	return v.ExecutionFields.Result
@@ -4118,6 +4226,10 @@ type __premarshalTriggerJobTriggerJobExecutionPayloadExecution struct {
 
 	Reason *string `json:"reason"`
 
+	SkippedCount *int `json:"skippedCount"`
+
+	SkippedUntil *time.Time `json:"skippedUntil"`
+
 	Result *json.RawMessage `json:"result"`
 
 	CreatedAt time.Time `json:"createdAt"`
@@ -4154,6 +4266,8 @@ func (v *TriggerJobTriggerJobExecutionPayloadExecution) __premarshalJSON() (*__p
 	retval.Attempts = v.ExecutionFields.Attempts
 	retval.Error = v.ExecutionFields.Error
 	retval.Reason = v.ExecutionFields.Reason
+	retval.SkippedCount = v.ExecutionFields.SkippedCount
+	retval.SkippedUntil = v.ExecutionFields.SkippedUntil
 	retval.Result = v.ExecutionFields.Result
 	retval.CreatedAt = v.ExecutionFields.CreatedAt
 	retval.UpdatedAt = v.ExecutionFields.UpdatedAt
@@ -4668,6 +4782,8 @@ fragment ExecutionFields on Execution {
 	}
 	error
 	reason
+	skippedCount
+	skippedUntil
 	result
 	createdAt
 	updatedAt
@@ -4911,6 +5027,8 @@ fragment ExecutionFields on Execution {
 	}
 	error
 	reason
+	skippedCount
+	skippedUntil
 	result
 	createdAt
 	updatedAt
@@ -5011,6 +5129,8 @@ fragment ExecutionFields on Execution {
 	}
 	error
 	reason
+	skippedCount
+	skippedUntil
 	result
 	createdAt
 	updatedAt
@@ -5095,6 +5215,8 @@ fragment ExecutionFields on Execution {
 	}
 	error
 	reason
+	skippedCount
+	skippedUntil
 	result
 	createdAt
 	updatedAt
@@ -5277,6 +5399,8 @@ query GetViewer {
 			jobCount
 			maxConcurrentExecutions
 			maxExecutionsPerMinute
+			maxWaitingExecutions
+			waitingExecutions
 		}
 	}
 }
@@ -5677,6 +5801,8 @@ fragment ExecutionFields on Execution {
 	}
 	error
 	reason
+	skippedCount
+	skippedUntil
 	result
 	createdAt
 	updatedAt
@@ -5821,6 +5947,8 @@ fragment ExecutionFields on Execution {
 	}
 	error
 	reason
+	skippedCount
+	skippedUntil
 	result
 	createdAt
 	updatedAt

@@ -61,8 +61,35 @@ export interface ExecutionDoc {
   deadlineAt?: Date | null;
   /** The scheduler leader's fencing token when it materialised this execution. */
   fencingToken: number | null;
+  /**
+   * On a SKIPPED record of occurrences past the tenant's budget (scheduler/budgetSkips.ts): how many
+   * consecutive occurrences of its job it stands for, the first at `scheduledFor` (whose occurrence key
+   * it holds), the last at `skippedUntil`. Absent on an execution of one occurrence of its own.
+   */
+  skippedCount?: number;
+  skippedUntil?: Date;
+  /** On the first execution a materialisation pass wrote for a job, if it grouped skipped occurrences: what it decided. */
+  pass?: PassRecord;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/**
+ * What one materialisation pass decided for a job, kept on the first execution it wrote (the one
+ * keyed by the job's schedule cursor, which every pass from that cursor writes first), so a pass
+ * repeated from the same cursor (a leader that died before advancing it, a second leader) makes
+ * the same decisions instead of its own (scheduler/materialise.ts).
+ */
+export interface PassRecord {
+  /** The job's version the pass read: a pass over another version decides afresh. */
+  version: number;
+  /** The pass's `now` and the job's horizon, as planOccurrences took them. */
+  now: Date;
+  horizon: Date;
+  /** Occurrences before this instant were missed; null: none was (the API's passes). */
+  missedBefore: Date | null;
+  /** The first occurrence recorded SKIPPED past the tenant's budget, every later one that would have run being so too; null: none. */
+  budgetFrom: Date | null;
 }
 
 /** A fresh execution in SCHEDULED, before any attempt. */

@@ -89,6 +89,12 @@ export interface JobDoc {
    * (domain/schedule/nextRunAt.ts).
    */
   scheduleCursor: Date | null;
+  /**
+   * When a pause, resume or schedule change last moved `scheduleCursor` (the API's `now`); absent
+   * until one did. Passes before it may have materialised occurrences beyond the new cursor, so the
+   * budget skips of a while after it are recorded one document each (scheduler/budgetSkips.ts).
+   */
+  rescheduledAt?: Date;
   lastRunAt: Date | null;
   /** The caller's key, or `auto:<_id>` when none was given (keeps the unique index free of nulls). */
   idempotencyKey: string;

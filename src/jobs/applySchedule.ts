@@ -1,4 +1,6 @@
-import type { JobDoc } from '../domain/job.js';
+import type { JobDoc, Schedule } from '../domain/job.js';
+import { trimSkip } from '../scheduler/budgetSkips.js';
+import type { SkipRewrite } from '../store/skipRewrites.js';
 import { CANCEL_REASONS, SCHEDULE_TRIGGERS, cancelPendingExecutions } from './cancelPendingExecutions.js';
 import type { JobDeps } from './jobDeps.js';
 import { materialiseNearTerm, nearTermOccurrenceKeys } from './materialiseNearTerm.js';
@@ -11,10 +13,20 @@ import { materialiseNearTerm, nearTermOccurrenceKeys } from './materialiseNearTe
  * - puts back to SCHEDULED the ones of those occurrences that a pause or an earlier schedule change
  *   cancelled before they started: they hold the occurrence key, so the occurrence could not be
  *   materialised again otherwise and would be lost;
+ * - cuts its SKIPPED budget records back to the occurrences before now (or before its new cursor,
+ *   if that is earlier): the others are taken back, as waiting executions are cancelled, and the new
+ *   cursor materialises again those it has (`previousSchedule`: the schedule they were written under);
  * - materialises the near-term occurrences as createJob does.
  */
-export async function applySchedule(deps: JobDeps, job: JobDoc, reason: string, now: Date): Promise<JobDoc> {
+export async function applySchedule(
+  deps: JobDeps,
+  job: JobDoc,
+  reason: string,
+  now: Date,
+  previousSchedule: Schedule = job.schedule,
+): Promise<JobDoc> {
   const planned = nearTermOccurrenceKeys(deps, job, now);
+  await trimSkips(deps, job, previousSchedule, now);
   await cancelPendingExecutions(
     deps,
     job._id,
@@ -24,4 +36,14 @@ export async function applySchedule(deps: JobDeps, job: JobDoc, reason: string, 
   );
   await deps.executions.reviveCancelled(job._id, planned, [CANCEL_REASONS.paused, CANCEL_REASONS.scheduleChanged], now);
   return materialiseNearTerm(deps, job, now);
+}
+
+async function trimSkips(deps: JobDeps, job: JobDoc, schedule: Schedule, now: Date): Promise<void> {
+  const before = job.scheduleCursor && job.scheduleCursor < now ? job.scheduleCursor : now;
+  const rewrites: SkipRewrite[] = [];
+  for (const record of await deps.executions.skipsReaching(job._id, before)) {
+    const trim = trimSkip(schedule, record, before);
+    if (trim) rewrites.push({ _id: record._id, skippedCount: record.skippedCount!, to: trim === 'gone' ? null : trim });
+  }
+  await deps.executions.rewriteSkips(rewrites, now);
 }

@@ -30,7 +30,12 @@ export async function changeJob(
     if (change === null) return { job: current, changed: false };
     const moves = change.scheduleCursor !== undefined;
     if (moves) await dueIndex.expect(id, change.scheduleCursor ?? null);
-    const written = await jobs.updateIfVersion(id, current.version, { ...change, updatedAt: now });
+    // A moved cursor may land before occurrences materialised earlier (see JobDoc.rescheduledAt).
+    const written = await jobs.updateIfVersion(id, current.version, {
+      ...change,
+      updatedAt: now,
+      ...(moves ? { rescheduledAt: now } : {}),
+    });
     if (written) {
       if (moves) await dueIndex.touch(id, written.status === 'ACTIVE' ? written.scheduleCursor : null);
       return { job: written, changed: true };

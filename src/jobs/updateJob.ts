@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ObjectId } from 'mongodb';
 import { parseRetryPolicy } from '../domain/backoff.js';
-import type { JobDoc } from '../domain/job.js';
+import type { JobDoc, Schedule } from '../domain/job.js';
 import { firstOccurrence } from '../domain/schedule/nextOccurrences.js';
 import { parseSchedule } from '../domain/schedule/parseSchedule.js';
 import { BadUserInputError } from '../errors/index.js';
@@ -26,14 +26,14 @@ import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, t
  * version, retried once on a concurrent change (see changeJob).
  */
 export async function updateJob(deps: JobDeps, id: ObjectId, input: JobInputFields, now: Date): Promise<JobDoc> {
-  let scheduleChanged = false;
+  let previousSchedule: Schedule | null = null;
   const { job, changed } = await changeJob({ jobs: deps.jobs, dueIndex: deps.materialise.dueIndex }, id, now, (current) => {
     const change = jobChange(current, input, now, deps);
-    scheduleChanged = change?.schedule !== undefined;
+    previousSchedule = change?.schedule !== undefined ? current.schedule : null;
     return change;
   });
-  if (!changed || !scheduleChanged) return job;
-  return applySchedule(deps, job, CANCEL_REASONS.scheduleChanged, now);
+  if (!changed || !previousSchedule) return job;
+  return applySchedule(deps, job, CANCEL_REASONS.scheduleChanged, now, previousSchedule);
 }
 
 /** The validated difference between `current` and `input`, or null when there is none. */

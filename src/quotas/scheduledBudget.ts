@@ -10,7 +10,7 @@ export const SCHEDULED_BUCKET = 'scheduled';
 /**
  * A tenant's budget of scheduled executions: maxExecutionsPerMinute occurrences a minute, in bursts
  * of up to a minute's worth (the GCRA bucket of rateLimiter.ts), charged when the scheduler
- * materialises them. An occurrence past it is recorded SKIPPED with `reason(perMinute)` instead of
+ * materialises them. Occurrences past it are recorded SKIPPED with `overBudgetReason` instead of
  * running, so a tenant's schedules cannot load the workers beyond its budget for everyone else.
  */
 export class ScheduledBudget {
@@ -26,7 +26,23 @@ export class ScheduledBudget {
   }
 }
 
-/** The reason an occurrence past the budget is recorded SKIPPED with. */
-export function overBudgetReason(perMinute: number): string {
-  return `over the tenant's budget of ${perMinute} scheduled executions per minute (maxExecutionsPerMinute)`;
+const OVER_BUDGET = "over the tenant's budget of";
+
+/**
+ * The reason occurrences past the budget are recorded SKIPPED with: `count` consecutive occurrences
+ * of one job from `first` to `last` (one record, scheduler/budgetSkips.ts), or one alone.
+ */
+export function overBudgetReason(perMinute: number, count = 1, first?: Date, last?: Date): string {
+  const budget = `${OVER_BUDGET} ${perMinute} scheduled executions per minute (maxExecutionsPerMinute)`;
+  return count > 1 && first && last ? `${occurrences(count, first, last)} ${budget}` : budget;
+}
+
+/** `reason` (an overBudgetReason) restated for a record cut down to `count` occurrences from `first` to `last`. */
+export function recountedReason(reason: string, count: number, first: Date, last: Date): string {
+  const budget = reason.slice(Math.max(0, reason.indexOf(OVER_BUDGET)));
+  return count > 1 ? `${occurrences(count, first, last)} ${budget}` : budget;
+}
+
+function occurrences(count: number, first: Date, last: Date): string {
+  return `${count} occurrences from ${first.toISOString()} to ${last.toISOString()}`;
 }

@@ -57,6 +57,8 @@ export function toExecutionNode(doc: ExecutionDoc): ExecutionNode {
     attempts: doc.attempts,
     error: doc.error,
     reason: doc.reason,
+    skippedCount: doc.skippedCount ?? null,
+    skippedUntil: doc.skippedUntil ?? null,
     result: doc.resultJson === null ? null : JSON.parse(doc.resultJson),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,

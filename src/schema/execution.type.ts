@@ -95,6 +95,19 @@ export class Execution implements Node {
   })
   reason?: string | null;
 
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      "On a SKIPPED record of occurrences past the tenant's budget of scheduled runs per minute: how many consecutive occurrences of its job it stands for (one or more), the first at scheduledFor and the last at skippedUntil; executionStats counts each. Null on any other execution.",
+  })
+  skippedCount?: number | null;
+
+  @Field(() => DateTimeScalar, {
+    nullable: true,
+    description: 'The last occurrence a SKIPPED budget record stands for (see skippedCount); null on any other execution.',
+  })
+  skippedUntil?: Date | null;
+
   @Field(() => JSONScalar, {
     nullable: true,
     description: "The handler's result; for HTTP targets { status, headers, body } with the body cut at 64 KiB.",

@@ -5,6 +5,7 @@ import type { PageRequest } from '../pagination/pageRequest.js';
 import { bulkUpdate } from './bulkUpdates.js';
 import { collections, type Collections } from './collections.js';
 import { keysetFilter } from './keyset.js';
+import { rewriteSkips, type SkipRewrite } from './skipRewrites.js';
 
 export interface ExecutionListFilter {
   jobId?: ObjectId | null;
@@ -155,13 +156,22 @@ export class ExecutionStore {
     return cancelled.map(({ status, ...execution }) => ({ execution, previousStatus: status }));
   }
 
-  /** Executions scheduled in [since, until) of the tenant (or of one job), counted by status. */
+  /**
+   * Occurrences of executions scheduled in [since, until) of the tenant (or of one job), counted by
+   * status: a SKIPPED budget record counts the occurrences it stands for (`skippedCount`). Grouped by
+   * status and count, not summed in the pipeline: FerretDB 1.24 sums a field to 0.
+   */
   async countByStatus(since: Date, until: Date, jobId: ObjectId | null): Promise<{ status: ExecutionStatus; count: number }[]> {
     const match: Filter<ExecutionDoc> = this.scoped({ scheduledFor: { $gte: since, $lt: until }, ...(jobId ? { jobId } : {}) });
     const rows = await this.c.executions
-      .aggregate<{ _id: ExecutionStatus; count: number }>([{ $match: match }, { $group: { _id: '$status', count: { $sum: 1 } } }])
+      .aggregate<{
+        _id: { status: ExecutionStatus; skippedCount?: number | null };
+        count: number;
+      }>([{ $match: match }, { $group: { _id: { status: '$status', skippedCount: '$skippedCount' }, count: { $sum: 1 } } }])
       .toArray();
-    return rows.map((r) => ({ status: r._id, count: r.count }));
+    const counts = new Map<ExecutionStatus, number>();
+    for (const { _id, count } of rows) counts.set(_id.status, (counts.get(_id.status) ?? 0) + count * (_id.skippedCount ?? 1));
+    return [...counts].map(([status, count]) => ({ status, count }));
   }
 
   /** When executions scheduled in [since, until) were due, started and finished (the benchmark's figures); at most `limit`. */
@@ -227,6 +237,16 @@ export class ExecutionStore {
       { $set: { status: 'SCHEDULED', reason: null, queuedAt: null, finishedAt: null, updatedAt: now } },
     );
     return result.modifiedCount;
+  }
+
+  /** The job's SKIPPED budget records that stand for an occurrence at or after `from` (see trimSkip). */
+  async skipsReaching(jobId: ObjectId, from: Date): Promise<ExecutionDoc[]> {
+    return this.c.executions.find(this.scoped({ jobId, status: 'SKIPPED', skippedUntil: { $gte: from } })).toArray();
+  }
+
+  /** Writes the job's SKIPPED budget records cut down by a pause, resume or schedule change (skipRewrites.ts). */
+  async rewriteSkips(rewrites: readonly SkipRewrite[], now: Date): Promise<void> {
+    if (rewrites.length > 0) await rewriteSkips(this.c.executions, rewrites, now, true, (filter) => this.scoped(filter));
   }
 }
 

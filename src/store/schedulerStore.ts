@@ -3,6 +3,7 @@ import type { ExecutionDoc, ExecutionStatus } from '../domain/execution.js';
 import type { JobDoc, JobStatus } from '../domain/job.js';
 import { bulkUpdate } from './bulkUpdates.js';
 import { collections, type Collections } from './collections.js';
+import { rewriteSkips, type SkipRewrite } from './skipRewrites.js';
 
 const WRITE_CHUNK = 100;
 
@@ -64,12 +65,14 @@ export class SchedulerStore {
 
   /**
    * Inserts executions, skipping occurrences that already exist (unique occurrence key). Returns the
-   * ones this call inserted, and the existing ones still waiting to start, SCHEDULED or QUEUED (left
-   * by a crash before their queue entry was added, by another pass under way, or put back in
-   * SCHEDULED by resumeJob/updateJob).
+   * ones this call inserted; the existing executions of the occurrences it skipped; and of those,
+   * the ones still waiting to start, SCHEDULED or QUEUED (left by a crash before their queue entry
+   * was added, by another pass under way, or put back in SCHEDULED by resumeJob/updateJob).
    */
-  async insertExecutions(docs: ExecutionDoc[]): Promise<{ inserted: ExecutionDoc[]; leftBehind: ExecutionDoc[] }> {
-    if (docs.length === 0) return { inserted: [], leftBehind: [] };
+  async insertExecutions(
+    docs: ExecutionDoc[],
+  ): Promise<{ inserted: ExecutionDoc[]; existing: ExecutionDoc[]; leftBehind: ExecutionDoc[] }> {
+    if (docs.length === 0) return { inserted: [], existing: [], leftBehind: [] };
     const failed = new Set<number>();
     // In chunks: one large insert on a busy FerretDB can outlast the socket timeout, and then the
     // whole pass fails again and again; a chunk that lands stays landed.
@@ -84,10 +87,15 @@ export class SchedulerStore {
       }
     }
     const inserted = docs.filter((_, i) => !failed.has(i));
-    if (failed.size === 0) return { inserted, leftBehind: [] };
+    if (failed.size === 0) return { inserted, existing: [], leftBehind: [] };
     const duplicates = docs.filter((_, i) => failed.has(i));
     const existing = await this.findOccurrences(duplicates);
-    return { inserted, leftBehind: existing.filter((e) => e.status === 'SCHEDULED' || e.status === 'QUEUED') };
+    return { inserted, existing, leftBehind: existing.filter((e) => e.status === 'SCHEDULED' || e.status === 'QUEUED') };
+  }
+
+  /** Writes SKIPPED budget records cut down by a pass whose job changed under it (skipRewrites.ts). */
+  async rewriteSkips(rewrites: readonly SkipRewrite[], now: Date): Promise<void> {
+    if (rewrites.length > 0) await rewriteSkips(this.c.executions, rewrites, now, this.oneByOne);
   }
 
   /**

@@ -26,6 +26,23 @@ const job = (name: string, extra: Record<string, unknown> = {}) => ({
   input: { name, schedule: { intervalSeconds: 3600 }, target: { handler: 'noop' }, paused: true, ...extra },
 });
 
+/** A job's executions as the budget tests read them. */
+const RECORDS = `query($jobId: ID!) { executions(first: 100, filter: { jobId: $jobId }) {
+  edges { node { status trigger scheduledFor skippedCount skippedUntil reason } } } }`;
+const STATS = `query($jobId: ID!, $since: DateTime!, $until: DateTime!) {
+  executionStats(jobId: $jobId, since: $since, until: $until) { total byStatus { status count } } }`;
+interface Row {
+  status: string;
+  trigger: string;
+  scheduledFor: string;
+  skippedCount: number | null;
+  skippedUntil: string | null;
+  reason: string | null;
+}
+/** Every occurrence instant (ms) each row stands for: its own, or a budget record's consecutive every-second ones. */
+const instantsOf = (rows: Row[]) =>
+  rows.flatMap((r) => Array.from({ length: r.skippedCount ?? 1 }, (_, i) => Date.parse(r.scheduledFor) + i * 1000));
+
 /** A clock the test moves by hand. */
 function steppedClock(start = Date.parse('2030-01-01T00:00:00Z')) {
   let now = start;
@@ -309,6 +326,137 @@ describe('quotas', () => {
     });
   });
 
+  describe('maxExecutionsPerMinute: scheduled occurrences past the budget', () => {
+    // The scheduler in a process of its own, so that the test can stop it and read a settled record.
+    let k: TestKairos;
+    let scheduler: TestKairos | undefined;
+    const env = { DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '10' };
+    beforeAll(async () => {
+      k = await startTestKairos('budgetskips', { roles: ['api', 'worker'], env });
+      scheduler = await startTestKairos('budgetskips', { roles: ['scheduler'], joining: k, env });
+    });
+    afterAll(async () => {
+      await scheduler?.stop();
+      await k?.stop();
+    });
+
+    it('records the skips of every-second jobs a few documents per job, and every occurrence exactly once', async () => {
+      const member = tokenFor(uniqueName('budgetskips'), 'member');
+      const started = Date.now();
+      const ids: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        ids.push(
+          (
+            await gqlOk(k.url, member, CREATE, {
+              input: { name: `every second ${i}`, schedule: { intervalSeconds: 1 }, target: { handler: 'noop' } },
+            })
+          ).createJob.job.id,
+        );
+      }
+      const rowsOf = async (jobId: string): Promise<Row[]> =>
+        (await gqlOk(k.url, member, RECORDS, { jobId })).executions.edges.map((e: { node: Row }) => e.node);
+      // Created with 30 s of occurrences each (the API's look-ahead); the sweep takes each further within seconds.
+      await waitUntil(
+        'the sweep to materialise every job past its create-time look-ahead',
+        async () => {
+          for (const id of ids) {
+            const instants = instantsOf(await rowsOf(id));
+            if (instants.length === 0 || Math.max(...instants) - Math.min(...instants) < 35_000) return undefined;
+          }
+          return true;
+        },
+        20_000,
+        250,
+      );
+      // Stopped, the scheduler leaves no pass half-written behind.
+      await scheduler!.stop();
+      scheduler = undefined;
+      const elapsedMs = Date.now() - started;
+
+      let ran = 0;
+      for (const id of ids) {
+        const rows = await rowsOf(id);
+        const skips = rows.filter((r) => r.status === 'SKIPPED');
+        // One record per pass that materialised the job: the API's, then one per 15 s or more of sweeping.
+        expect(skips.length).toBeGreaterThanOrEqual(1);
+        expect(skips.length).toBeLessThanOrEqual(1 + Math.ceil(elapsedMs / 15_000));
+        for (const r of skips) {
+          expect(r.skippedCount).toBeGreaterThanOrEqual(1);
+          expect(Date.parse(r.skippedUntil!) - Date.parse(r.scheduledFor)).toBe((r.skippedCount! - 1) * 1000);
+          expect(r.reason).toMatch(/over the tenant's budget of 10 scheduled executions per minute \(maxExecutionsPerMinute\)$/);
+        }
+        ran += rows.length - skips.length;
+        // Run or skipped, each occurrence from the first to the last materialised once: none missing, none twice.
+        const instants = instantsOf(rows).sort((a, b) => a - b);
+        expect(instants.slice(1).map((at, i) => at - instants[i])).toEqual(Array(instants.length - 1).fill(1000));
+        // And executionStats counts occurrences, not documents.
+        const since = new Date(instants[0]).toISOString();
+        const until = new Date(instants[instants.length - 1] + 1).toISOString();
+        const stats = (await gqlOk(k.url, member, STATS, { jobId: id, since, until })).executionStats;
+        expect(stats.total).toBe(instants.length);
+        const skipped = stats.byStatus.find((c: { status: string }) => c.status === 'SKIPPED')?.count;
+        expect(skipped).toBe(skips.reduce((sum, r) => sum + r.skippedCount!, 0));
+      }
+      // A burst of the budget ran, and no more than it refilled meanwhile.
+      expect(ran).toBeGreaterThanOrEqual(10);
+      expect(ran).toBeLessThanOrEqual(10 + Math.ceil((elapsedMs / 60_000) * 10));
+    });
+  });
+
+  describe('maxExecutionsPerMinute: a job paused and resumed past the budget', () => {
+    let k: TestKairos;
+    let scheduler: TestKairos | undefined;
+    // Budget for the first minute of one job: when it is resumed, its budget is spent.
+    const env = { DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '60' };
+    beforeAll(async () => {
+      k = await startTestKairos('budgetresume', { roles: ['api', 'worker'], env });
+      scheduler = await startTestKairos('budgetresume', { roles: ['scheduler'], joining: k, env });
+    });
+    afterAll(async () => {
+      await scheduler?.stop();
+      await k?.stop();
+    });
+
+    it('records every occurrence once: those materialised before the pause, revived or cancelled, are not recorded skipped too', async () => {
+      const member = tokenFor(uniqueName('budgetresume'), 'member');
+      const input = { name: 'every second', schedule: { cron: '* * * * * *' }, target: { handler: 'noop' } };
+      const id = (await gqlOk(k.url, member, CREATE, { input })).createJob.job.id;
+      const rowsOf = async (): Promise<Row[]> =>
+        (await gqlOk(k.url, member, RECORDS, { jobId: id })).executions.edges.map((e: { node: Row }) => e.node);
+      const reach = async () => {
+        const instants = instantsOf(await rowsOf());
+        return instants.length > 0 ? Math.max(...instants) : 0;
+      };
+      // The sweep materialises it well past the API's look-ahead: all run, a minute of budget.
+      const created = Date.now();
+      await waitUntil(
+        'the sweep to take the job past its create-time look-ahead',
+        async () => ((await reach()) > created + 35_000 ? true : undefined),
+        20_000,
+        250,
+      );
+      const before = await reach();
+      await gqlOk(k.url, member, `mutation($id: ID!) { pauseJob(id: $id) { job { id } } }`, { id });
+      await gqlOk(k.url, member, `mutation($id: ID!) { resumeJob(id: $id) { job { id } } }`, { id });
+      // Now past its budget: the sweep goes over the old ones again and records those beyond SKIPPED.
+      await waitUntil(
+        'the sweep to take the job past where it was',
+        async () => ((await reach()) > before ? true : undefined),
+        20_000,
+        250,
+      );
+      await scheduler!.stop();
+      scheduler = undefined;
+
+      const rows = await rowsOf();
+      expect(rows.some((r) => r.status === 'SKIPPED')).toBe(true);
+      expect(rows.some((r) => r.status === 'CANCELLED')).toBe(true);
+      // Run, cancelled by the pause or skipped, each occurrence from the first to the last once.
+      const instants = instantsOf(rows).sort((a, b) => a - b);
+      expect(instants.slice(1).map((at, i) => at - instants[i])).toEqual(Array(instants.length - 1).fill(1000));
+    });
+  });
+
   describe('maxConcurrentExecutions', () => {
     let k: TestKairos;
     let client: Client;
@@ -397,7 +545,7 @@ describe('quotas', () => {
       for (let i = 0; i < 3; i++) triggered.push((await gqlOk(k.url, member, TRIGGER, { id })).triggerJob.execution.id);
       const mongo = await MongoClient.connect(MONGO_URL);
       const shards = new QueueShards(1);
-      const queues = new ExecutionQueues({ url: REDIS_URL }, k.prefix, () => undefined, shards);
+      const queues = new ExecutionQueues({ url: REDIS_URL }, k.prefix, () => undefined, shards, null);
       const queue = new Queue(shards.names('IO_BOUND')[0], { connection: { url: REDIS_URL }, prefix: k.prefix });
       try {
         const executions = mongo.db(k.dbName).collection<ExecutionDoc>('executions');

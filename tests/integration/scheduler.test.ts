@@ -5,6 +5,14 @@ import type { Db } from 'mongodb';
 import { LeaderLease } from '../../src/scheduler/leaderLease.js';
 import { materialise, type MaterialiseDeps } from '../../src/scheduler/materialise.js';
 import type { JobDoc } from '../../src/domain/job.js';
+import type { ExecutionDoc } from '../../src/domain/execution.js';
+import { skippedOccurrences } from '../../src/domain/skippedOccurrences.js';
+import type { SchedulerStore } from '../../src/store/schedulerStore.js';
+import { JobStore } from '../../src/store/jobStore.js';
+import { ExecutionStore } from '../../src/store/executionStore.js';
+import type { JobDeps } from '../../src/jobs/jobDeps.js';
+import { pauseJob } from '../../src/jobs/pauseJob.js';
+import { resumeJob } from '../../src/jobs/resumeJob.js';
 import { dropTestState, startTestKairos, tokenFor, uniqueName } from '../support/harness.js';
 import { gqlOk } from '../support/graphqlClient.js';
 import { EventCollector, wsClient } from '../support/subscriptions.js';
@@ -141,6 +149,142 @@ describe('materialise racing a job change', () => {
       status: 'PAUSED',
       scheduleCursor: null,
     });
+  });
+});
+
+describe('materialise past the budget', () => {
+  let fixture: Awaited<ReturnType<typeof materialiseFixture>>;
+  beforeAll(async () => {
+    fixture = await materialiseFixture(uniqueName('skips'));
+  });
+  afterAll(async () => {
+    await fixture?.close();
+  });
+
+  const everySecond = (cursor: Date, overrides: Partial<JobDoc> = {}) =>
+    jobDoc(cursor, { schedule: { kind: 'INTERVAL', intervalSeconds: 1, timezone: 'UTC', jitterSeconds: 0 }, ...overrides });
+  /** A budget that lets `allowed` occurrences of a pass run. */
+  const allowing = (allowed: number, store = fixture.deps.store): MaterialiseDeps => ({
+    ...fixture.deps,
+    store,
+    budget: { charge: async (_tenantId: string, wanted: number) => ({ allowed: Math.min(allowed, wanted), perMinute: 5 }) },
+  });
+  async function recorded(job: JobDoc) {
+    const docs = await fixture.db.collection<ExecutionDoc>('executions').find({ jobId: job._id }).toArray();
+    const instants = docs
+      .flatMap((d) => (d.skippedCount ? skippedOccurrences(job.schedule, d) : [new Date(d.occurrenceKey.split('@')[1])]))
+      .map((d) => d.getTime())
+      .sort((a, b) => a - b);
+    return { docs, instants, ran: docs.filter((d) => d.status === 'QUEUED').length, records: docs.filter((d) => d.status === 'SKIPPED') };
+  }
+  const seconds = (from: Date, count: number) => Array.from({ length: count }, (_, i) => from.getTime() + i * 1000);
+
+  it('two leaders with different budgets left: one decides, the other repeats its decisions, each occurrence once', async () => {
+    const now = new Date(Date.UTC(2031, 0, 1));
+    const job = everySecond(now);
+    await fixture.db.collection<JobDoc>('jobs').insertOne(job);
+    const horizon = new Date(now.getTime() + 20_000);
+    await Promise.all([materialise(allowing(3), [job], now, horizon, 1), materialise(allowing(8), [job], now, horizon, 2)]);
+    const after = await recorded(job);
+    expect(after.instants).toEqual(seconds(now, 21));
+    expect([3, 8]).toContain(after.ran);
+    expect(after.records).toHaveLength(1);
+    expect(after.records[0]).toMatchObject({ skippedCount: 21 - after.ran, scheduledFor: new Date(now.getTime() + after.ran * 1000) });
+
+    // A third pass from the same stale view, with yet another budget, changes nothing.
+    await materialise(allowing(0), [job], now, horizon, 3);
+    expect((await recorded(job)).docs).toHaveLength(after.docs.length);
+  });
+
+  it("a pass repeated after its leader died between the head and the rest completes the first pass's decisions", async () => {
+    const now = new Date(Date.UTC(2031, 0, 2));
+    const job = everySecond(now);
+    await fixture.db.collection<JobDoc>('jobs').insertOne(job);
+    const horizon = new Date(now.getTime() + 20_000);
+    let inserts = 0;
+    const dying = Object.create(fixture.deps.store) as SchedulerStore;
+    dying.insertExecutions = async (docs) => {
+      if (++inserts > 1) throw new Error('the leader died');
+      return fixture.deps.store.insertExecutions(docs);
+    };
+    await expect(materialise(allowing(3, dying), [job], now, horizon, 1)).rejects.toThrow('the leader died');
+    expect((await recorded(job)).docs).toHaveLength(1);
+
+    // The next leader has budget for all of them, later: the first pass's split stands.
+    await materialise(allowing(100), [job], new Date(now.getTime() + 5000), new Date(now.getTime() + 40_000), 2);
+    const after = await recorded(job);
+    expect(after.instants).toEqual(seconds(now, 21));
+    expect(after.ran).toBe(3);
+    expect(after.records.map((r) => r.skippedCount)).toEqual([18]);
+    expect((await fixture.db.collection<JobDoc>('jobs').findOne({ _id: job._id }))?.scheduleCursor).toEqual(
+      new Date(now.getTime() + 21_000),
+    );
+  });
+
+  it('a job paused and resumed onto occurrences recorded before: records cut back, none recorded twice', async () => {
+    const now = new Date(Date.UTC(2031, 0, 4));
+    const at = (s: number) => new Date(now.getTime() + s * 1000);
+    // A cron, so that the resumed schedule has the same instants as before (an interval restarts from the resume).
+    const job = jobDoc(now, { tenantId: 't4', schedule: { kind: 'CRON', cron: '* * * * * *', timezone: 'UTC', jitterSeconds: 0 } });
+    await fixture.db.collection<JobDoc>('jobs').insertOne(job);
+    const stored = async () => (await fixture.db.collection<JobDoc>('jobs').findOne({ _id: job._id }))!;
+    // Two passes before the pause: of [0, 10] 3 run and 8 are skipped; of [11, 20] 5 run and 5 are skipped.
+    await materialise(allowing(3), [job], now, at(10), 1);
+    await materialise(allowing(5), [await stored()], at(1), at(20), 1);
+    const deps = {
+      ...fixture.deps,
+      jobs: new JobStore(fixture.db, 't4'),
+      executions: new ExecutionStore(fixture.db, 't4'),
+      materialise: allowing(0),
+      lookAheadMs: 30_000,
+    } as unknown as JobDeps;
+    await pauseJob(deps, job._id, at(4));
+    // Resumed at +4.5 s with the budget spent: from +5 s, between executions of the passes before, it
+    // materialises the look-ahead at once (to +35 s), then the sweep goes on.
+    const resumedAt = new Date(at(4).getTime() + 500);
+    await resumeJob(deps, job._id, resumedAt);
+    const resumed = await stored();
+    expect(resumed).toMatchObject({ rescheduledAt: resumedAt, scheduleCursor: at(35) });
+    await materialise(allowing(0), [resumed], at(8), at(60), 2);
+
+    const docs = await fixture.db.collection<ExecutionDoc>('executions').find({ jobId: job._id }).toArray();
+    const nominal = (d: ExecutionDoc) => new Date(d.occurrenceKey.split('@')[1]);
+    const instants = docs.flatMap((d) => (d.skippedCount ? skippedOccurrences(job.schedule, d) : [nominal(d)])).map((d) => d.getTime());
+    expect(instants.sort((a, b) => a - b)).toEqual(seconds(now, 61));
+    const statusAt = (s: number) =>
+      docs.filter((d) =>
+        (d.skippedCount ? skippedOccurrences(job.schedule, d) : [nominal(d)]).some((i) => i.getTime() === at(s).getTime()),
+      )[0];
+    // Before the resume: the runs the pause cancelled, the record cut back to [3, 4].
+    expect([0, 1, 2].map((s) => statusAt(s).status)).toEqual(Array(3).fill('CANCELLED'));
+    expect(statusAt(3)).toMatchObject({ status: 'SKIPPED', skippedCount: 2, skippedUntil: at(4) });
+    // After it: the runs the pause cancelled are revived and run, the rest recorded skipped one each.
+    expect([11, 12, 13, 14, 15].map((s) => statusAt(s).status)).toEqual(Array(5).fill('QUEUED'));
+    expect([5, 10, 16, 40, 60].map((s) => [statusAt(s).status, statusAt(s).skippedCount])).toEqual(Array(5).fill(['SKIPPED', 1]));
+  });
+
+  it('records skips one each where executions of an earlier pass may lie: after a reschedule, or beside an execution without a decision', async () => {
+    const now = new Date(Date.UTC(2031, 0, 3));
+    const horizon = new Date(now.getTime() + 20_000);
+    const rescheduled = everySecond(now, { rescheduledAt: new Date(now.getTime() - 1000) });
+    const longAgo = everySecond(now, { tenantId: 't2', rescheduledAt: new Date(now.getTime() - 3600_000) });
+    const old = everySecond(now, { tenantId: 't3' });
+    await fixture.db.collection<JobDoc>('jobs').insertMany([rescheduled, longAgo, old]);
+    // An execution of `old`'s first occurrence written without a PassRecord (as before it existed), QUEUED.
+    // (A pass of the first occurrence alone, which grouped nothing and so recorded no decisions; `old` stays the view read before it.)
+    await materialise(allowing(100), [old], now, now, 0);
+    expect(await fixture.db.collection<ExecutionDoc>('executions').findOne({ jobId: old._id })).not.toHaveProperty('pass');
+
+    await materialise(allowing(2), [rescheduled, longAgo, old], now, horizon, 1);
+    const a = await recorded(rescheduled);
+    expect(a.instants).toEqual(seconds(now, 21));
+    expect(a.records.map((r) => r.skippedCount)).toEqual(Array(19).fill(1));
+    const b = await recorded(longAgo);
+    expect(b.instants).toEqual(seconds(now, 21));
+    expect(b.records.map((r) => r.skippedCount)).toEqual([19]);
+    const c = await recorded(old);
+    expect(c.instants).toEqual(seconds(now, 21));
+    expect(c.records.every((r) => r.skippedCount === 1)).toBe(true);
   });
 });
 

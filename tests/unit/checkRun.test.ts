@@ -126,4 +126,20 @@ describe('checkRun, the chaos verdict', () => {
     expect(result.violations).toEqual([]);
     expect(result.counts.duplicateDeliveries).toBe(1);
   });
+  it('expands a SKIPPED budget record into the occurrences it stands for: none lost, and one it repeats is doubled', () => {
+    const record = (seconds: number, count: number, until: number): CheckedExecution => ({
+      ...execution(seconds, [], 'SKIPPED'),
+      skippedCount: count,
+      skippedUntil: at(until),
+    });
+    const covered = check([execution(10, ['SUCCEEDED']), record(20, 2, 30)]);
+    expect(covered.violations).toEqual([]);
+    expect(covered.counts).toEqual(expect.objectContaining({ occurrences: 3, executions: 3, lost: 0, doubled: 0, skippedRecords: 1 }));
+
+    const overlapping = check([execution(10, ['SUCCEEDED']), record(10, 2, 20), execution(30, ['SUCCEEDED'])]);
+    expect(overlapping.violations).toEqual([expect.stringMatching(/^doubled: .*10:00:10.* has 2 executions/)]);
+
+    const offSchedule = check([execution(10, ['SUCCEEDED']), record(20, 2, 25)]);
+    expect(offSchedule.violations).toEqual([expect.stringMatching(/^unexpected: SKIPPED record .* 2 occurrences to .*10:00:25/)]);
+  });
 });

@@ -43,16 +43,40 @@ export class AuditStore {
     return this.c.jobs.find({}, { projection: { schedule: 1, createdAt: 1 } }).toArray();
   }
 
+  /** Every execution, a SKIPPED budget record with the count of occurrences it stands for (checkRun expands it). */
   async allExecutions(): Promise<
     Pick<
       ExecutionDoc,
-      '_id' | 'jobId' | 'occurrenceKey' | 'trigger' | 'status' | 'scheduledFor' | 'attempt' | 'attempts' | 'nextAttemptAt'
+      | '_id'
+      | 'jobId'
+      | 'occurrenceKey'
+      | 'trigger'
+      | 'status'
+      | 'scheduledFor'
+      | 'attempt'
+      | 'attempts'
+      | 'nextAttemptAt'
+      | 'skippedCount'
+      | 'skippedUntil'
     >[]
   > {
     return this.c.executions
       .find(
         {},
-        { projection: { jobId: 1, occurrenceKey: 1, trigger: 1, status: 1, scheduledFor: 1, attempt: 1, attempts: 1, nextAttemptAt: 1 } },
+        {
+          projection: {
+            jobId: 1,
+            occurrenceKey: 1,
+            trigger: 1,
+            status: 1,
+            scheduledFor: 1,
+            attempt: 1,
+            attempts: 1,
+            nextAttemptAt: 1,
+            skippedCount: 1,
+            skippedUntil: 1,
+          },
+        },
       )
       .toArray();
   }

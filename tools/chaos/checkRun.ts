@@ -2,13 +2,24 @@ import type { AttemptOutcome, ExecutionDoc } from '#kairos/domain/execution.js';
 import { FINAL_STATUSES } from '#kairos/domain/execution.js';
 import type { JobDoc } from '#kairos/domain/job.js';
 import { firstOccurrence, nextAfter } from '#kairos/domain/schedule/nextOccurrences.js';
+import { skippedOccurrences } from '#kairos/domain/skippedOccurrences.js';
 import { toGlobalId } from '#kairos/ids/globalId.js';
 import type { Delivery } from './flakyReceiver.js';
 
 export type CheckedJob = Pick<JobDoc, '_id' | 'schedule' | 'createdAt'>;
 export type CheckedExecution = Pick<
   ExecutionDoc,
-  '_id' | 'jobId' | 'occurrenceKey' | 'trigger' | 'status' | 'scheduledFor' | 'attempt' | 'attempts' | 'nextAttemptAt'
+  | '_id'
+  | 'jobId'
+  | 'occurrenceKey'
+  | 'trigger'
+  | 'status'
+  | 'scheduledFor'
+  | 'attempt'
+  | 'attempts'
+  | 'nextAttemptAt'
+  | 'skippedCount'
+  | 'skippedUntil'
 >;
 
 export interface CheckInput {
@@ -37,7 +48,8 @@ const REPEATABLE_AFTER: readonly (AttemptOutcome | null)[] = ['FAILED', 'TIMED_O
  * due has exactly one execution; each is final or legitimately pending; its attempts are numbered
  * without gaps and every delivery the target saw is a recorded attempt; an execution is delivered
  * again only after a failed, timed-out or crashed attempt, and again after a success only when
- * that attempt was recorded CRASHED (its worker died before recording it).
+ * that attempt was recorded CRASHED (its worker died before recording it). A SKIPPED record of
+ * several occurrences past the tenant's budget counts as one execution of each of them.
  */
 export function checkRun(input: CheckInput): CheckResult {
   const violations: string[] = [];
@@ -58,11 +70,16 @@ export function checkRun(input: CheckInput): CheckResult {
     lost: 0,
     doubled: 0,
     unfinished: 0,
+    skippedRecords: 0,
   };
   const byKey = new Map<string, CheckedExecution[]>();
+  const jobs = new Map(input.jobs.map((job) => [job._id.toHexString(), job]));
   for (const execution of input.executions) {
     if (execution.trigger === 'MANUAL') continue;
-    byKey.set(execution.occurrenceKey, [...(byKey.get(execution.occurrenceKey) ?? []), execution]);
+    if (execution.skippedCount) counts.skippedRecords++;
+    for (const occurrence of occurrencesOf(execution, jobs.get(execution.jobId.toHexString()), violations)) {
+      byKey.set(occurrence.occurrenceKey, [...(byKey.get(occurrence.occurrenceKey) ?? []), occurrence]);
+    }
   }
 
   const expected = new Set<string>();
@@ -116,6 +133,22 @@ export function checkRun(input: CheckInput): CheckResult {
 
   checkDeliveries(input.deliveries, executionsByGlobalId, counts, violations);
   return { counts, violations };
+}
+
+/**
+ * The execution as one per occurrence it stands for: itself, or for a SKIPPED budget record, one
+ * copy per occurrence of its job's schedule from its first (each with that occurrence's key and
+ * instant). A record whose count or last instant does not match the schedule is `unexpected`.
+ */
+function occurrencesOf(execution: CheckedExecution, job: CheckedJob | undefined, violations: string[]): CheckedExecution[] {
+  if (!execution.skippedCount || !job) return [execution];
+  const instants = skippedOccurrences(job.schedule, execution);
+  if (instants.length !== execution.skippedCount || instants.at(-1)?.getTime() !== execution.skippedUntil?.getTime()) {
+    violations.push(
+      `unexpected: SKIPPED record ${execution._id.toHexString()} (${execution.occurrenceKey}) stands for ${execution.skippedCount} occurrences to ${execution.skippedUntil?.toISOString()}, not consecutive occurrences of its job`,
+    );
+  }
+  return instants.map((at) => ({ ...execution, occurrenceKey: `${execution.jobId.toHexString()}@${at.toISOString()}`, scheduledFor: at }));
 }
 
 function checkAttempts(execution: CheckedExecution, violations: string[]): void {

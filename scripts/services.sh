@@ -53,7 +53,7 @@ if [ -n "${KAIROS_REDIS_HZ:-}" ] && is_local "$rhost" && node scripts/service.mj
   echo "redis: hz is at least $KAIROS_REDIS_HZ"
 fi
 
-# --- Redis Cluster (only the tests use it: tests/integration/redisCluster.test.ts) ---
+# --- Redis Cluster (only the tests use it: tests/integration/redisCluster.test.ts and waitingIndex.test.ts) ---
 if [ "${KAIROS_REDIS_CLUSTER:-0}" = 1 ]; then bash scripts/redis-cluster.sh; fi
 
 FERRET=.cache/ferretdb/ferretdb

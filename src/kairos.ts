@@ -11,6 +11,7 @@ import { RunStore } from './store/runStore.js';
 import { RetentionStore } from './store/retentionStore.js';
 import { ExecutionEventBus } from './events/executionEventBus.js';
 import { ExecutionQueues, QueueShards } from './queue/executionQueues.js';
+import { WaitingIndex } from './queue/waitingIndex.js';
 import { createRedisClient, type RedisClient, type RedisTarget } from './redis/redisClient.js';
 import type { ConnectionOptions } from 'bullmq';
 import type { MaterialiseDeps } from './scheduler/materialise.js';
@@ -147,6 +148,9 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
     }
     const events = new ExecutionEventBus(redis, config.redisPrefix);
     closers.push(() => events.close());
+    // On the command connection, closed with it: the trigger's other Redis checks (its write rate) go
+    // the same way while Redis is away, and the workers' removals share its auto-pipelined round trips.
+    const waitingIndex = new WaitingIndex(redis, config.redisPrefix, shards);
     const queues = new ExecutionQueues(
       producerConnection,
       config.redisPrefix,
@@ -155,6 +159,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         logger.warn('queue error', { error: errorMessage(error) });
       },
       shards,
+      waitingIndex,
     );
     // Queue depth is read at scrape time by the processes that feed or drain the queues.
     if (config.roles.includes('worker') || config.roles.includes('scheduler')) metrics.observeQueues(() => queues.depths());
@@ -290,6 +295,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         jobCounter: new JobCounter(redis, config.redisPrefix),
         events,
         queues,
+        waitingIndex,
         statusPublisher: events,
         relayedExecutions: new RelayedExecutions(),
         cancels,

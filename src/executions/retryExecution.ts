@@ -15,7 +15,7 @@ import { checkWaitingQuota } from '../quotas/waitingQuota.js';
  * waiting already is refused (QUOTA_EXCEEDED) before anything changes.
  */
 export async function retryExecution(
-  deps: Pick<JobDeps, 'jobs' | 'executions' | 'queues' | 'events' | 'logger' | 'quotas'> & { cancels: CancelSignals },
+  deps: Pick<JobDeps, 'jobs' | 'executions' | 'queues' | 'events' | 'logger' | 'quotas' | 'waiting'> & { cancels: CancelSignals },
   id: ObjectId,
   now: Date,
 ): Promise<ExecutionDoc> {
@@ -28,7 +28,7 @@ export async function retryExecution(
   const job = await deps.jobs.findById(current.jobId);
   if (!job) throw new ConflictError(`The job of execution ${globalId} was deleted; it cannot run again`);
   const { maxWaitingExecutions } = await deps.quotas.of(current.tenantId);
-  await checkWaitingQuota(deps.queues.waitingIndex, current.tenantId, maxWaitingExecutions, deps.logger);
+  await checkWaitingQuota(deps.waiting, current.tenantId, maxWaitingExecutions, deps.logger);
   // A cancel request that never met a running attempt must not cancel the new round.
   await deps.cancels.clear(id.toHexString());
   const queued = await deps.executions.requeueForRetry(current, job.retryPolicy.maxAttempts, now);

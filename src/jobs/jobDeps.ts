@@ -4,6 +4,7 @@ import type { JobCounter } from '../quotas/jobCounter.js';
 import type { ExecutionQueues } from '../queue/executionQueues.js';
 import type { StatusPublisher } from '../events/statusEvent.js';
 import type { TenantQuotas } from '../quotas/tenantQuotas.js';
+import type { WaitingCounts } from '../quotas/waitingQuota.js';
 
 /**
  * What the job lifecycle operations need: the caller's tenant-scoped stores, plus the process-wide
@@ -21,6 +22,8 @@ export interface JobDeps extends NearTermDeps {
   jobCounter: JobCounter;
   /** The tenants' quotas, from the cache (maxWaitingExecutions for triggerJob and retryExecution). */
   quotas: TenantQuotas;
+  /** Each tenant's waiting executions, for the maxWaitingExecutions check of triggerJob and retryExecution. */
+  waiting: WaitingCounts;
   /** ALLOW_PRIVATE_TARGETS: whether a target URL may name a private IP literal. */
   allowPrivateTargets: boolean;
 }

@@ -23,7 +23,7 @@ export async function triggerJob(deps: JobDeps, id: ObjectId, payload: unknown, 
   if (!job) throw new NotFoundError('Job', toGlobalId('Job', id));
   const payloadJson = parsePayload(payload);
   const { maxWaitingExecutions } = await deps.quotas.of(job.tenantId);
-  await checkWaitingQuota(deps.queues.waitingIndex, job.tenantId, maxWaitingExecutions, deps.logger);
+  await checkWaitingQuota(deps.waiting, job.tenantId, maxWaitingExecutions, deps.logger);
   const _id = new ObjectId();
   const fresh = newExecution(
     {

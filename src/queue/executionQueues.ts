@@ -1,11 +1,9 @@
 import { Queue, type ConnectionOptions } from 'bullmq';
-import { Redis } from 'ioredis';
 import type { ExecutionStatus } from '../domain/execution.js';
 import { WORKLOADS, type Workload } from '../domain/job.js';
 import { waitingEntryId, type ExecutionMessage, type QueueEntry } from './queueEntry.js';
 import { QUEUE_NAMES, type QueueShards } from './queueShards.js';
-import { WaitingIndex } from './waitingIndex.js';
-import type { RedisClient } from '../redis/redisClient.js';
+import type { WaitingIndex } from './waitingIndex.js';
 
 export type { ExecutionMessage, QueueEntry } from './queueEntry.js';
 export { QUEUE_NAMES, QueueShards } from './queueShards.js';
@@ -17,23 +15,19 @@ export { QUEUE_NAMES, QueueShards } from './queueShards.js';
  * so enqueueing the same execution twice is a no-op while the first entry exists.
  * `connection` is either options (each Queue opens its own connection, closed in `close()`) or a
  * client shared by every queue (a Redis Cluster client), which stays the caller's to close.
- * Each tenant's waiting entries are indexed beside the queues (`waitingIndex`), through
- * that shared client or, from options, one more connection of its own.
+ * `waitingIndex`, the index of each tenant's waiting entries (maxWaitingExecutions), is kept beside the
+ * adds and removals; it is the caller's, on the caller's connection (null: none is kept, for tools
+ * and tests that do not count them).
  */
 export class ExecutionQueues {
   private readonly queues = new Map<string, Queue<ExecutionMessage>>();
-
-  /** Each tenant's waiting entries, for its maxWaitingExecutions quota. */
-  readonly waitingIndex: WaitingIndex;
-
-  /** The waiting index's connection when this made it (closed in `close()`). */
-  private readonly ownClient: Redis | null = null;
 
   constructor(
     connection: ConnectionOptions,
     prefix: string,
     private readonly onError: (error: Error) => void,
     readonly shards: QueueShards,
+    private readonly waitingIndex: WaitingIndex | null,
   ) {
     const shared = 'duplicate' in connection;
     for (const workload of WORKLOADS) {
@@ -50,16 +44,6 @@ export class ExecutionQueues {
         this.queues.set(name, queue);
       }
     }
-    let client: RedisClient;
-    if (shared) client = connection as RedisClient;
-    else {
-      const { url, ...options } = connection as { url?: string } & Record<string, unknown>;
-      // Auto-pipelined (many claims' removals share round trips); a command waits for one reconnect at most.
-      const own = { ...options, maxRetriesPerRequest: 1, enableAutoPipelining: true };
-      client = this.ownClient = url ? new Redis(url, own) : new Redis(own);
-      client.on('error', onError);
-    }
-    this.waitingIndex = new WaitingIndex(client, prefix, shards);
   }
 
   private queue(workload: Workload, tenantId: string): Queue<ExecutionMessage> {
@@ -79,7 +63,7 @@ export class ExecutionQueues {
       byQueue.set(queue, [...(byQueue.get(queue) ?? []), entry]);
     }
     // Beside the adds, not before them: no round trip of its own. Best effort (see WaitingIndex).
-    const indexed = this.waitingIndex.add(entries, Date.now()).catch((error: unknown) => this.onError(asError(error)));
+    const indexed = this.waitingIndex?.add(entries, Date.now()).catch((error: unknown) => this.onError(asError(error)));
     for (const [queue, batch] of byQueue) {
       const now = Date.now();
       await queue.addBulk(
@@ -102,7 +86,7 @@ export class ExecutionQueues {
     const entryId = waitingEntryId(execution.executionId, status, attempt);
     await Promise.all([
       this.queue(execution.workload, execution.tenantId).remove(entryId),
-      this.waitingIndex.remove(execution.workload, execution.tenantId, entryId).catch((error: unknown) => this.onError(asError(error))),
+      this.waitingIndex?.remove(execution.workload, execution.tenantId, entryId).catch((error: unknown) => this.onError(asError(error))),
     ]);
   }
 
@@ -111,7 +95,7 @@ export class ExecutionQueues {
    * effort and not awaited by the worker: a removal that is lost only counts the entry until a trim.
    */
   leftWaiting(workload: Workload, tenantId: string, entryId: string): void {
-    this.waitingIndex.remove(workload, tenantId, entryId).catch((error: unknown) => this.onError(asError(error)));
+    this.waitingIndex?.remove(workload, tenantId, entryId).catch((error: unknown) => this.onError(asError(error)));
   }
 
   /**
@@ -159,7 +143,6 @@ export class ExecutionQueues {
 
   async close(): Promise<void> {
     await Promise.all([...this.queues.values()].map((q) => q.close()));
-    await this.ownClient?.quit().catch(() => this.ownClient?.disconnect());
   }
 }
 

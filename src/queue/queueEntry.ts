@@ -87,7 +87,8 @@ export type EntryKind =
   /** Reconcile's takeover of a RUNNING attempt past its deadline. */
   | { kind: 'takeover' };
 
-type EntryExecution = Pick<
+/** What of an execution an entry is built from. */
+export type EntryExecution = Pick<
   ExecutionDoc,
   '_id' | 'tenantId' | 'jobId' | 'workload' | 'status' | 'attempt' | 'maxAttempts' | 'scheduledFor' | 'payloadJson'
 > &
@@ -109,8 +110,9 @@ export function waitingEntryId(executionId: string, status: ExecutionStatus, att
  * The one place queue entries are built. `job`, when given, travels with the entry (no job read to
  * start it). At most one payload travels, the one the attempt sends, and only up to
  * INLINE_PAYLOAD_BYTES, so an entry's data stays within MAX_ENTRY_DATA_BYTES: a larger one is left
- * out (`run.payloadOmitted`), and the worker reads it once the attempt is its own, one read per
- * attempt of such an execution (a delivery that waits for a tenant slot reads nothing).
+ * out (`run.payloadOmitted`), and the worker reads it just before it claims the attempt, one read
+ * per attempt of such an execution (a delivery that waits for a tenant slot reads nothing;
+ * workers/attemptPayload.ts).
  */
 export function queueEntry(
   execution: EntryExecution,

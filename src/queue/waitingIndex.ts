@@ -6,6 +6,14 @@ import type { QueueShards } from './queueShards.js';
 /** A member added this recently may belong to an add still on its way: `trim` leaves it. */
 const SETTLE_MS = 10_000;
 
+/** How much one `trim` looks at: members a page, and members in all. */
+export interface TrimLimits {
+  trimPage: number;
+  trimMost: number;
+}
+
+export const TRIM_LIMITS: TrimLimits = { trimPage: 1000, trimMost: 10_000 };
+
 /**
  * Which queue entries each tenant has waiting, for its `maxWaitingExecutions` quota: a sorted set per
  * tenant and queue shard, `waiting:{<queue>}:<tenant>` (in the shard's hash slot), one member per
@@ -16,12 +24,15 @@ const SETTLE_MS = 10_000;
  * one when it claims the attempt and when the delivery leaves the queue. A removal that was lost (a
  * worker died) leaves a member whose entry is gone, which `trim` drops: the count drifts high, and
  * heals. An add that failed while its entry's add landed undercounts that entry until it leaves.
+ * Uses the caller's Redis connection (the composition root's command connection, which it owns and
+ * closes), so it fails as the other per-request checks on that connection do while Redis is away.
  */
 export class WaitingIndex {
   constructor(
     private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly shards: QueueShards,
+    private readonly limits: TrimLimits = TRIM_LIMITS,
   ) {}
 
   private key(workload: Workload, tenantId: string): string {
@@ -58,22 +69,35 @@ export class WaitingIndex {
   /**
    * Drops the tenant's members whose entry is no longer in the queue (added over 10 s before `now`,
    * wall-clock ms as the scores, so an add on its way is not judged), at most once per `everyMs`
-   * across processes (a marker key); returns the count after. Costs a command per member, so it runs
-   * before refusing, not per check.
+   * across processes (a marker key); returns the count after. It runs before a refusal, on the
+   * trigger's request, and the set is not bounded by the cap (scheduled occurrences and automatic
+   * retries are never refused), so its work is: the oldest members first, a page of `trimPage`
+   * (ZRANGEBYSCORE … LIMIT, then one EXISTS each in one pipeline) at a time, until the count is
+   * below `cap` or `trimMost` members were looked at (defaults 1 000 and 10 000: at most ten pages a
+   * trim, once per `everyMs` per tenant). A lost removal younger than the `trimMost` oldest members
+   * may then stay counted until those leave; a tenant with that many waiting is far past the default cap anyway.
    */
-  async trim(tenantId: string, everyMs: number, now = Date.now()): Promise<number> {
+  async trim(tenantId: string, cap: number, everyMs: number, now = Date.now()): Promise<number> {
     const first = await this.redis.set(`${this.prefix}:waiting-trimmed:${tenantId}`, '1', 'PX', everyMs, 'NX');
-    if (first === 'OK') {
-      for (const workload of WORKLOADS) {
-        const key = this.key(workload, tenantId);
-        const members = await this.redis.zrangebyscore(key, '-inf', now - SETTLE_MS);
-        if (members.length === 0) continue;
+    if (first !== 'OK') return this.count(tenantId);
+    let count = await this.count(tenantId);
+    let looked = 0;
+    for (const workload of WORKLOADS) {
+      const key = this.key(workload, tenantId);
+      // Members kept so far are skipped by rank; dropped ones leave the ranks.
+      for (let kept = 0; count >= cap && looked < this.limits.trimMost;) {
+        const page = Math.min(this.limits.trimPage, this.limits.trimMost - looked);
+        const members = await this.redis.zrangebyscore(key, '-inf', now - SETTLE_MS, 'LIMIT', kept, page);
+        if (members.length === 0) break;
+        looked += members.length;
         // Every entry of the tenant's queue shares its hash slot: one pipeline, also on a cluster.
         const pipeline = this.redis.pipeline();
         for (const id of members) pipeline.exists(this.entryKey(workload, tenantId, id));
         const found = (await pipeline.exec()) ?? [];
         const gone = members.filter((_, i) => found[i]?.[1] === 0);
-        if (gone.length > 0) await this.redis.zrem(key, ...gone);
+        if (gone.length > 0) count -= await this.redis.zrem(key, ...gone);
+        kept += members.length - gone.length;
+        if (members.length < page) break;
       }
     }
     return this.count(tenantId);

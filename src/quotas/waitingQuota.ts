@@ -4,8 +4,8 @@ import { errorMessage, type Logger } from '../logger.js';
 /** What the check reads of the tenants' waiting entries (queue/waitingIndex.ts). */
 export interface WaitingCounts {
   count(tenantId: string): Promise<number>;
-  /** Drops what is counted but no longer in the queue (at most once per `everyMs`); the count after. */
-  trim(tenantId: string, everyMs: number): Promise<number>;
+  /** Drops what is counted but no longer in the queue, until the count is below `cap` (at most once per `everyMs`); the count after. */
+  trim(tenantId: string, cap: number, everyMs: number): Promise<number>;
 }
 
 /** How often a tenant at its cap has its count checked against the queue before a refusal. */
@@ -30,7 +30,7 @@ export async function checkWaitingQuota(
   let count: number;
   try {
     count = await waiting.count(tenantId);
-    if (count >= maxWaitingExecutions) count = await waiting.trim(tenantId, TRIM_EVERY_MS);
+    if (count >= maxWaitingExecutions) count = await waiting.trim(tenantId, maxWaitingExecutions, TRIM_EVERY_MS);
   } catch (error) {
     logger.warn('waiting executions not counted: Redis unreachable', { tenantId, error: errorMessage(error) });
     return;

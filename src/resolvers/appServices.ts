@@ -9,6 +9,7 @@ import type { RelayedExecutions } from '../events/relayedExecutions.js';
 import type { Logger } from '../logger.js';
 import type { MaterialiseDeps } from '../scheduler/materialise.js';
 import type { ExecutionQueues } from '../queue/executionQueues.js';
+import type { WaitingIndex } from '../queue/waitingIndex.js';
 import type { TenantStore } from '../store/tenantStore.js';
 import type { TenantQuotas } from '../quotas/tenantQuotas.js';
 import type { RateLimiter } from '../quotas/rateLimiter.js';
@@ -57,6 +58,8 @@ export interface AppServices {
   events: ExecutionEventBus;
   /** The execution queues the api enqueues to (triggers, retries) and removes cancelled executions from. */
   queues: ExecutionQueues;
+  /** Each tenant's waiting executions (maxWaitingExecutions: triggerJob's and retryExecution's check, viewer.quota). */
+  waitingIndex: WaitingIndex;
   /** The job operations' status events: the bus's publishing half (subscriptions read through the scope). */
   statusPublisher: StatusPublisher;
   /** The executions relayed to subscribers as of each event (at most one read per event, none when derivable). */

@@ -5,7 +5,8 @@ import type { JobDeps } from '../jobs/jobDeps.js';
 /** The job and execution operations' dependencies, bound to the caller's tenant. */
 export function jobDeps(ctx: Context): JobDeps {
   const scope = scopeOf(ctx);
-  const { materialise, queues, statusPublisher, handlerNames, allowPrivateTargets, lookAheadMs, logger, jobCounter, quotas } = ctx.app;
+  const { materialise, queues, statusPublisher, handlerNames, allowPrivateTargets, lookAheadMs, logger, jobCounter, quotas, waitingIndex } =
+    ctx.app;
   return {
     jobs: scope.jobs,
     executions: scope.executions,
@@ -18,5 +19,6 @@ export function jobDeps(ctx: Context): JobDeps {
     logger,
     jobCounter,
     quotas,
+    waiting: waitingIndex,
   };
 }

@@ -18,7 +18,7 @@ export class ViewerResolver {
     const [tenant, jobCount, waitingExecutions] = await Promise.all([
       own.ensure(ctx.app.clock()),
       countJobs(ctx.app.jobCounter, identity.tenantId, () => jobs.countAll()),
-      ctx.app.queues.waitingIndex.count(identity.tenantId).catch(() => null),
+      ctx.app.waitingIndex.count(identity.tenantId).catch(() => null),
     ]);
     return {
       tenantId: identity.tenantId,

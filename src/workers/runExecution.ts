@@ -31,7 +31,8 @@ import { inSpan } from '../tracing/inSpan.js';
 import { SPAN_ATTRIBUTES as A } from '../tracing/spanAttributes.js';
 import { traceparent } from '../tracing/traceparent.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { tenantWaitMs } from './tenantWait.js';
+import { waitForTenantSlot, type Redelivery, type TenantWait } from './tenantWait.js';
+import { withPayload } from './attemptPayload.js';
 import { releaseTenantSlot, waiterOf } from './wakeWaiter.js';
 
 export interface RunDeps {
@@ -71,6 +72,9 @@ class AttemptTimeout extends Error {}
 const CANCEL_PREVIOUS_WAIT_MS = 15_000;
 const CANCEL_PREVIOUS_POLL_MS = 50;
 
+/** The reason of an execution a worker finds without its job: deleted while it waited (deleteJob cancels the rest). */
+const JOB_DELETED = 'job deleted';
+
 /** How long a finished attempt's end is retried while MongoDB is unreachable. */
 const END_RETRY_MS = 120_000;
 
@@ -87,7 +91,7 @@ interface Run {
   maxAttempts: number;
   scheduledFor: Date;
   payloadJson: string | null;
-  /** Where the payload its entry left out is (queueEntry.ts), read once the attempt is this delivery's. */
+  /** Where the payload its entry left out is (queueEntry.ts), read just before the attempt is claimed (attemptPayload.ts). */
   payloadOmitted?: 'execution' | 'job';
   /** The job as the entry carried it; null = read it. */
   job: JobSnapshot | null;
@@ -149,15 +153,7 @@ export interface Delivery {
   entryId?: string;
 }
 
-/**
- * The delivery waits for its tenant: the worker moves this same queue entry back to delayed until
- * `at` (its id kept, so reconcile's re-enqueue of a late execution merges with it instead of
- * adding a second entry that polls beside it), with `message` as its data when the entry's picture was stale.
- */
-export interface Redelivery {
-  at: Date;
-  message: ExecutionMessage | null;
-}
+export type { Redelivery } from './tenantWait.js';
 
 /** The execution as MongoDB has it, when it can start (after recording a lost attempt on a takeover); null = drop the delivery. */
 async function readRun(deps: RunDeps, executionId: string, delivery: { takeover: boolean }): Promise<Run | null> {
@@ -195,7 +191,7 @@ async function runWaiting(deps: RunDeps, run: Run, fromEntry: boolean, delivery:
   if (!job) {
     const found = await deps.runStore.findJob(run.tenantId, run.jobId);
     if (!found) {
-      await endUnstarted(deps, run, 'CANCELLED', 'job deleted');
+      await endUnstarted(deps, run, 'CANCELLED', JOB_DELETED);
       return 'done';
     }
     job = jobSnapshot(found);
@@ -249,19 +245,40 @@ async function runWithinShare(
 
   let started: Started | null = null;
   let elsewhere: boolean | null = null;
+  // Gives back the job's slot this delivery took without starting the attempt, unless a delivery
+  // running the execution holds it (the slots are keyed by execution); whether one does decides the
+  // tenant slot's release below. Unsure (MongoDB unreachable), it keeps them: the execution's
+  // redelivery takes them as its own.
+  const giveBackUnstarted = async (): Promise<boolean> => {
+    const held = await runningElsewhere(deps, executionId).catch(() => true);
+    if (!held && job.overlapPolicy !== 'ALLOW') await releaseSlot(deps, run, jobId, executionId);
+    return held;
+  };
   try {
+    if (run.payloadOmitted) {
+      // Read before the claim: a read that fails (the delivery is retried, as any whose MongoDB read
+      // fails) or finds the job deleted uses up no attempt of the execution.
+      const read = await withPayload(deps.runStore, run, job).catch(async (error: unknown) => {
+        // The read's error is what counts (workerRole puts the entry back when MongoDB is unreachable).
+        elsewhere = await giveBackUnstarted().catch(() => true);
+        throw error;
+      });
+      if (!read) {
+        elsewhere = await giveBackUnstarted();
+        await endUnstarted(deps, run, 'CANCELLED', JOB_DELETED);
+        return 'done';
+      }
+      ({ run, job } = read);
+    }
     started = await startAttempt(deps, run, job.timeoutSeconds * 1000);
     if (!started) {
       if (!fromEntry) return 'done';
-      // The entry's picture was stale: give back what this delivery took (unless a delivery running
-      // the execution holds it: the slots are keyed by execution) and read the execution instead.
-      elsewhere = await runningElsewhere(deps, executionId).catch(() => true);
-      if (!elsewhere && job.overlapPolicy !== 'ALLOW') await releaseSlot(deps, run, jobId, executionId);
+      // The entry's picture was stale: give back what this delivery took and read the execution instead.
+      elsewhere = await giveBackUnstarted();
       return 'stale';
     }
     // Running, so no longer one of the tenant's waiting executions (maxWaitingExecutions).
     deps.queues.leftWaiting(run.workload, run.tenantId, wait.entryId);
-    if (run.payloadOmitted) ({ run, job } = await withPayload(deps, run, job));
     await publishStatusEvents(deps.events, deps.logger, [
       statusEvent(run, run.status, 'RUNNING', started.startedAt, { number: started.number, workerId: deps.workerId }),
     ]);
@@ -286,44 +303,6 @@ async function runWithinShare(
       await releaseTenantSlot(deps, run.tenantId, executionId);
     }
   }
-}
-
-/**
- * The run and job with the payload their entry left out (over the inline size, queueEntry.ts), read
- * once the attempt is this delivery's, so a delivery that waits for a slot reads nothing: the
- * execution's own (a trigger's override, which never changes), or the job's, with the target of the
- * job as read, so the request is one version's (an update since the entry was made applies to it).
- */
-async function withPayload(deps: RunDeps, run: Run, job: JobSnapshot): Promise<{ run: Run; job: JobSnapshot }> {
-  if (run.payloadOmitted === 'execution') {
-    const payloadJson = await deps.runStore.findPayload(run.tenantId, run._id);
-    // Waiting executions are never deleted; a failed delivery is the way out should one be.
-    if (payloadJson === undefined) throw new Error('the execution disappeared while its attempt was starting');
-    return { run: { ...run, payloadJson, payloadOmitted: undefined }, job };
-  }
-  const found = await deps.runStore.findJob(run.tenantId, run.jobId);
-  // Deleted meanwhile (its waiting executions are being cancelled): the attempt ends as a failed delivery.
-  if (!found) throw new Error('the job was deleted while its execution waited');
-  return { run: { ...run, payloadOmitted: undefined }, job: { ...job, target: found.target, payloadJson: found.payloadJson } };
-}
-
-/** How a delivery refused a slot waits: whether its entry needs a fresh picture, the tenant's queue (tenantWait.ts), and what wakes it (wakeWaiter.ts). */
-interface TenantWait {
-  refresh: boolean;
-  waiting: number;
-  limit: number;
-  waiter: string;
-  /** The delivered entry's id. */
-  entryId: string;
-}
-
-/**
- * The tenant runs all the executions its quota or its share of this process allows: this one stays
- * as it is (QUEUED or RETRYING) and its entry comes back after a wait spaced by the tenant's queue, with jitter.
- */
-function waitForTenantSlot(deps: RunDeps, run: Run, job: JobSnapshot, wait: TenantWait): Redelivery {
-  const at = new Date(deps.clock().getTime() + tenantWaitMs(wait.waiting, wait.limit, deps.random));
-  return { at, message: wait.refresh ? queueEntry(run, at, { kind: 'waiting' }, job).message : null };
 }
 
 async function runningElsewhere(deps: RunDeps, executionId: string): Promise<boolean> {

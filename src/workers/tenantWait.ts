@@ -1,3 +1,6 @@
+import type { Clock } from '../clock.js';
+import { queueEntry, type EntryExecution, type ExecutionMessage, type JobSnapshot } from '../queue/queueEntry.js';
+
 /**
  * How long a delivery refused a tenant slot waits before it tries again. A freed slot wakes the
  * tenant's oldest waiter at once (wakeWaiter.ts), so these timed tries are the fallback: for a slot
@@ -30,4 +33,38 @@ export function tenantWaitMs(
 ): number {
   const spaced = options.baseMs * Math.max(1, (options.spread * waiting) / Math.max(1, limit));
   return Math.round(Math.min(options.maxMs, spaced) * (1 + random() / 2));
+}
+
+/**
+ * The delivery waits for its tenant: the worker moves this same queue entry back to delayed until
+ * `at` (its id kept, so reconcile's re-enqueue of a late execution merges with it instead of
+ * adding a second entry that polls beside it), with `message` as its data when the entry's picture was stale.
+ */
+export interface Redelivery {
+  at: Date;
+  message: ExecutionMessage | null;
+}
+
+/** How a delivery refused a slot waits: whether its entry needs a fresh picture, the tenant's queue (tenantWaitMs), and what wakes it (wakeWaiter.ts). */
+export interface TenantWait {
+  refresh: boolean;
+  waiting: number;
+  limit: number;
+  waiter: string;
+  /** The delivered entry's id. */
+  entryId: string;
+}
+
+/**
+ * The tenant runs all the executions its quota or its share of this process allows: this one stays
+ * as it is (QUEUED or RETRYING) and its entry comes back after a wait spaced by the tenant's queue, with jitter.
+ */
+export function waitForTenantSlot(
+  deps: { clock: Clock; random: () => number },
+  run: EntryExecution,
+  job: JobSnapshot,
+  wait: TenantWait,
+): Redelivery {
+  const at = new Date(deps.clock().getTime() + tenantWaitMs(wait.waiting, wait.limit, deps.random));
+  return { at, message: wait.refresh ? queueEntry(run, at, { kind: 'waiting' }, job).message : null };
 }

@@ -99,7 +99,13 @@ describe('a worker that dies mid-attempt', () => {
           .db(k.dbName)
           .collection('executions')
           .updateOne({ _id: hex }, { $set: { deadlineAt: new Date(Date.now() - 60_000) } });
-        const queues = new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, k.prefix, () => undefined, new QueueShards(1));
+        const queues = new ExecutionQueues(
+          { url: REDIS_URL, maxRetriesPerRequest: null },
+          k.prefix,
+          () => undefined,
+          new QueueShards(1),
+          null,
+        );
         const result = await reconcile({ store: new SchedulerStore(mongo.db(k.dbName)), queues }, new Date(), { graceMs: 0 });
         await queues.close();
         expect(result.requeued).toBe(1);

@@ -230,7 +230,7 @@ describe('attempts whose start is written late or not at all (the deferred claim
     const k = await startTestKairos('deferred-left', { roles: ['api', 'worker'] });
     const tenant = uniqueName('left');
     const token = tokenFor(tenant, 'member');
-    const queues = new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, k.prefix, () => undefined, new QueueShards(1));
+    const queues = new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, k.prefix, () => undefined, new QueueShards(1), null);
     try {
       const { createJob } = await gqlOk(k.url, token, CREATE, {
         input: { name: 'x', schedule: { intervalSeconds: 31_536_000 }, target: { handler: 'noop' } },

@@ -54,7 +54,7 @@ describe('waking a waiter when a tenant slot frees', () => {
   beforeAll(() => {
     redis = new Redis(REDIS_URL);
     const shards = new QueueShards(1);
-    queues = new ExecutionQueues({ url: REDIS_URL }, prefix, () => undefined, shards);
+    queues = new ExecutionQueues({ url: REDIS_URL }, prefix, () => undefined, shards, null);
     queue = new Queue(shards.queueOf('IO_BOUND', tenantId), { connection: { url: REDIS_URL }, prefix });
     slots = new ConcurrencyLimiter(redis, prefix, () => new Date(), quotas);
   });

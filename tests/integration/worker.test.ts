@@ -134,7 +134,7 @@ describe('workers run targets and record every attempt', () => {
     const execution = queued.executions.edges[0].node;
     expect(execution.status).toBe('QUEUED');
     // Two extra deliveries of the same execution, due now, beside the one due at its time.
-    const queues = new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, k.prefix, () => undefined, new QueueShards(1));
+    const queues = new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, k.prefix, () => undefined, new QueueShards(1), null);
     const hex = fromGlobalId(execution.id, 'Execution')!.id.toHexString();
     // One with only the id (the worker reads the execution), one with the entry's picture of it.
     const run = {

@@ -61,7 +61,7 @@ export async function materialiseFixture(
   const deps: MaterialiseDeps = {
     store: new SchedulerStore(db),
     dueIndex: new DueIndex(redis, name),
-    queues: new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, name, () => undefined, new QueueShards(1)),
+    queues: new ExecutionQueues({ url: REDIS_URL, maxRetriesPerRequest: null }, name, () => undefined, new QueueShards(1), null),
     events: new ExecutionEventBus(redis, name),
     logger: createLogger({}, 'silent'),
     random: () => 0,

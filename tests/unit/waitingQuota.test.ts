@@ -3,14 +3,14 @@ import { QuotaExceededError } from '../../src/errors/index.js';
 import { createLogger } from '../../src/logger.js';
 import { checkWaitingQuota, TRIM_EVERY_MS, type WaitingCounts } from '../../src/quotas/waitingQuota.js';
 
-/** A waiting index that counts `counted` and, once trimmed, `afterTrim`; it records the trims. */
+/** A waiting index that counts `counted` and, once trimmed, `afterTrim`; it records each trim's cap and period. */
 function index(counted: number, afterTrim = counted): WaitingCounts & { trims: number[] } {
   const trims: number[] = [];
   return {
     trims,
     count: async () => counted,
-    trim: async (_tenantId, everyMs) => {
-      trims.push(everyMs);
+    trim: async (_tenantId, cap, everyMs) => {
+      trims.push(cap, everyMs);
       return afterTrim;
     },
   };
@@ -39,7 +39,7 @@ describe('checkWaitingQuota', () => {
   it('checks a count at the cap against the queue before refusing, and lets it through when it was high', async () => {
     const counts = index(1000, 990);
     await checkWaitingQuota(counts, 't', 1000, logger([]));
-    expect(counts.trims).toEqual([TRIM_EVERY_MS]);
+    expect(counts.trims).toEqual([1000, TRIM_EVERY_MS]);
   });
 
   it('refuses at the cap with QUOTA_EXCEEDED, naming the limit and how many wait', async () => {

@@ -53,6 +53,7 @@ export async function measureCreates(
     prefix,
     () => undefined,
     new QueueShards(config.queueShards),
+    null,
   );
   const events = new ExecutionEventBus(redis, prefix);
   const budget = { charge: async (_tenantId: string, wanted: number) => ({ allowed: wanted, perMinute: Infinity }) };

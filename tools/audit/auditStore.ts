@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
-import { FINAL_STATUSES, type ExecutionDoc } from '#kairos/domain/execution.js';
+import { FINAL_STATUSES } from '#kairos/domain/execution.js';
 import type { JobDoc } from '#kairos/domain/job.js';
+import type { CheckedExecution } from '../chaos/checkRun.js';
 import { collections, type Collections } from '#kairos/store/collections.js';
 
 /**
@@ -44,22 +45,7 @@ export class AuditStore {
   }
 
   /** Every execution, a SKIPPED budget record with the count of occurrences it stands for (checkRun expands it). */
-  async allExecutions(): Promise<
-    Pick<
-      ExecutionDoc,
-      | '_id'
-      | 'jobId'
-      | 'occurrenceKey'
-      | 'trigger'
-      | 'status'
-      | 'scheduledFor'
-      | 'attempt'
-      | 'attempts'
-      | 'nextAttemptAt'
-      | 'skippedCount'
-      | 'skippedUntil'
-    >[]
-  > {
+  async allExecutions(): Promise<CheckedExecution[]> {
     return this.c.executions
       .find(
         {},

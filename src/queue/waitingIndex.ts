@@ -39,6 +39,15 @@ export class WaitingIndex {
     return `${this.prefix}:waiting:${this.shards.queueOf(workload, tenantId)}:${tenantId}`;
   }
 
+  /**
+   * False while the connection is away: the index is best effort and never makes its caller wait for
+   * a reconnection (with the offline queue on, a command would wait through several of them, seconds
+   * added to a trigger that MongoDB alone can take, and the enqueue beside it fails at once anyway).
+   */
+  private get connected(): boolean {
+    return this.redis.status === 'ready';
+  }
+
   /** BullMQ's key of an entry (its hash), in the same slot as the tenant's set of that queue. */
   private entryKey(workload: Workload, tenantId: string, entryId: string): string {
     return `${this.prefix}:${this.shards.queueOf(workload, tenantId)}:${entryId}`;
@@ -46,6 +55,7 @@ export class WaitingIndex {
 
   /** Adds the waiting entries among `entries`, scored `now` (wall-clock ms, as BullMQ's delays), one ZADD per tenant and queue. */
   async add(entries: QueueEntry[], now: number): Promise<void> {
+    if (!this.connected) return;
     const byKey = new Map<string, string[]>();
     for (const e of entries) {
       if (e.message.takeover) continue;
@@ -57,11 +67,14 @@ export class WaitingIndex {
 
   /** The entry left the queue, or its execution no longer waits (its attempt started). */
   async remove(workload: Workload, tenantId: string, entryId: string): Promise<void> {
+    // A removal skipped while Redis is away is one `trim` makes later.
+    if (!this.connected) return;
     await this.redis.zrem(this.key(workload, tenantId), entryId);
   }
 
   /** The tenant's waiting entries, every workload. */
   async count(tenantId: string): Promise<number> {
+    if (!this.connected) throw new Error('Redis is not connected');
     const counts = await Promise.all(WORKLOADS.map((w) => this.redis.zcard(this.key(w, tenantId))));
     return counts.reduce((sum, n) => sum + n, 0);
   }

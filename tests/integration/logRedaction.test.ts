@@ -118,7 +118,7 @@ describe('secrets never reach the log', () => {
     });
     await trigger(admin, signed);
 
-    // An HTTP target whose host is token-shaped: the DNS error names the host.
+    // An HTTP target whose host is token-shaped: the operators' line on the failed lookup names the host.
     const hostKey = lowerCaseApiKey();
     secrets.push(hostKey);
     const unreachable = await createJob(admin, {
@@ -139,7 +139,10 @@ describe('secrets never reach the log', () => {
     expect(receiver.received.some((r) => r.url.includes(queryJwt) && r.headers['x-kairos-signature'])).toBe(true);
     // The lines are there, with what an operator needs, the secrets replaced.
     expect(signedLine).toMatchObject({ level: 'warn', service: 'kairos', tenantId: tenant, outcome: 'FAILED' });
-    expect(String(hostLine.error)).toMatch(/\[REDACTED\]/);
+    // The attempt records the neutral error; the operators' line names the host, redacted.
+    expect(hostLine.error).toBe('target address not allowed or not resolvable');
+    const lookupLine = lines().find((l) => l.msg === 'could not resolve an HTTP target host');
+    expect(String(lookupLine?.host)).toMatch(/\[REDACTED\]/);
     expect(String(leakyLine.error)).toBe('upstream refused Bearer [REDACTED] for this call');
     expect(lines().filter((l) => l.msg === 'authentication failed')).toHaveLength(2);
     for (const line of lines())

@@ -37,8 +37,10 @@ describe.each([
   let index: WaitingIndex;
   let queues: ExecutionQueues;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     redis = onCluster ? clusterClient() : new Redis(REDIS_URL);
+    // Connected first, as the composition root's connection is: the index skips its work while it is not.
+    await redis.ping();
     // As the composition root does: the index on the command connection; the queues share the
     // cluster client, or open connections of their own from options.
     index = new WaitingIndex(redis, prefix, shards);

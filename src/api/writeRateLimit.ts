@@ -16,7 +16,7 @@ export const WRITES_BUCKET = 'writes';
 /**
  * How long a burst of writes is: what 10 s refill, but at least 10 writes and at most a minute's
  * allowance (600 a minute: 100 at once). A minute's worth at once let a tenant land 600 triggers in
- * one go, a burst every other tenant's statements queued behind on the database (issue 11).
+ * one go, a burst every other tenant's statements queued behind on the database.
  */
 export function writeBurstMs(perMinute: number): number {
   const burst = Math.min(perMinute, Math.max(10, perMinute / 6));

@@ -23,7 +23,7 @@ interface Relayed {
 
 /**
  * The materialiser's and a trigger's events carry the execution they just inserted, so an api process
- * relays them to its subscribers without reading MongoDB (issue 11: a noisy tenant's SKIPPED and QUEUED
+ * relays them to its subscribers without reading MongoDB (a noisy tenant's SKIPPED and QUEUED
  * events cost a read each). Shown with executions that are in no database: relayed when carried,
  * dropped (the read finds nothing) when not.
  */

@@ -15,7 +15,7 @@ const QUERY = 'subscription { executionUpdated { status } }';
 /**
  * Sending events is the api's main-thread work: past its SUBSCRIPTION_EVENTS_PER_SECOND on a process,
  * a tenant's subscription that finds the budget spent ends with RATE_LIMITED, the socket stays open,
- * and another tenant's subscriptions are not touched (issue 11, the subscription flood).
+ * and another tenant's subscriptions are not touched (a subscription flood held the event loop).
  */
 describe("a tenant's budget of subscription events", () => {
   let k: TestKairos;

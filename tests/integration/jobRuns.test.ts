@@ -10,7 +10,7 @@ import { waitUntil } from '../support/waitFor.js';
 const T0 = new Date('2026-12-06T12:00:00.000Z');
 const at = (s: number) => new Date(T0.getTime() + s * 1000);
 
-/** Jobs' lastRunAt is written once per period with each job's latest start, not once per run (issue 11: every-second jobs were a write each, every second). */
+/** Jobs' lastRunAt is written once per period with each job's latest start, not once per run (every-second jobs were a write each, every second). */
 describe.each([true, false])('RunStore writes lastRunAt per period (updatesOneByOne %s)', (oneByOne) => {
   let client: MongoClient;
   let db: Db;

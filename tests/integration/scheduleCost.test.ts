@@ -5,7 +5,7 @@ import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../suppo
 /**
  * Schedule math runs on the API's main thread, so no request may make it long: a cron rarer than once
  * in 8 years is refused wherever a schedule is given, and the cost limit prices every occurrence a
- * request asks for (issue 11, finding 1).
+ * request asks for.
  */
 
 const ZONES = ['America/New_York', 'Europe/Paris', 'Asia/Tokyo', 'Australia/Sydney', 'America/Sao_Paulo'];

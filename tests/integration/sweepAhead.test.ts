@@ -10,7 +10,7 @@ import { jobDoc, materialiseFixture } from '../support/fixtures.js';
  * The sweep materialises a due job up to a second look-ahead further than it must (each job its own
  * share of it), so a job due every second costs one advance of its cursor (one statement) per half
  * to whole look-ahead instead of one per pass
- * (issue 11: a tenant's every-second jobs were a statement each, every second, on the leader).
+ * (a tenant's every-second jobs were a statement each, every second, on the leader).
  * Fixed instants: the sweep takes `now` as an argument.
  */
 describe('the sweep materialises ahead', () => {

@@ -13,7 +13,7 @@ import { REDIS_URL } from '../support/env.js';
 import { dropTestState, uniqueName } from '../support/harness.js';
 
 /**
- * A freed tenant slot wakes the oldest waiter's delayed queue entry (issue 11: a tenant at its
+ * A freed tenant slot wakes the oldest waiter's delayed queue entry (a tenant at its
  * concurrency quota re-polled the queue ~150 times a second instead). Real Redis and BullMQ queues.
  */
 describe('waking a waiter when a tenant slot frees', () => {

@@ -498,7 +498,7 @@ describe('previewSchedule: bounded work', () => {
     expect(nextRun.mock.calls.length).toBeLessThan(3_000);
   });
 
-  it('refuses the rare cron of issue 11 before searching it', () => {
+  it('refuses a cron rarer than once in 8 years before searching it', () => {
     expect(() => previewSchedule({ cron: '0 0 * 2 1#5', timezone: 'Europe/Paris' }, MAX_PREVIEW, NOW)).toThrow(
       /fires less than once in 8 years/,
     );

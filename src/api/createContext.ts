@@ -3,7 +3,7 @@ import { ObjectId } from 'mongodb';
 import { authenticate } from '../auth/authenticate.js';
 import { bearerToken } from '../auth/verifyToken.js';
 import { KairosError, UnauthenticatedError, UnavailableError } from '../errors/index.js';
-import { tooManyScans } from '../resolvers/tenantScan.js';
+import { inTenantScan } from '../resolvers/tenantScan.js';
 import { JobStore } from '../store/jobStore.js';
 import { ExecutionStore } from '../store/executionStore.js';
 import { ApiKeyStore } from '../store/apiKeyStore.js';
@@ -30,15 +30,9 @@ function tenantScope(app: AppServices, identity: TenantScope['identity']): Tenan
       return ids.map((id) => byId.get(id) ?? null);
     }),
     // A page of jobs' last executions reads the tenant's executions: it takes one of the tenant's scan turns.
-    lastExecutionLoader: new DataLoader(async (ids: readonly string[]) => {
-      const release = await app.tenantScans.enter(identity.tenantId);
-      if (!release) throw tooManyScans();
-      try {
-        return await executions.newestStartedOfJobs(ids.map((id) => new ObjectId(id)));
-      } finally {
-        release();
-      }
-    }),
+    lastExecutionLoader: new DataLoader((ids: readonly string[]) =>
+      inTenantScan(app.tenantScans, identity.tenantId, () => executions.newestStartedOfJobs(ids.map((id) => new ObjectId(id)))),
+    ),
   };
 }
 

@@ -46,7 +46,7 @@ export class ExecutionResolver {
     // A malformed job id matches nothing, exactly like an id that does not exist.
     if (jobId && !parsed) return { total: 0, byStatus: [], startLagMsP50: null, startLagMsP99: null };
     const stats = () => executionStats(scopeOf(ctx).executions, since, until, parsed?.id ?? null, ctx.app.clock());
-    return parsed ? stats() : inTenantScan(ctx, stats);
+    return parsed ? stats() : inTenantScan(ctx.app.tenantScans, scopeOf(ctx).identity.tenantId, stats);
   }
 
   @FieldResolver(() => Job, { nullable: true, description: 'Null when the job has been deleted since.' })

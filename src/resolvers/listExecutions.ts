@@ -39,6 +39,6 @@ export async function listExecutions(ctx: Context, args: ExecutionsArgs, jobOfPa
       page,
     );
   // One job's page reads that job's executions; a page over all jobs reads the tenant's.
-  const rows = jobId ? await list() : await inTenantScan(ctx, list);
+  const rows = jobId ? await list() : await inTenantScan(ctx.app.tenantScans, scopeOf(ctx).identity.tenantId, list);
   return toConnection(rows, page, (d) => encodeCursor({ at: d.scheduledFor, id: d._id }), toExecutionNode) as ExecutionConnection;
 }

@@ -1,14 +1,13 @@
-import type { Context } from './context.type.js';
-import { scopeOf } from './auth-checker.js';
+import type { TenantTurns } from './appServices.js';
 import { RateLimitedError } from '../errors/index.js';
 
 /**
- * Runs a read of the caller's executions across all its jobs in one of its tenant's scan turns
+ * Runs a read of a tenant's executions across all its jobs in one of its scan turns
  * (AppServices.tenantScans): the request already holds a turn in the tenant's request gate, and
  * this keeps its tenant-wide reads to fewer at once still.
  */
-export async function inTenantScan<T>(ctx: Context, read: () => Promise<T>): Promise<T> {
-  const release = await ctx.app.tenantScans.enter(scopeOf(ctx).identity.tenantId);
+export async function inTenantScan<T>(turns: TenantTurns, tenantId: string, read: () => Promise<T>): Promise<T> {
+  const release = await turns.enter(tenantId);
   if (!release) throw tooManyScans();
   try {
     return await read();
@@ -18,6 +17,6 @@ export async function inTenantScan<T>(ctx: Context, read: () => Promise<T>): Pro
 }
 
 /** The refusal when even the scan turns' queue is full (it is nested in the request gate's, so hardly ever). */
-export function tooManyScans(): RateLimitedError {
+function tooManyScans(): RateLimitedError {
   return new RateLimitedError('Too many reads of this tenant at once; retry after 1 s', 1);
 }

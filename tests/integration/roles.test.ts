@@ -128,8 +128,9 @@ describe('roles: what each role may do, with a JWT and with an API key', () => {
   const tokens = new Map<string, string>();
 
   beforeAll(async () => {
-    // API only: nothing runs, so executions stay where the operations leave them.
-    k = await startTestKairos('roles', { roles: ['api'] });
+    // API only: nothing runs, so executions stay where the operations leave them. The matrix sends
+    // every mutation as every caller of one tenant, more than the default write burst allows.
+    k = await startTestKairos('roles', { roles: ['api'], env: { DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '100000' } });
     for (const role of ROLES) {
       tokens.set(`${role}/JWT`, tokenFor(tenant, role.toLowerCase() as 'admin' | 'member' | 'viewer'));
       const created = await gqlOk(k.url, admin, 'mutation($role: Role!) { createApiKey(name: "caller", role: $role) { secret } }', {

@@ -1,6 +1,6 @@
 import type { ExecutionDoc } from '../domain/execution.js';
 import type { ExecutionEventMessage } from './executionEventBus.js';
-import { carriedExecution, executionAfter, executionAsOf } from './statusEvent.js';
+import { carriedExecution, executionAfter, executionAsOf } from './executionAsOf.js';
 
 /**
  * The executions this api process relays to its subscribers, each as of its event: carried by the

@@ -1,7 +1,7 @@
 import type { ObjectId } from 'mongodb';
 import type { ExecutionDoc } from '../domain/execution.js';
 import { ConflictError, NotFoundError } from '../errors/index.js';
-import { publishStatusEvents, statusEvent } from '../events/statusEvent.js';
+import { publishStatusEvents, statusEvent } from '../transitions/statusEvents.js';
 import { toGlobalId } from '../ids/globalId.js';
 import type { JobDeps } from '../jobs/jobDeps.js';
 import type { CancelSignals } from '../events/cancelSignals.js';

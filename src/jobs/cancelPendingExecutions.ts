@@ -1,6 +1,6 @@
 import type { ObjectId } from 'mongodb';
 import type { ExecutionTrigger } from '../domain/execution.js';
-import { publishStatusEvents, statusEvent } from '../events/statusEvent.js';
+import { publishStatusEvents, statusEvent } from '../transitions/statusEvents.js';
 import { errorMessage } from '../logger.js';
 import type { WaitingSelection } from '../store/executionStore.js';
 import type { JobDeps } from './jobDeps.js';

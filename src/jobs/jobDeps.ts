@@ -2,7 +2,7 @@ import type { ExecutionStore } from '../store/executionStore.js';
 import type { NearTermDeps } from './materialiseNearTerm.js';
 import type { JobCounter } from '../quotas/jobCounter.js';
 import type { ExecutionQueues } from '../queue/executionQueues.js';
-import type { StatusPublisher } from '../events/statusEvent.js';
+import type { StatusPublisher } from '../transitions/statusEvents.js';
 import type { TenantQuotas } from '../quotas/tenantQuotas.js';
 import type { WaitingCounts } from '../quotas/waitingQuota.js';
 

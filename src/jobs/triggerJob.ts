@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { newExecution, type ExecutionDoc } from '../domain/execution.js';
 import { NotFoundError } from '../errors/index.js';
-import { publishStatusEvents, statusEvent, withExecution } from '../events/statusEvent.js';
+import { publishStatusEvents, statusEvent, withExecution } from '../transitions/statusEvents.js';
 import { toGlobalId } from '../ids/globalId.js';
 import { errorMessage } from '../logger.js';
 import type { JobDeps } from './jobDeps.js';

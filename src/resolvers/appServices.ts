@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import type { Clock } from '../clock.js';
 import type { JwtOptions } from '../auth/verifyToken.js';
 import type { ExecutionEventBus } from '../events/executionEventBus.js';
-import type { StatusPublisher } from '../events/statusEvent.js';
+import type { StatusPublisher } from '../transitions/statusEvents.js';
 import type { CancelSignals } from '../events/cancelSignals.js';
 import type { AttemptClaims } from '../queue/attemptClaims.js';
 import type { RelayedExecutions } from '../events/relayedExecutions.js';

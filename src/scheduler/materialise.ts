@@ -4,7 +4,7 @@ import type { JobDoc, JobStatus } from '../domain/job.js';
 import { firstAtOrAfter, nextAfter } from '../domain/schedule/nextOccurrences.js';
 import { applyJitter } from '../domain/schedule/jitter.js';
 import type { ExecutionEventBus } from '../events/executionEventBus.js';
-import { publishStatusEvents, statusEvent, withExecution } from '../events/statusEvent.js';
+import { publishStatusEvents, statusEvent, withExecution } from '../transitions/statusEvents.js';
 import type { ExecutionQueues } from '../queue/executionQueues.js';
 import { queueEntry } from '../queue/queueEntry.js';
 import type { JobAdvance, SchedulerStore } from '../store/schedulerStore.js';

@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { errorMessage } from '../logger.js';
 import type { ExecutionEventBus } from '../events/executionEventBus.js';
-import { publishStatusEvents, statusEvent, withAttemptEnd } from '../events/statusEvent.js';
+import { publishStatusEvents, statusEvent, withAttemptEnd } from '../transitions/statusEvents.js';
 import type { ExecutionQueues } from '../queue/executionQueues.js';
 import { bufferedEntry, jobSnapshot, queueEntry, type ExecutionMessage, type JobSnapshot } from '../queue/queueEntry.js';
 import type { RunStore } from '../store/runStore.js';

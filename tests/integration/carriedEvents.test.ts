@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { ObjectId } from 'mongodb';
 import { ExecutionEventBus } from '../../src/events/executionEventBus.js';
-import { statusEvent, withAttemptEnd, withExecution } from '../../src/events/statusEvent.js';
+import { statusEvent, withAttemptEnd, withExecution } from '../../src/transitions/statusEvents.js';
 import { toGlobalId } from '../../src/ids/globalId.js';
 import { REDIS_URL } from '../support/env.js';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { ExecutionEventBus } from '../../src/events/executionEventBus.js';
-import { statusEvent, withExecution } from '../../src/events/statusEvent.js';
+import { statusEvent, withExecution } from '../../src/transitions/statusEvents.js';
 import { REDIS_URL } from '../support/env.js';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
 import { EventCollector, wsClient } from '../support/subscriptions.js';

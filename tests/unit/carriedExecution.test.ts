@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { ObjectId } from 'mongodb';
 import { newExecution } from '../../src/domain/execution.js';
-import { carriedExecution, statusEvent, withExecution } from '../../src/events/statusEvent.js';
+import { carriedExecution } from '../../src/events/executionAsOf.js';
+import { statusEvent, withExecution } from '../../src/transitions/statusEvents.js';
 
 const now = new Date('2031-02-03T04:05:06.789Z');
 const execution = (payloadJson: string | null) => ({

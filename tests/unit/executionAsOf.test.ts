@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { ObjectId } from 'mongodb';
 import { newExecution, type AttemptEnd, type ExecutionDoc } from '../../src/domain/execution.js';
 import type { ExecutionEventMessage } from '../../src/events/executionEventBus.js';
-import { executionAfter, executionAsOf, statusEvent, withAttemptEnd } from '../../src/events/statusEvent.js';
+import { executionAfter, executionAsOf } from '../../src/events/executionAsOf.js';
+import { statusEvent, withAttemptEnd } from '../../src/transitions/statusEvents.js';
 
 const T0 = new Date('2030-01-01T00:00:00Z');
 const AT = '2030-01-01T00:00:05.000Z';

@@ -70,6 +70,7 @@ const LAYERS: string[][] = [
   ['executions', 'apiKeys', 'tenants'],
   ['jobs'],
   ['scheduler', 'workers'],
+  ['transitions'],
   ['quotas'],
   ['queue', 'events', 'store'],
   ['pagination', 'ids', 'metrics', 'tracing', 'redis'],

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { KairosConfig } from './config.js';
-import { systemClock, type Clock } from './clock.js';
+import { systemClock, within, type Clock } from './clock.js';
 import { createLogger, errorMessage, type Logger } from './logger.js';
 import { connectMongo } from './store/mongo.js';
 import { ensureIndexes } from './store/indexes.js';
@@ -112,11 +112,14 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
   const tracing = createTracing({ ...config.tracing, instanceId, exporter: options.traceExporter });
   // Shut down after every role has stopped (closers run in reverse), so their last spans are exported.
   const closers: (() => Promise<unknown>)[] = [() => mongo.close(), () => tracing.shutdown()];
-  const stopAll = async () => {
-    for (const close of closers.reverse()) {
-      await close().catch((error: unknown) => logger.warn('error while stopping', { error: errorMessage(error) }));
-    }
-  };
+  // Once: a second stop() waits for the first instead of closing everything again.
+  let stopping: Promise<void> | null = null;
+  const stopAll = () =>
+    (stopping ??= (async () => {
+      for (const close of [...closers].reverse()) {
+        await close().catch((error: unknown) => logger.warn('error while stopping', { error: errorMessage(error) }));
+      }
+    })());
   try {
     // FerretDB cannot use the range indexes; there they only slow every write (see EnsureIndexesOptions).
     await ensureIndexes(db, { rangeIndexes: !ferretDb });
@@ -314,12 +317,12 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
         paceRefusalsMs: config.rateLimitedAnswerDelayMs,
         tenantRequests: config.tenantRequests,
         // A paused server never answers: a probe must not hang for the socket timeout.
-        ready: () => {
-          let timer: NodeJS.Timeout | undefined;
-          const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), READY_TIMEOUT_MS)));
-          const pinged = Promise.all([db.command({ ping: 1 }), redis.ping()]).then(() => true);
-          return Promise.race([pinged, timeout]).finally(() => clearTimeout(timer));
-        },
+        ready: () =>
+          within(
+            Promise.all([db.command({ ping: 1 }), redis.ping()]).then(() => true),
+            READY_TIMEOUT_MS,
+            false,
+          ),
       });
       await api.start();
       closers.push(() => api.stop());

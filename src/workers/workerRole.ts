@@ -1,3 +1,4 @@
+import { within } from '../clock.js';
 import { DelayedError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import { WORKLOADS, type Workload } from '../domain/job.js';
 import { errorMessage, type Logger } from '../logger.js';
@@ -204,12 +205,11 @@ export class WorkerRole {
     this.watchdogTimer = null;
     const closed = Promise.all([...this.consumers.map((c) => c.worker.close()), ...this.retired]);
     for (const gate of this.gates.values()) gate.close();
-    let timer: NodeJS.Timeout | undefined;
-    const drained = await Promise.race([
+    const drained = await within(
       closed.then(() => true),
-      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.drainTimeoutMs))),
-    ]);
-    clearTimeout(timer);
+      this.drainTimeoutMs,
+      false,
+    );
     if (!drained) {
       this.logger.warn('drain timeout: aborting running attempts', { drainTimeoutMs: this.drainTimeoutMs });
       this.deps.cancels.abortAll();
@@ -220,14 +220,13 @@ export class WorkerRole {
 
 /** Force-closes a wedged consumer, and drops its connections if even that hangs past `timeoutMs`. */
 async function closeWithin(worker: Worker<ExecutionMessage>, timeoutMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const closed = await Promise.race([
+  const closed = await within(
     worker.close(true).then(
       () => true,
       () => true,
     ),
-    new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
-  ]);
-  clearTimeout(timer);
+    timeoutMs,
+    false,
+  );
   if (!closed) await worker.disconnect().catch(() => undefined);
 }

@@ -4,7 +4,7 @@
 -- statement scans the whole collection:
 -- - `_id`: each by-id read and update (37 ms per statement at 50,000 documents here, 3 ms with it);
 -- - `tenantId`: a tenant's lists (`executions` and `jobs` pages, counts), which FerretDB otherwise
---   answers by reading every tenant's rows (bench:scale's history case; figures in the README);
+--   answers by reading every tenant's rows (bench:scale's history case; figures in docs/performance.md);
 -- - `occurrenceKey` (executions only): the leader's look-up of occurrences already inserted.
 -- MongoDB answers both from its own indexes; this makes the local server behave alike. FerretDB
 -- does not know of these indexes (it lists indexes from its own metadata) and drops them with the

@@ -6,7 +6,7 @@
 # REDIS_CLUSTER_DATA/PORT, default .data/redis-cluster/PORT), which is what the "master restarted
 # empty" test does.
 # cluster-require-full-coverage no: the other masters keep serving while one is down, as with
-# replicas in production (see README "Redis Cluster").
+# replicas in production (see docs/operating.md, "Redis Cluster").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD

@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 const run = promisify(execFile);
 
 /**
- * The README's way to mint the first token for compose.yaml (which runs in production mode, so
+ * The way docs/operating.md mints the first token for compose.yaml (which runs in production mode, so
  * nothing prints one): `<!-- compose-token -->`'s block. No container daemon runs here, so the
  * command is checked against compose.yaml and the Dockerfile, then run with the service's
  * environment as the container would run it.
@@ -27,7 +27,7 @@ interface ComposeFile {
 
 function tokenCommand(readme: string, compose: string, dockerfile: string, secret: string): ComposeTokenCommand {
   const block = /<!-- compose-token:[^>]*-->\s*```sh\n([\s\S]*?)```/.exec(readme);
-  if (!block) throw new Error('README.md has no block marked compose-token');
+  if (!block) throw new Error('docs/operating.md has no block marked compose-token');
   const lines = block[1]
     .split('\n')
     .map((l) => l.trim())
@@ -50,7 +50,7 @@ function tokenCommand(readme: string, compose: string, dockerfile: string, secre
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(definition.environment ?? {})) {
     env[name] = String(value).replace(/\$\{(\w+)(?::?[-?][^}]*)?\}/g, (_, variable: string) => {
-      if (variable !== 'JWT_SECRET') throw new Error(`compose.yaml's ${service} needs ${variable}, which the README does not set`);
+      if (variable !== 'JWT_SECRET') throw new Error(`compose.yaml's ${service} needs ${variable}, which docs/operating.md does not set`);
       return secret;
     });
   }
@@ -67,9 +67,10 @@ function tokenCommand(readme: string, compose: string, dockerfile: string, secre
   return { service, argv: command.trim().split(/\s+/), env };
 }
 
-const files = () => [readFileSync('README.md', 'utf8'), readFileSync('compose.yaml', 'utf8'), readFileSync('Dockerfile', 'utf8')] as const;
+const files = () =>
+  [readFileSync('docs/operating.md', 'utf8'), readFileSync('compose.yaml', 'utf8'), readFileSync('Dockerfile', 'utf8')] as const;
 
-describe("the README's compose token command", () => {
+describe('the compose token command of docs/operating.md', () => {
   const secret = 'compose-token-test-secret-0123456789';
 
   it('names a compose service that runs the Kairos image with JWT_SECRET from the shell', () => {
@@ -92,7 +93,7 @@ describe("the README's compose token command", () => {
     expect(claims.exp! - claims.iat!).toBe(Number(flag('hours')) * 3600);
   });
 
-  it('refuses a README whose command drifted from compose.yaml or the Dockerfile', () => {
+  it('refuses a page whose command drifted from compose.yaml or the Dockerfile', () => {
     const [readme, compose, dockerfile] = files();
     expect(() => tokenCommand(readme.replace('exec -T api ', 'exec -T kairos '), compose, dockerfile, secret)).toThrow('no service kairos');
     expect(() => tokenCommand(readme.replace('exec -T api ', 'exec -T mongo '), compose, dockerfile, secret)).toThrow('Kairos image');

@@ -35,7 +35,7 @@ describe('connectMongo', () => {
     );
     try {
       expect(own.client.options.maxPoolSize).toBe(7);
-      // Majority writes and primary reads whatever the URL asks (README "MongoDB"), and the server takes them.
+      // Majority writes and primary reads whatever the URL asks (docs/operating.md, "MongoDB: replica set and sharding"), and the server takes them.
       expect(own.db.writeConcern).toMatchObject({ w: 'majority' });
       expect(own.db.readPreference.mode).toBe('primary');
       await own.db.collection('probe').insertOne({ at: new Date() });

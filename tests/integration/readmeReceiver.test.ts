@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { signature, signatureV2, type SignedRequest } from '../../src/workers/targets/webhookSignature.js';
 import { waitUntil } from '../support/waitFor.js';
 
-/** The README's webhook receiver, taken from the README itself so the two cannot drift. */
+/** The webhook receiver of docs/security.md, taken from the page itself so the two cannot drift. */
 function readmeReceiver(): string {
-  const readme = readFileSync('README.md', 'utf8');
+  const readme = readFileSync('docs/security.md', 'utf8');
   const match = /<!-- webhook-receiver:[^>]*-->\s*```js\n([\s\S]*?)```/.exec(readme);
-  if (!match) throw new Error('README.md has no marked webhook receiver block');
+  if (!match) throw new Error('docs/security.md has no marked webhook receiver block');
   return match[1];
 }
 
@@ -25,7 +25,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-describe("the README's webhook receiver", () => {
+describe('the webhook receiver of docs/security.md', () => {
   const secret = 'readme-receiver-test-secret';
   const dir = mkdtempSync(join(tmpdir(), 'kairos-readme-'));
   let child: ChildProcess;

@@ -34,7 +34,7 @@ describe('schedule math is bounded per request', () => {
     await k?.stop();
   });
 
-  it("refuses the issue's query (three zones, count 100, a cron 28 to 40 years apart) as BAD_USER_INPUT", async () => {
+  it('refuses previews that would hold the main thread (three zones, count 100, a cron 28 to 40 years apart) as BAD_USER_INPUT', async () => {
     // Three previews of 100 are over the cost limit, whatever the cron; one is refused for its cron.
     const three = await gql(k.url, viewer, previews(3, RARE));
     expect(three.data ?? undefined).toBeUndefined();

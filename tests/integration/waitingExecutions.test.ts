@@ -23,7 +23,7 @@ const STATUSES = `query($id: ID!) { job(id: $id) { executions(first: 100) { edge
  * cap REFUSALS times (a count, not a duration: on a slow machine each answer takes longer). Every
  * trigger carries payloads at the limit (256 KiB, the job's and the override: the override makes the
  * entry carry the job, whose target is at every input limit too, the worst case), and no worker runs
- * (api role only), so nothing drains. The bound, README
+ * (api role only), so nothing drains. The bound, docs/using-the-api.md
  * "Quotas and limits": per waiting execution, ENTRY_REDIS_BYTES, the allocation of the largest entry
  * data (MAX_ENTRY_DATA_BYTES, 60 KiB, which Redis' allocator rounds up to 64 KiB) and 2 KiB of
  * BullMQ's and the waiting index's bookkeeping (its hash's other fields, its event, the index

@@ -57,7 +57,7 @@ describe('loadConfig defaults', () => {
     expect(config.rateLimitedAnswerDelayMs).toBe(1000);
     expect(config.workerIoConcurrency).toBe(1000);
     expect(config.workerTenantSharePercent).toBe(25);
-    // The sizing rule (README, Quotas and limits): a tenant at the default quota holds at most a tenth of one worker.
+    // The sizing rule (docs/using-the-api.md, Quotas and limits): a tenant at the default quota holds at most a tenth of one worker.
     expect(config.defaultQuota.maxConcurrentExecutions).toBeLessThanOrEqual(config.workerIoConcurrency / 10);
     expect(config.workerCpuConcurrency).toBe(os.availableParallelism());
   });

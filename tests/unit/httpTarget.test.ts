@@ -120,7 +120,7 @@ describe('HTTP target against a local receiver', () => {
   }
 
   describe('callHttpTarget', () => {
-    it('sends the payload with every header the README lists and reports success', async () => {
+    it('sends the payload with every header docs/using-the-api.md lists and reports success', async () => {
       let outcome: Awaited<ReturnType<typeof callHttpTarget>> | undefined;
       const req = await lastRequestAfter(async () => {
         outcome = await callHttpTarget(call({ headers: [{ name: 'Authorization', value: 'Bearer receiver-token' }] }));

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The client SDKs and the CLI (sdk/typescript, sdk/go, cli), each a package of its own:
 #   bash scripts/sdk.sh build      install their locked npm dependencies and build them (fast when up to date)
-#   bash scripts/sdk.sh generate   regenerate both SDKs' code from schema.graphql (`npm run sdk:generate`)
-#   bash scripts/sdk.sh check      fail when the committed generated code is stale against schema.graphql
+#   bash scripts/sdk.sh generate   regenerate both SDKs' code, and the dashboard's typed documents, from schema.graphql (`npm run sdk:generate`)
+#   bash scripts/sdk.sh check      fail when the committed generated code is stale against schema.graphql, or
+#                                  when the Go and TypeScript SDKs' operations or close-code tables differ
 #   bash scripts/sdk.sh test       unit tests, then the SDKs, the packed npm tarball (with the README's
 #                                  TypeScript examples), the Go SDK README's install steps and the CLI
 #                                  against a Kairos of their own (scripts/with-kairos.mjs)
@@ -19,6 +20,13 @@ npm_ready() { # dir: npm ci when node_modules is missing or older than the lockf
 built() { # dir: npm run build when dist/ is older than its sources
   if [ ! -f "$1/dist/.built" ] || [ -n "$(find "$1/src" "$1/package-lock.json" "$1/tsconfig.json" -newer "$1/dist/.built" -type f -print -quit)" ]; then
     (cd "$1" && npm run --silent build && touch dist/.built)
+  fi
+}
+
+fresh() { # generated committed: fail when the committed file differs from the one just generated
+  if ! diff -q "$1" "$2" >/dev/null; then
+    echo "$2 is stale against schema.graphql and the operations it is generated from: run npm run sdk:generate" >&2
+    exit 1
   fi
 }
 
@@ -71,19 +79,17 @@ case "${1:-}" in
     npm_ready sdk/typescript
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' EXIT
-    (cd sdk/typescript && OUT="$tmp/graphql.ts" npx graphql-codegen --config codegen.ts >/dev/null)
-    if ! diff -q "$tmp/graphql.ts" sdk/typescript/src/generated/graphql.ts >/dev/null; then
-      echo "sdk/typescript/src/generated/graphql.ts is stale against schema.graphql: run npm run sdk:generate" >&2
-      exit 1
-    fi
+    (cd sdk/typescript && OUT_DIR="$tmp" npx graphql-codegen --config codegen.ts >/dev/null)
+    fresh "$tmp/sdk.ts" sdk/typescript/src/generated/graphql.ts
+    fresh "$tmp/ui.ts" ui/src/api/generated.ts
     # genqlient writes where its config says: generate in a copy laid out like the repository.
     mkdir -p "$tmp/sdk" && cp schema.graphql "$tmp/" && cp -r sdk/go "$tmp/sdk/go"
     (cd "$tmp/sdk/go" && go tool genqlient genqlient.yaml)
-    if ! diff -q "$tmp/sdk/go/generated.go" sdk/go/generated.go >/dev/null; then
-      echo "sdk/go/generated.go is stale against schema.graphql: run npm run sdk:generate" >&2
-      exit 1
-    fi
+    fresh "$tmp/sdk/go/generated.go" sdk/go/generated.go
     echo "sdk: generated code is up to date with schema.graphql"
+    # The two SDKs' hand-kept copies (operations, close codes) must agree.
+    node --test --test-reporter=dot sdk/agreement.test.mjs
+    echo "sdk: the Go and TypeScript SDKs send the same operations and map close codes alike"
     ;;
   test)
     bash scripts/sdk.sh build

@@ -28,6 +28,9 @@ async function bundle(name, entry) {
     assetNames: '[name]-[hash]',
     metafile: true,
     loader: { '.graphql': 'text' },
+    // The TypeScript SDK's source (src/api/client.ts) takes graphql-ws from this package's lockfile,
+    // not from whatever node_modules is nearest to sdk/typescript/src (none, or the server's).
+    alias: { 'graphql-ws': 'graphql-ws' },
     legalComments: 'none',
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'warning',

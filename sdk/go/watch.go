@@ -254,22 +254,18 @@ func (w *wsConn) pump(ctx context.Context, events chan<- ExecutionEvent) error {
 	}
 }
 
-// socketError classifies a connection failure: the server's refusals (4401 bad or expired
-// credential, 4400 bad request, 4500 server error...) end a watch; anything else is a drop.
+// socketError classifies a connection failure: a close code of closeCodes is the server's refusal
+// and ends a watch (4401 bad or expired credential, 4429 past a socket cap...); anything else is a
+// drop (NETWORK_ERROR), reconnected after.
 func socketError(err error) error {
 	var closeErr *websocket.CloseError
 	if errors.As(err, &closeErr) {
-		message := closeErr.Text
-		if message == "" {
-			message = fmt.Sprintf("WebSocket closed with code %d", closeErr.Code)
-		}
-		switch closeErr.Code {
-		case 4401, 4403:
-			return &Error{Code: CodeUnauthenticated, Message: message, Details: map[string]any{"closeCode": closeErr.Code}, cause: err}
-		case 4400, 4406, 4409, 4429:
-			return &Error{Code: CodeBadUserInput, Message: message, Details: map[string]any{"closeCode": closeErr.Code}, cause: err}
-		case 4500:
-			return &Error{Code: CodeInternalServerError, Message: message, Details: map[string]any{"closeCode": closeErr.Code}, cause: err}
+		if code := closeCodeError(closeErr.Code); code != CodeNetworkError {
+			message := closeErr.Text
+			if message == "" {
+				message = fmt.Sprintf("WebSocket closed with code %d", closeErr.Code)
+			}
+			return &Error{Code: code, Message: message, Details: map[string]any{"closeCode": closeErr.Code}, cause: err}
 		}
 	}
 	return &Error{Code: CodeNetworkError, Message: "subscription connection lost: " + err.Error(), cause: err}

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { ExecutionSummary } from './api/operations.js';
+import type { ExecutionSummary } from './api/types.js';
 
 /** Colours by outcome, shared with the CSS badges. */
 const COLOURS: Record<string, string> = {

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import type { ApiError } from './api/client.js';
+import type { KairosError } from './api/client.js';
 import { absolute, relative } from './format.js';
 
 /** Small building blocks shared by the pages. */
@@ -21,11 +21,11 @@ export function When({ iso, now, timeZone }: { iso: string | null | undefined; n
   );
 }
 
-export function ErrorBanner({ error }: { error: ApiError | null }) {
+export function ErrorBanner({ error }: { error: KairosError | null }) {
   if (!error) return null;
   return (
     <div class="banner banner-error" role="alert">
-      <strong>{error.code === 'FORBIDDEN' ? 'Not allowed' : error.code === 'NETWORK' ? 'Offline' : 'Error'}:</strong> {error.message}
+      <strong>{error.code === 'FORBIDDEN' ? 'Not allowed' : error.code === 'NETWORK_ERROR' ? 'Offline' : 'Error'}:</strong> {error.message}
     </div>
   );
 }

@@ -1,23 +1,16 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import {
-  EXECUTIONS,
-  HISTORY_STATUSES,
-  UPCOMING_STATUSES,
-  type ExecutionPhase,
-  type ExecutionStatus,
-  type ExecutionSummary,
-  type PageInfo,
-} from './api/operations.js';
+import type { ExecutionPhase, ExecutionStatus } from './api/client.js';
+import { ExecutionsDocument } from './api/generated.js';
+import type { ExecutionSummary } from './api/types.js';
 import { ErrorBanner, Pager, StatusBadge, When, usePaging } from './components.js';
 import { duration } from './format.js';
 import { navigate, useLive, useNow, useQuery } from './hooks.js';
 
 const PAGE_SIZE = 20;
-
-interface ExecutionsAnswer {
-  executions: { pageInfo: PageInfo; edges: { node: ExecutionSummary }[] };
-}
+/** The statuses of each view: started or finished (HISTORY), or not started yet (UPCOMING), as the API's ExecutionPhase. */
+const HISTORY_STATUSES: ExecutionStatus[] = ['RUNNING', 'RETRYING', 'SUCCEEDED', 'FAILED', 'CANCELLED', 'SKIPPED'];
+const UPCOMING_STATUSES: ExecutionStatus[] = ['SCHEDULED', 'QUEUED'];
 
 const byScheduledFor = (a: ExecutionSummary, b: ExecutionSummary) => Date.parse(a.scheduledFor) - Date.parse(b.scheduledFor);
 
@@ -63,7 +56,7 @@ function ExecutionsList({
   const upcoming = phase === 'UPCOMING';
   const filter = { ...(jobId ? { jobId } : {}), phase, ...(status ? { statuses: [status] } : {}) };
   // The soonest upcoming ones are the last of the newest-first order.
-  const answer = useQuery<ExecutionsAnswer>(EXECUTIONS, { ...(upcoming ? { last: PAGE_SIZE } : paging.page), filter });
+  const answer = useQuery(ExecutionsDocument, { ...(upcoming ? { last: PAGE_SIZE } : paging.page), filter });
   const [rows, setRows] = useState<ExecutionSummary[]>([]);
   useEffect(() => {
     const nodes = answer.data?.executions.edges.map((e) => e.node) ?? [];

@@ -1,4 +1,4 @@
-import type { Schedule } from './api/operations.js';
+import type { Schedule } from './api/types.js';
 
 /** Pure formatting helpers; `now` is passed in so they stay testable. */
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError } from './api/client.js';
+import { asKairosError, type KairosError, type TypedDocument } from './api/client.js';
 import { useSession, type LiveEvent } from './session.js';
 
 /** The current hash route, e.g. "/jobs/abc" for "#/jobs/abc". */
@@ -20,39 +20,35 @@ export function navigate(route: string): void {
 
 export interface Loaded<T> {
   data: T | null;
-  error: ApiError | null;
+  error: KairosError | null;
   loading: boolean;
   reload: () => void;
 }
 
 /**
- * Runs `query` with `variables` (re-run when their JSON changes) and keeps the last answer while
- * reloading; sends nothing while `enabled` is false.
+ * Runs the typed `document` with `variables` (re-run when their JSON changes) and keeps the last
+ * answer while reloading; sends nothing while `enabled` is false.
  */
-export function useQuery<T>(query: string, variables: Record<string, unknown>, enabled = true): Loaded<T> {
+export function useQuery<TResult, TVariables>(document: TypedDocument<TResult, TVariables>, variables: TVariables, enabled = true): Loaded<TResult> {
   const { client } = useSession();
-  const [state, setState] = useState<{ data: T | null; error: ApiError | null; loading: boolean }>({ data: null, error: null, loading: true });
+  const [state, setState] = useState<{ data: TResult | null; error: KairosError | null; loading: boolean }>({ data: null, error: null, loading: true });
   const [generation, setGeneration] = useState(0);
   const key = JSON.stringify(variables);
   useEffect(() => {
     if (!enabled) return;
     let current = true;
     setState((s) => ({ ...s, loading: true }));
-    client.request<T>(query, variables).then(
+    client.request(document, variables).then(
       (data) => current && setState({ data, error: null, loading: false }),
-      (error: unknown) => current && setState((s) => ({ data: s.data, error: asApiError(error), loading: false })),
+      (error: unknown) => current && setState((s) => ({ data: s.data, error: asKairosError(error), loading: false })),
     );
     return () => {
       current = false;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [query, key, generation, enabled]);
+  }, [document, key, generation, enabled]);
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
   return { ...state, reload };
-}
-
-export function asApiError(error: unknown): ApiError {
-  return error instanceof ApiError ? error : new ApiError(error instanceof Error ? error.message : String(error), 'INTERNAL_SERVER_ERROR');
 }
 
 /** Calls `listener` for every live event while the component is shown. */
@@ -86,7 +82,7 @@ export function useDebounced<T>(value: T, ms: number): T {
 /** Runs a mutation: tracks busy state and the error, calls `onDone` with its answer. */
 export function useAction<A extends unknown[], T>(run: (...args: A) => Promise<T>, onDone?: (result: T) => void) {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<KairosError | null>(null);
   const perform = async (...args: A) => {
     setBusy(true);
     setError(null);
@@ -95,7 +91,7 @@ export function useAction<A extends unknown[], T>(run: (...args: A) => Promise<T
       onDone?.(result);
       return result;
     } catch (e) {
-      setError(asApiError(e));
+      setError(asKairosError(e));
       return undefined;
     } finally {
       setBusy(false);

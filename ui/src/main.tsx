@@ -1,17 +1,16 @@
 import { render, type ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { createClient, type KairosClient } from './api/client.js';
-import { EXECUTION_UPDATED, VIEWER, type Viewer } from './api/operations.js';
+import { asKairosError, createClient, type KairosClient, type Viewer } from './api/client.js';
 import { Card } from './components.js';
 import { ExecutionsTable } from './executionsTable.js';
-import { asApiError, useRoute } from './hooks.js';
+import { useRoute } from './hooks.js';
 import { Admin } from './pages/Admin.js';
 import { ExecutionPage } from './pages/ExecutionPage.js';
 import { JobForm } from './pages/JobForm.js';
 import { JobPage } from './pages/JobPage.js';
 import { Jobs } from './pages/Jobs.js';
 import { SignIn } from './pages/SignIn.js';
-import { LiveFeed, SessionContext, tokenStore, type LiveEvent, type Session } from './session.js';
+import { LiveFeed, SessionContext, tokenStore, type Session } from './session.js';
 import './styles.css';
 
 type SignedIn = { client: KairosClient; viewer: Viewer };
@@ -24,19 +23,19 @@ function App() {
     setState({ session: null, checking: true, message: null });
     const client = createClient(token);
     try {
-      const { viewer } = await client.request<{ viewer: Viewer }>(VIEWER);
+      const viewer = await client.viewer();
       tokenStore.set(token);
       setState({ session: { client, viewer }, checking: false, message: null });
     } catch (error) {
-      client.close();
+      void client.close();
       tokenStore.clear();
-      const e = asApiError(error);
+      const e = asKairosError(error);
       const message = e.code === 'UNAUTHENTICATED' ? `Kairos refused this token: ${e.message}. Check that it is complete, not expired, and signed for this deployment.` : e.message;
       setState({ session: null, checking: false, message });
     }
   };
   const signOut = (message: string | null = null) => {
-    state.session?.client.close();
+    void state.session?.client.close();
     tokenStore.clear();
     setState({ session: null, checking: false, message });
   };
@@ -59,22 +58,27 @@ function Shell({ signedIn, onSignOut }: { signedIn: SignedIn; onSignOut: (messag
     return { ...signedIn, live: new LiveFeed(), canWrite: role !== 'VIEWER', isAdmin: role === 'ADMIN' };
   }, [signedIn]);
 
-  // One subscription for the whole page: every status change of the tenant's executions.
-  useEffect(
-    () =>
-      session.client.subscribe<{ executionUpdated: LiveEvent }>(
-        EXECUTION_UPDATED,
-        {},
-        {
-          next: (data) => {
-            setLiveError(null);
-            session.live.emit(data.executionUpdated);
-          },
-          error: (error) => (error.code === 'UNAUTHENTICATED' ? onSignOut(error.message) : setLiveError(error.message)),
-        },
-      ),
-    [session],
-  );
+  // One subscription for the whole page: every status change of the tenant's executions. The SDK
+  // reconnects a dropped feed; it ends when the server refuses the token or reconnecting gives up.
+  useEffect(() => {
+    const stop = new AbortController();
+    void (async () => {
+      try {
+        for await (const event of session.client.watchExecutions({}, { signal: stop.signal })) {
+          setLiveError(null);
+          session.live.emit(event);
+        }
+      } catch (error) {
+        // A refused token signs out; a drop reconnecting gave up on is the feed lost; any other refusal
+        // (QUOTA_EXCEEDED past the socket caps, an error of the subscription) is shown in the server's words.
+        const e = asKairosError(error);
+        const closed = e.details.closeCode !== undefined;
+        if (e.code === 'UNAUTHENTICATED') onSignOut(closed ? 'The live feed was refused: the token is no longer valid' : e.message);
+        else setLiveError(e.code === 'NETWORK_ERROR' ? 'The live feed was lost' : e.message);
+      }
+    })();
+    return () => stop.abort();
+  }, [session]);
 
   const v = session.viewer;
   const section = route.split('/')[1];

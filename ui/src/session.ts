@@ -1,7 +1,6 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import type { KairosClient } from './api/client.js';
-import type { ExecutionStatus, Execution, Viewer } from './api/operations.js';
+import type { ExecutionEvent, KairosClient, Viewer } from './api/client.js';
 
 /** The bearer token lives in sessionStorage: gone when the tab closes, never in a cookie or the URL. */
 const TOKEN_KEY = 'kairos.token';
@@ -13,12 +12,7 @@ export const tokenStore = {
 };
 
 /** One status change from the live feed. */
-export interface LiveEvent {
-  status: ExecutionStatus;
-  previousStatus: ExecutionStatus | null;
-  occurredAt: string;
-  execution: Execution;
-}
+export type LiveEvent = ExecutionEvent;
 
 /** Fans the one subscription out to the pages that are showing. */
 export class LiveFeed {

@@ -1,3 +1,4 @@
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { createClient, type Client } from 'graphql-ws';
 import * as ops from './generated/graphql.js';
 import type {
@@ -44,6 +45,14 @@ export interface KairosClientOptions {
   reconnect?: ReconnectOptions;
 }
 
+/**
+ * A document `request` runs: one of `documents`, or one of your own generated the same way, by
+ * graphql-codegen's typed-document-node in `documentMode: 'string'` (a String object that carries its
+ * result and variables types), as the dashboard's are. An AST document (TypedDocumentNode) does not
+ * fit: the text is sent as it is.
+ */
+export type TypedDocument<TResult, TVariables> = DocumentTypeDecoration<TResult, TVariables> & String;
+
 export interface PageArgs {
   first?: number;
   after?: string | null;
@@ -74,8 +83,8 @@ export class KairosClient {
     });
   }
 
-  /** Runs any generated (or your own typed) document. */
-  request<TResult, TVariables>(document: ops.TypedDocumentString<TResult, TVariables>, variables: TVariables, options?: RequestOptions): Promise<TResult> {
+  /** Runs any generated document, or one of your own generated the same way (TypedDocument). */
+  request<TResult, TVariables>(document: TypedDocument<TResult, TVariables>, variables: TVariables, options?: RequestOptions): Promise<TResult> {
     return this.transport.request(document, variables, options);
   }
 

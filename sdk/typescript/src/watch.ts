@@ -1,4 +1,5 @@
 import type { Client, ExecutionResult } from 'graphql-ws';
+import { closeCodeError } from './closeCodes.js';
 import { KairosError, type GraphQLErrorPayload } from './errors.js';
 
 /** Reconnection of the WebSocket behind watchExecutions. */
@@ -100,8 +101,7 @@ export function socketError(error: unknown): KairosError {
   if (Array.isArray(error)) return KairosError.fromGraphQLErrors(error as GraphQLErrorPayload[]);
   if (isCloseEvent(error)) {
     const reason = error.reason || `WebSocket closed with code ${error.code}`;
-    const code = error.code === 4401 || error.code === 4403 ? 'UNAUTHENTICATED' : error.code === 4500 ? 'INTERNAL_SERVER_ERROR' : error.code === 4400 ? 'BAD_USER_INPUT' : 'NETWORK_ERROR';
-    return new KairosError(code, reason, { details: { closeCode: error.code } });
+    return new KairosError(closeCodeError(error.code), reason, { details: { closeCode: error.code } });
   }
   const message = error instanceof Error ? error.message : typeof error === 'object' && error && 'message' in error ? String((error as { message: unknown }).message) : 'WebSocket error';
   return new KairosError('NETWORK_ERROR', `Subscription connection failed: ${message}`, { cause: error });

@@ -1,10 +1,11 @@
-// Pure logic of the client, against the built dist/: webhook verification, error mapping,
+// Pure logic of the client, against the built dist/: webhook verification, error mapping (GraphQL errors and WebSocket close codes),
 // the opt-in RATE_LIMITED retry and the queries executionsAll sends (an injected fetch stands in
 // for the server) and the backoff.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { KairosClient, KairosError, verifyWebhook, verifyWebhookV2, backoffMs } from '../dist/index.js';
+import { CLOSE_CODES } from '../dist/closeCodes.js';
 
 const secret = 'whsec_test_secret';
 const body = '{"executionId":"e1","payload":{"a":1}}';
@@ -227,4 +228,45 @@ test('reconnection backoff doubles up to its cap, with at most 50 % jitter', () 
   assert.equal(backoffMs(3, {}, () => 0), 4000);
   assert.equal(backoffMs(20, { maxDelayMs: 10_000 }, () => 0), 10_000);
   assert.equal(backoffMs(1, { initialDelayMs: 100 }, () => 1), 300);
+});
+
+/** A WebSocket class whose sockets open, then close with `code` once the client sends connection_init. */
+function closingWebSocket(code, reason) {
+  return class {
+    static CONNECTING = 0;
+    static OPEN = 1;
+    static CLOSING = 2;
+    static CLOSED = 3;
+    readyState = 0;
+    constructor() {
+      setTimeout(() => {
+        this.readyState = 1;
+        this.onopen?.({});
+      });
+    }
+    send() {
+      setTimeout(() => this.close(code, reason));
+    }
+    close(closeCode, closeReason) {
+      if (this.readyState === 3) return;
+      this.readyState = 3;
+      this.onclose?.({ code: closeCode, reason: closeReason, wasClean: true });
+    }
+  };
+}
+
+test('a watch closed by the server ends with the error code of its close code (CLOSE_CODES), a drop with NETWORK_ERROR', async () => {
+  // The server's own refusals, pinned: a change here is a change of what callers see.
+  assert.equal(CLOSE_CODES[4401], 'UNAUTHENTICATED');
+  assert.equal(CLOSE_CODES[4429], 'QUOTA_EXCEEDED');
+  assert.equal(CLOSE_CODES[4500], 'INTERNAL_SERVER_ERROR');
+  const expected = [...Object.entries(CLOSE_CODES).map(([code, error]) => [Number(code), error]), [4408, 'NETWORK_ERROR'], [1006, 'NETWORK_ERROR']];
+  for (const [closeCode, code] of expected) {
+    // No reconnection: the first close ends the watch, whatever its code.
+    const client = new KairosClient({ url: 'http://kairos.test/graphql', token: 't', webSocketImpl: closingWebSocket(closeCode, 'why'), reconnect: { attempts: 0 } });
+    const error = await client.watchExecutions().next().catch((e) => e);
+    assert.ok(error instanceof KairosError, `close code ${closeCode}: ${error}`);
+    assert.deepEqual([error.code, error.message, error.details.closeCode], [code, 'why', closeCode], `close code ${closeCode}`);
+    await client.close();
+  }
 });

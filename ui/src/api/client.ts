@@ -1,89 +1,40 @@
-import { createClient as createWsClient, type Client as WsClient } from 'graphql-ws';
-
 /**
- * What the dashboard needs from a Kairos client. Kept this small so the TypeScript SDK can replace
- * the thin implementation below without touching the pages.
+ * The dashboard's Kairos client is the TypeScript SDK's (sdk/typescript), bundled from its source:
+ * the dashboard sends requests, follows the live feed and reports errors (WebSocket close codes
+ * included) exactly as the SDK does. The pages run the SDK's documents, and the dashboard's own
+ * (generated.ts) where they select differently.
  */
-export interface KairosClient {
-  /** Runs a query or mutation over HTTP; rejects with ApiError when the API answers with errors. */
-  request<T>(query: string, variables?: Record<string, unknown>): Promise<T>;
-  /** Starts a subscription over graphql-ws; returns a function that stops it. */
-  subscribe<T>(query: string, variables: Record<string, unknown>, sink: { next: (data: T) => void; error: (error: ApiError) => void }): () => void;
-  /** Closes the WebSocket (if one was opened). */
-  close(): void;
-}
+import { KairosClient, KairosError } from '../../../sdk/typescript/src/index.js';
 
-/** One error the API answered with: its message, `extensions.code` and, for BAD_USER_INPUT, the field. */
-export class ApiError extends Error {
-  constructor(
-    message: string,
-    readonly code: string,
-    readonly field?: string,
-  ) {
-    super(message);
-  }
-}
+export { KairosClient, KairosError, documents } from '../../../sdk/typescript/src/index.js';
+export type {
+  ApiKey,
+  CreateJobInput,
+  Execution,
+  ExecutionEvent,
+  ExecutionPhase,
+  ExecutionStatus,
+  Job,
+  JobStatus,
+  Role,
+  ScheduleInput,
+  TypedDocument,
+  UpdateJobInput,
+  Viewer,
+} from '../../../sdk/typescript/src/index.js';
 
-interface GraphQLErrorJson {
-  message: string;
-  extensions?: { code?: string; field?: string };
-}
-
-function toApiError(errors: readonly GraphQLErrorJson[] | undefined, fallback: string): ApiError {
-  const first = errors?.[0];
-  if (!first) return new ApiError(fallback, 'INTERNAL_SERVER_ERROR');
-  return new ApiError(first.message, first.extensions?.code ?? 'INTERNAL_SERVER_ERROR', first.extensions?.field);
-}
+/** Reconnections of the live feed in a row before it is reported lost. */
+const LIVE_FEED_ATTEMPTS = 20;
 
 /** A client for the Kairos API on this page's own origin, sending `token` as the bearer token. */
 export function createClient(token: string, endpoint = '/graphql'): KairosClient {
-  let ws: WsClient | null = null;
-  const wsUrl = () => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${endpoint}`;
-  return {
-    async request<T>(query: string, variables?: Record<string, unknown>): Promise<T> {
-      let response: Response;
-      try {
-        response = await fetch(endpoint, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-          body: JSON.stringify({ query, variables }),
-        });
-      } catch {
-        throw new ApiError('Kairos did not answer; is the api running?', 'NETWORK');
-      }
-      const body = (await response.json().catch(() => null)) as { data?: T; errors?: GraphQLErrorJson[] } | null;
-      if (!body) throw new ApiError(`Kairos answered HTTP ${response.status}`, 'INTERNAL_SERVER_ERROR');
-      if (body.errors?.length) throw toApiError(body.errors, 'Request failed');
-      return body.data as T;
-    },
-    subscribe<T>(query: string, variables: Record<string, unknown>, sink: { next: (data: T) => void; error: (error: ApiError) => void }) {
-      ws ??= createWsClient({
-        url: wsUrl(),
-        connectionParams: { authorization: `Bearer ${token}` },
-        // Reconnect after a restart of the api; a 4401 (bad token) is not retried by graphql-ws.
-        retryAttempts: 20,
-        lazy: true,
-      });
-      return ws.subscribe<T>(
-        { query, variables },
-        {
-          next: (result) => {
-            if (result.errors?.length) sink.error(toApiError(result.errors as GraphQLErrorJson[], 'Subscription failed'));
-            else if (result.data) sink.next(result.data as T);
-          },
-          error: (error) => {
-            const closed = error as { code?: number; reason?: string };
-            if (Array.isArray(error)) sink.error(toApiError(error as GraphQLErrorJson[], 'Subscription failed'));
-            else if (closed.code === 4401 || closed.code === 4403) sink.error(new ApiError('The live feed was refused: the token is no longer valid', 'UNAUTHENTICATED'));
-            else sink.error(new ApiError('The live feed was lost', 'NETWORK'));
-          },
-          complete: () => {},
-        },
-      );
-    },
-    close() {
-      void ws?.dispose();
-      ws = null;
-    },
-  };
+  // Absolute: the SDK makes the live feed's ws(s):// URL from it.
+  return new KairosClient({ url: new URL(endpoint, location.href).href, token, reconnect: { attempts: LIVE_FEED_ATTEMPTS } });
+}
+
+/** `error` as the KairosError the pages show: the SDK throws nothing else, but a page's own code might. */
+export function asKairosError(error: unknown): KairosError {
+  return error instanceof KairosError
+    ? error
+    : new KairosError('INTERNAL_SERVER_ERROR', error instanceof Error ? error.message : String(error));
 }

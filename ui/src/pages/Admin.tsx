@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { API_KEYS, CREATE_API_KEY, REVOKE_API_KEY, ROTATE_WEBHOOK_SECRET, type ApiKey, type Role } from '../api/operations.js';
+import { documents, type Role } from '../api/client.js';
 import { Card, ConfirmButton, ErrorBanner, SecretOnce, When } from '../components.js';
 import { useAction, useNow, useQuery } from '../hooks.js';
 import { useSession } from '../session.js';
@@ -8,22 +8,22 @@ import { useSession } from '../session.js';
 export function Admin() {
   const { client } = useSession();
   const now = useNow(10_000);
-  const keys = useQuery<{ apiKeys: ApiKey[] }>(API_KEYS, {});
+  const keys = useQuery(documents.ApiKeysDocument, {});
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('MEMBER');
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
   const create = useAction(
-    () => client.request<{ createApiKey: { secret: string } }>(CREATE_API_KEY, { name: name.trim(), role }),
+    () => client.createApiKey({ name: name.trim(), role }),
     (r) => {
-      setSecret({ label: `API key “${name.trim()}”`, value: r.createApiKey.secret });
+      setSecret({ label: `API key “${name.trim()}”`, value: r.secret });
       setName('');
       keys.reload();
     },
   );
-  const revoke = useAction((id: string) => client.request(REVOKE_API_KEY, { id }), keys.reload);
+  const revoke = useAction((id: string) => client.revokeApiKey(id), keys.reload);
   const rotate = useAction(
-    () => client.request<{ rotateWebhookSecret: { secret: string } }>(ROTATE_WEBHOOK_SECRET),
-    (r) => setSecret({ label: 'New webhook signing secret', value: r.rotateWebhookSecret.secret }),
+    () => client.rotateWebhookSecret(),
+    (secret) => setSecret({ label: 'New webhook signing secret', value: secret }),
   );
 
   return (

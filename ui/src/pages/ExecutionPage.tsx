@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { CANCEL_EXECUTION, EXECUTION_PAGE, RETRY_EXECUTION, type Execution } from '../api/operations.js';
+import { documents, type Execution } from '../api/client.js';
 import { Card, ErrorBanner, StatusBadge, When } from '../components.js';
 import { absolute, duration } from '../format.js';
 import { useAction, useLive, useNow, useQuery } from '../hooks.js';
@@ -11,11 +11,11 @@ const PENDING = new Set(['SCHEDULED', 'QUEUED', 'RUNNING', 'RETRYING']);
 export function ExecutionPage({ id }: { id: string }) {
   const { client, canWrite } = useSession();
   const now = useNow();
-  const answer = useQuery<{ execution: Execution | null }>(EXECUTION_PAGE, { id });
+  const answer = useQuery(documents.ExecutionDocument, { id });
   const [execution, setExecution] = useState<Execution | null>(null);
   useEffect(() => setExecution(answer.data?.execution ?? null), [answer.data]);
   useLive((event) => event.execution.id === id && setExecution(event.execution));
-  const act = useAction((mutation: string) => client.request<Record<string, { execution: { id: string } }>>(mutation, { id }), answer.reload);
+  const act = useAction((change: () => Promise<unknown>) => change(), answer.reload);
 
   if (answer.error && !execution) return <main class="page"><ErrorBanner error={answer.error} /></main>;
   if (!answer.data) return <main class="page muted">Loading…</main>;
@@ -39,12 +39,12 @@ export function ExecutionPage({ id }: { id: string }) {
         {canWrite && (
           <div class="actions" data-testid="execution-actions">
             {PENDING.has(e.status) && (
-              <button class="btn btn-danger" disabled={act.busy} onClick={() => void act.perform(CANCEL_EXECUTION)}>
+              <button class="btn btn-danger" disabled={act.busy} onClick={() => void act.perform(() => client.cancelExecution(id))}>
                 Cancel
               </button>
             )}
             {(e.status === 'FAILED' || e.status === 'CANCELLED') && (
-              <button class="btn btn-primary" disabled={act.busy} onClick={() => void act.perform(RETRY_EXECUTION)}>
+              <button class="btn btn-primary" disabled={act.busy} onClick={() => void act.perform(() => client.retryExecution(id))}>
                 ↻ Retry
               </button>
             )}

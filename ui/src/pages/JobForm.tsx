@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError } from '../api/client.js';
-import { CREATE_JOB, JOB_PAGE, PREVIEW, UPDATE_JOB, type Job, type Schedule, type Target } from '../api/operations.js';
+import { asKairosError, documents, type CreateJobInput, type Job, type KairosError, type ScheduleInput, type UpdateJobInput } from '../api/client.js';
+import type { Schedule, Target } from '../api/types.js';
 import { Card, ErrorBanner } from '../components.js';
 import { absolute } from '../format.js';
 import { navigate, useDebounced, useQuery } from '../hooks.js';
@@ -148,12 +148,12 @@ function jobInput(d: Draft, loaded: Job | null, payload: unknown): Record<string
 /** Create (no `id`) or edit a job; the API's validation errors are shown next to their field. */
 export function JobForm({ id }: { id?: string }) {
   const { client } = useSession();
-  const existing = useQuery<{ job: Job | null }>(JOB_PAGE, { id: id ?? '' }, Boolean(id));
+  const existing = useQuery(documents.JobDocument, { id: id ?? '' }, Boolean(id));
   const [draft, setDraft] = useState<Draft>(EMPTY);
   // The job as loaded: an update sends only what differs from it.
   const [loaded, setLoaded] = useState<Job | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<ApiError | null>(null);
+  const [formError, setFormError] = useState<KairosError | null>(null);
   const [saving, setSaving] = useState(false);
   useEffect(() => {
     if (!id || !existing.data?.job) return;
@@ -173,8 +173,8 @@ export function JobForm({ id }: { id?: string }) {
   const [preview, setPreview] = useState<{ times: { at: string; local: string }[] | null; error: string | null }>({ times: null, error: null });
   useEffect(() => {
     let current = true;
-    client.request<{ previewSchedule: { at: string; local: string }[] }>(PREVIEW, { schedule: JSON.parse(schedule), count: 5 }).then(
-      (data) => current && setPreview({ times: data.previewSchedule, error: null }),
+    client.previewSchedule(JSON.parse(schedule) as ScheduleInput, 5).then(
+      (times) => current && setPreview({ times, error: null }),
       (error: unknown) => current && setPreview({ times: null, error: error instanceof Error ? error.message : String(error) }),
     );
     return () => {
@@ -201,16 +201,18 @@ export function JobForm({ id }: { id?: string }) {
     setSaving(true);
     try {
       if (id) {
-        await client.request(UPDATE_JOB, { input: { id, ...input } });
+        // The input is built field by field as the API takes it (jobInput); the API validates it.
+        await client.updateJob({ id, ...input } as UpdateJobInput);
         navigate(`/jobs/${id}`);
       } else {
-        const created = await client.request<{ createJob: { job: { id: string } } }>(CREATE_JOB, { input });
-        navigate(`/jobs/${created.createJob.job.id}`);
+        const created = await client.createJob(input as CreateJobInput);
+        navigate(`/jobs/${created.id}`);
       }
     } catch (error) {
-      const apiError = error instanceof ApiError ? error : new ApiError(String(error), 'INTERNAL_SERVER_ERROR');
-      if (apiError.field) setErrors({ [fieldKey(apiError.field)]: apiError.message });
-      else setFormError(apiError);
+      const e = asKairosError(error);
+      const field = e.details.field;
+      if (typeof field === 'string') setErrors({ [fieldKey(field)]: e.message });
+      else setFormError(e);
     } finally {
       setSaving(false);
     }

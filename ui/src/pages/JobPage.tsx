@@ -1,4 +1,5 @@
-import { DELETE_JOB, JOB_PAGE, PAUSE_JOB, PREVIEW, RESUME_JOB, TRIGGER_JOB, type Job, type Schedule } from '../api/operations.js';
+import { documents, type Job } from '../api/client.js';
+import type { Schedule } from '../api/types.js';
 import { Card, ConfirmButton, ErrorBanner, StatusBadge, When } from '../components.js';
 import { ExecutionsTable } from '../executionsTable.js';
 import { absolute, cronFallback, offsetChanges, offsetOf, scheduleInWords } from '../format.js';
@@ -9,12 +10,12 @@ import { useSession } from '../session.js';
 export function JobPage({ id }: { id: string }) {
   const { client, canWrite } = useSession();
   const now = useNow();
-  const answer = useQuery<{ job: Job | null }>(JOB_PAGE, { id });
+  const answer = useQuery(documents.JobDocument, { id });
   useLive((event) => event.execution.jobId === id && answer.reload());
   const job = answer.data?.job;
-  const action = useAction((mutation: string) => client.request(mutation, { id }), answer.reload);
-  const trigger = useAction(() => client.request<{ triggerJob: { execution: { id: string } } }>(TRIGGER_JOB, { id }));
-  const remove = useAction(() => client.request(DELETE_JOB, { id }), () => navigate('/jobs'));
+  const action = useAction((change: () => Promise<unknown>) => change(), answer.reload);
+  const trigger = useAction(() => client.triggerJob(id));
+  const remove = useAction(() => client.deleteJob(id), () => navigate('/jobs'));
 
   if (answer.error && !job) return <main class="page"><ErrorBanner error={answer.error} /></main>;
   if (!answer.data) return <main class="page muted">Loading…</main>;
@@ -39,12 +40,12 @@ export function JobPage({ id }: { id: string }) {
               ▶ Trigger now
             </button>
             {job.status === 'ACTIVE' && (
-              <button class="btn" disabled={busy} onClick={() => void action.perform(PAUSE_JOB)}>
+              <button class="btn" disabled={busy} onClick={() => void action.perform(() => client.pauseJob(id))}>
                 ❚❚ Pause
               </button>
             )}
             {job.status === 'PAUSED' && (
-              <button class="btn" disabled={busy} onClick={() => void action.perform(RESUME_JOB)}>
+              <button class="btn" disabled={busy} onClick={() => void action.perform(() => client.resumeJob(id))}>
                 ▶ Resume
               </button>
             )}
@@ -181,7 +182,7 @@ export function Occurrences({ schedule, from, now, count = 10 }: { schedule: Sch
     startAt: previewStart(schedule, from, now),
     endAt: schedule.endAt,
   };
-  const preview = useQuery<{ previewSchedule: { at: string; local: string }[] }>(PREVIEW, { schedule: input, count });
+  const preview = useQuery(documents.PreviewScheduleDocument, { schedule: input, count });
   return <OccurrenceList times={preview.data?.previewSchedule ?? null} timeZone={schedule.timezone} error={preview.error?.message ?? null} />;
 }
 

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { EXECUTIONS, JOBS, RECENT_EXECUTIONS, STATS, type ExecutionSummary, type JobRow, type JobStatus, type PageInfo } from '../api/operations.js';
+import { documents, type JobStatus } from '../api/client.js';
+import { ExecutionsDocument, JobsDocument } from '../api/generated.js';
+import type { JobRow } from '../api/types.js';
 import { LagHistogram, Timeline } from '../charts.js';
 import { Card, ErrorBanner, Pager, StatusBadge, When, usePaging } from '../components.js';
 import { duration, scheduleInWords, successRate } from '../format.js';
@@ -7,10 +9,8 @@ import { navigate, useDebounced, useLive, useNow, useQuery } from '../hooks.js';
 import { useSession } from '../session.js';
 
 const PAGE_SIZE = 20;
-
-interface JobsAnswer {
-  jobs: { totalCount: number; pageInfo: PageInfo; edges: { node: JobRow }[] };
-}
+/** How many recent runs (started or finished) a job row's success rate is taken from: the Jobs query's (operations.graphql). */
+const RECENT_EXECUTIONS = 20;
 
 /** The landing page: how the last hour went, then every job. */
 export function Jobs() {
@@ -22,7 +22,7 @@ export function Jobs() {
   const paging = usePaging(PAGE_SIZE);
   useEffect(() => paging.reset(), [status, namePrefix]);
   const filter = { ...(status ? { statuses: [status] } : {}), ...(namePrefix ? { namePrefix } : {}) };
-  const jobs = useQuery<JobsAnswer>(JOBS, { ...paging.page, filter });
+  const jobs = useQuery(JobsDocument, { ...paging.page, filter });
   useRefreshOnEvents(jobs.reload);
   // Jobs created or changed elsewhere emit no execution event: look again now and then.
   useEffect(() => {
@@ -132,18 +132,14 @@ function JobLine({ job, now }: { job: JobRow; now: number }) {
   );
 }
 
-interface StatsAnswer {
-  executionStats: { total: number; byStatus: { status: string; count: number }[]; startLagMsP50: number | null; startLagMsP99: number | null };
-}
-
 /** Figures and charts over the last hour. */
 function Overview({ now }: { now: number }) {
   // Re-anchored each minute (not each second) so the queries are not re-sent every tick.
   const minute = Math.floor(now / 60_000) * 60_000;
   const since = new Date(minute - 3_600_000).toISOString();
-  const stats = useQuery<StatsAnswer>(STATS, { since });
+  const stats = useQuery(documents.ExecutionStatsDocument, { since });
   // Runs only: occurrences not started yet sort first and would take a frequent job's share of the 100.
-  const recent = useQuery<{ executions: { edges: { node: ExecutionSummary }[] } }>(EXECUTIONS, { first: 100, filter: { scheduledAfter: since, phase: 'HISTORY' } });
+  const recent = useQuery(ExecutionsDocument, { first: 100, filter: { scheduledAfter: since, phase: 'HISTORY' } });
   useRefreshOnEvents(() => {
     stats.reload();
     recent.reload();

@@ -1,0 +1,280 @@
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** Which executions to list; every given condition must hold. Without phase and statuses, upcoming occurrences come first. */
+export type ExecutionFilter = {
+  jobId?: string | null | undefined;
+  /** HISTORY: started or finished; UPCOMING: not started yet. With statuses, only the statuses in both (possibly none). */
+  phase?: ExecutionPhase | null | undefined;
+  /** Inclusive. */
+  scheduledAfter?: string | null | undefined;
+  /** Exclusive. */
+  scheduledBefore?: string | null | undefined;
+  statuses?: Array<ExecutionStatus> | null | undefined;
+};
+
+export type ExecutionPhase =
+  /** Started or finished: every status but SCHEDULED and QUEUED (RUNNING, RETRYING, SUCCEEDED, FAILED, CANCELLED, SKIPPED). */
+  | 'HISTORY'
+  /** Not started yet: SCHEDULED and QUEUED. */
+  | 'UPCOMING';
+
+export type ExecutionStatus =
+  | 'CANCELLED'
+  /** All attempts failed. */
+  | 'FAILED'
+  /** Handed to the worker queue. */
+  | 'QUEUED'
+  /** An attempt failed; the next one waits for its backoff (see nextAttemptAt). */
+  | 'RETRYING'
+  | 'RUNNING'
+  /** Created ahead of its time by the scheduler. */
+  | 'SCHEDULED'
+  /** Not run, because of the job's overlap policy, or of its misfire policy (SKIP, RUN_ONCE) for an occurrence missed while no scheduler ran (see reason). */
+  | 'SKIPPED'
+  | 'SUCCEEDED';
+
+export type ExecutionTrigger =
+  /** A misfire catch-up after scheduler downtime. */
+  | 'CATCH_UP'
+  /** triggerJob. */
+  | 'MANUAL'
+  | 'SCHEDULE';
+
+export type JobFilter = {
+  /** Case-insensitive prefix of the job name. */
+  namePrefix?: string | null | undefined;
+  statuses?: Array<JobStatus> | null | undefined;
+};
+
+export type JobStatus =
+  | 'ACTIVE'
+  /** A one-off that has run, or a schedule past its endAt. */
+  | 'COMPLETED'
+  | 'PAUSED';
+
+export type ScheduleKind =
+  | 'CRON'
+  | 'INTERVAL'
+  | 'ONCE';
+
+export type ScheduleFieldsFragment = { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number };
+
+export type PageInfoFieldsFragment = { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null };
+
+export type JobRowFieldsFragment = { id: string, name: string, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, lastExecution: { status: ExecutionStatus } | null, executions: { edges: Array<{ node: { status: ExecutionStatus } }> } };
+
+export type ExecutionSummaryFieldsFragment = { id: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, error: string | null, jobId: string, job: { id: string, name: string } | null };
+
+export type JobsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+  filter?: JobFilter | null | undefined;
+}>;
+
+
+export type JobsQuery = { jobs: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { id: string, name: string, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, lastExecution: { status: ExecutionStatus } | null, executions: { edges: Array<{ node: { status: ExecutionStatus } }> } } }> } };
+
+export type ExecutionsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+  filter?: ExecutionFilter | null | undefined;
+}>;
+
+
+export type ExecutionsQuery = { executions: { pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { id: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, error: string | null, jobId: string, job: { id: string, name: string } | null } }> } };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+export const PageInfoFieldsFragmentDoc = new TypedDocumentString(`
+    fragment PageInfoFields on PageInfo {
+  hasNextPage
+  hasPreviousPage
+  startCursor
+  endCursor
+}
+    `, {"fragmentName":"PageInfoFields"}) as unknown as TypedDocumentString<PageInfoFieldsFragment, unknown>;
+export const ScheduleFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ScheduleFields on Schedule {
+  kind
+  cron
+  timezone
+  intervalSeconds
+  runAt
+  startAt
+  endAt
+  jitterSeconds
+}
+    `, {"fragmentName":"ScheduleFields"}) as unknown as TypedDocumentString<ScheduleFieldsFragment, unknown>;
+export const JobRowFieldsFragmentDoc = new TypedDocumentString(`
+    fragment JobRowFields on Job {
+  id
+  name
+  status
+  schedule {
+    ...ScheduleFields
+  }
+  nextRunAt
+  lastRunAt
+  lastExecution {
+    status
+  }
+  executions(first: 20, filter: {phase: HISTORY}) {
+    edges {
+      node {
+        status
+      }
+    }
+  }
+}
+    fragment ScheduleFields on Schedule {
+  kind
+  cron
+  timezone
+  intervalSeconds
+  runAt
+  startAt
+  endAt
+  jitterSeconds
+}`, {"fragmentName":"JobRowFields"}) as unknown as TypedDocumentString<JobRowFieldsFragment, unknown>;
+export const ExecutionSummaryFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ExecutionSummaryFields on Execution {
+  id
+  status
+  trigger
+  scheduledFor
+  startedAt
+  finishedAt
+  durationMs
+  startLagMs
+  attempt
+  maxAttempts
+  error
+  jobId
+  job {
+    id
+    name
+  }
+}
+    `, {"fragmentName":"ExecutionSummaryFields"}) as unknown as TypedDocumentString<ExecutionSummaryFieldsFragment, unknown>;
+export const JobsDocument = new TypedDocumentString(`
+    query Jobs($first: Int, $after: String, $last: Int, $before: String, $filter: JobFilter) {
+  jobs(
+    first: $first
+    after: $after
+    last: $last
+    before: $before
+    filter: $filter
+  ) {
+    totalCount
+    pageInfo {
+      ...PageInfoFields
+    }
+    edges {
+      node {
+        ...JobRowFields
+      }
+    }
+  }
+}
+    fragment ScheduleFields on Schedule {
+  kind
+  cron
+  timezone
+  intervalSeconds
+  runAt
+  startAt
+  endAt
+  jitterSeconds
+}
+fragment PageInfoFields on PageInfo {
+  hasNextPage
+  hasPreviousPage
+  startCursor
+  endCursor
+}
+fragment JobRowFields on Job {
+  id
+  name
+  status
+  schedule {
+    ...ScheduleFields
+  }
+  nextRunAt
+  lastRunAt
+  lastExecution {
+    status
+  }
+  executions(first: 20, filter: {phase: HISTORY}) {
+    edges {
+      node {
+        status
+      }
+    }
+  }
+}`) as unknown as TypedDocumentString<JobsQuery, JobsQueryVariables>;
+export const ExecutionsDocument = new TypedDocumentString(`
+    query Executions($first: Int, $after: String, $last: Int, $before: String, $filter: ExecutionFilter) {
+  executions(
+    first: $first
+    after: $after
+    last: $last
+    before: $before
+    filter: $filter
+  ) {
+    pageInfo {
+      ...PageInfoFields
+    }
+    edges {
+      node {
+        ...ExecutionSummaryFields
+      }
+    }
+  }
+}
+    fragment PageInfoFields on PageInfo {
+  hasNextPage
+  hasPreviousPage
+  startCursor
+  endCursor
+}
+fragment ExecutionSummaryFields on Execution {
+  id
+  status
+  trigger
+  scheduledFor
+  startedAt
+  finishedAt
+  durationMs
+  startLagMs
+  attempt
+  maxAttempts
+  error
+  jobId
+  job {
+    id
+    name
+  }
+}`) as unknown as TypedDocumentString<ExecutionsQuery, ExecutionsQueryVariables>;

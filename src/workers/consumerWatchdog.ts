@@ -15,7 +15,7 @@ export interface ConsumerWatchdogOptions {
 
 /**
  * Finds queue consumers that stopped taking work. BullMQ's blocking connection to a Redis Cluster
- * node can stay wedged after that node restarts (taskforcesh/bullmq#4138): the consumer neither
+ * node can stay wedged after that node restarts (a known BullMQ fault): the consumer neither
  * errors nor fetches again, and its shard's entries wait for ever. A healthy consumer with free
  * slots takes a waiting entry within milliseconds, so one that ran nothing for `wedgedAfterMs`
  * while entries wait is replaced by its owner (WorkerRole).

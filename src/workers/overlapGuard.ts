@@ -2,6 +2,10 @@ import { readFileSync } from 'node:fs';
 import type { RedisClient } from '../redis/redisClient.js';
 import type { OverlapPolicy } from '../domain/job.js';
 import { toGlobalId } from '../ids/globalId.js';
+import type { Clock } from '../clock.js';
+import { bufferedEntry } from '../queue/queueEntry.js';
+import type { ExecutionQueues } from '../queue/executionQueues.js';
+import type { ExecutionDoc } from '../domain/execution.js';
 
 const RELEASE = readFileSync(new URL('./lua/releaseRun.lua', import.meta.url), 'utf8');
 
@@ -70,4 +74,15 @@ export class OverlapGuard {
     const next = await this.redis.eval(RELEASE, 2, running, buffer, executionId);
     return typeof next === 'string' ? next : null;
   }
+}
+
+/** Frees the job's slot `executionId` holds and queues the execution BUFFER_ONE held back for it, due now. */
+export async function releaseJobSlot(
+  deps: { overlap: Pick<OverlapGuard, 'release'>; queues: Pick<ExecutionQueues, 'enqueue'>; clock: Clock },
+  execution: Pick<ExecutionDoc, 'tenantId' | 'workload'>,
+  jobId: string,
+  executionId: string,
+): Promise<void> {
+  const buffered = await deps.overlap.release(jobId, executionId);
+  if (buffered) await deps.queues.enqueue([bufferedEntry(buffered, execution.tenantId, execution.workload, deps.clock())]);
 }

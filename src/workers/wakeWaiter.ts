@@ -19,7 +19,7 @@ export function waiterOf(workload: Workload, entryId: string): string {
  * A failed wake is only logged: the waiters' timed tries still come.
  */
 export async function releaseTenantSlot(
-  deps: { tenantSlots: ConcurrencyLimiter; queues: ExecutionQueues; logger: Logger },
+  deps: { tenantSlots: Pick<ConcurrencyLimiter, 'release'>; queues: Pick<ExecutionQueues, 'promote'>; logger: Logger },
   tenantId: string,
   executionId: string,
 ): Promise<void> {

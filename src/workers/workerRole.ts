@@ -5,6 +5,9 @@ import { errorMessage, type Logger } from '../logger.js';
 import { executionLogFields, jobLogFields } from '../ids/logFields.js';
 import type { ExecutionMessage, QueueShards } from '../queue/executionQueues.js';
 import { runExecution, type RunDeps } from './runExecution.js';
+import type { KairosMetrics } from '../metrics/kairosMetrics.js';
+import type { CancelSignals } from '../events/cancelSignals.js';
+import type { ExecutionQueues } from '../queue/executionQueues.js';
 import { isMongoUnavailable } from '../store/mongo.js';
 import { shareOf, TenantShare } from './tenantShare.js';
 import { PoolGate } from './poolGate.js';
@@ -30,6 +33,13 @@ export interface WorkerRoleOptions {
   /** A consumer that took nothing for this long while its queue has entries waiting is replaced (ConsumerWatchdog); config WORKER_WEDGED_MS. */
   wedgedAfterMs: number;
 }
+
+/** What the role uses of its deliveries' dependencies itself: the waiting counts, error metrics, and the abort of running attempts. */
+type RoleDeps = RunDeps & {
+  queues: Pick<ExecutionQueues, 'leftWaiting' | 'waiting'>;
+  metrics: Pick<KairosMetrics, 'mongoError' | 'redisError'>;
+  cancels: Pick<CancelSignals, 'abortAll'>;
+};
 
 /** One BullMQ consumer of a queue shard, with what the watchdog needs to know of it. */
 interface Consumer {
@@ -65,24 +75,22 @@ export class WorkerRole {
 
   private readonly wedgedAfterMs: number;
 
-  private readonly deps: RunDeps;
+  private readonly deps: RoleDeps;
 
   /** The injected clock, in milliseconds: when consumers last took work, for the watchdog. */
   private readonly now = () => this.deps.clock().getTime();
 
-  constructor(
-    connection: ConnectionOptions,
-    runDeps: Omit<RunDeps, 'tenantShare'>,
-    private readonly logger: Logger,
-    options: WorkerRoleOptions,
-  ) {
+  private readonly logger: Logger;
+
+  constructor(connection: ConnectionOptions, runDeps: Omit<RoleDeps, 'tenantShare'>, options: WorkerRoleOptions) {
+    const logger = (this.logger = runDeps.logger);
     this.drainTimeoutMs = options.drainTimeoutMs;
     // A tenant holds at most its share of each pool, so its backlog never takes every slot of the process.
     const tenantShare = new TenantShare({
       IO_BOUND: shareOf(options.ioConcurrency, options.tenantSharePercent),
       CPU_BOUND: shareOf(options.cpuConcurrency, options.tenantSharePercent),
     });
-    const deps: RunDeps = (this.deps = { ...runDeps, tenantShare });
+    const deps: RoleDeps = (this.deps = { ...runDeps, tenantShare });
     this.pools = { IO_BOUND: options.ioConcurrency, CPU_BOUND: options.cpuConcurrency };
     this.consume = (workload: Workload, queueName: string) => {
       const gate = this.gates.get(workload)!;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { RetryPolicy } from '../../src/domain/job.js';
 import { backoffDelayMs } from '../../src/domain/backoff.js';
-import { decideAttemptEnd, type AttemptResult } from '../../src/workers/attemptEnd.js';
+import { decideAttemptEnd, type AttemptResult } from '../../src/domain/attemptEnd.js';
 
 const NOW = new Date('2026-01-01T00:00:00.000Z');
 const policy: RetryPolicy = { maxAttempts: 3, initialBackoffSeconds: 2, maxBackoffSeconds: 60, backoffMultiplier: 2 };

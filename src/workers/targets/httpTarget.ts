@@ -49,7 +49,7 @@ export async function callHttpTarget(call: HttpCall): Promise<HttpOutcome> {
   headers.set('X-Kairos-Job-Id', call.jobId);
   headers.set('X-Kairos-Attempt', String(call.attempt));
   headers.set('X-Kairos-Scheduled-For', call.scheduledFor.toISOString());
-  // v1 stays for receivers not yet moved to v2 (deprecated: README, the webhook receiver); v2 also binds the execution id, method and URL.
+  // v1 stays for receivers not yet moved to v2 (deprecated: docs/security.md, "Webhook signatures"); v2 also binds the execution id, method and URL.
   headers.set('X-Kairos-Signature', signature(call.secret, body, call.now));
   headers.set(
     'X-Kairos-Signature-V2',

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * How Kairos signs an HTTP delivery with the tenant's webhook secret (README, the webhook receiver).
+ * How Kairos signs an HTTP delivery with the tenant's webhook secret (docs/security.md, "Webhook signatures").
  * Both headers are sent during the transition; v1 is deprecated and stops being sent in Kairos 0.3.0.
  */
 

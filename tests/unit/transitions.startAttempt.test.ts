@@ -1,0 +1,82 @@
+import { describe, expect, it } from '@jest/globals';
+import { ObjectId } from 'mongodb';
+import type { ExecutionEventMessage } from '../../src/events/executionEventBus.js';
+import { createLogger } from '../../src/logger.js';
+import type { ClaimRequest } from '../../src/store/runStore.js';
+import { startAttempt, type StartAttemptDeps } from '../../src/transitions/startAttempt.js';
+
+const STARTED = new Date('2030-01-01T00:00:02.500Z');
+
+const run = {
+  _id: new ObjectId('650000000000000000000001'),
+  tenantId: 'acme',
+  jobId: new ObjectId('650000000000000000000002'),
+  workload: 'IO_BOUND' as const,
+  status: 'RETRYING' as const,
+  attempt: 1,
+};
+
+/** The transition over fakes: a start writer answering `claim` (null: its compare-and-set missed). */
+function setup(claim: string | null, publish?: () => Promise<void>) {
+  const requests: ClaimRequest[] = [];
+  const calls: string[] = [];
+  const events: ExecutionEventMessage[] = [];
+  const lines: Record<string, unknown>[] = [];
+  const deps: StartAttemptDeps<string> = {
+    starts: {
+      start: async (request) => {
+        requests.push(request);
+        return claim;
+      },
+    },
+    queues: { leftWaiting: (workload, tenantId, entryId) => calls.push(`left waiting ${workload} ${tenantId} ${entryId}`) },
+    events: {
+      publish:
+        publish ??
+        (async (published) => {
+          events.push(...published);
+        }),
+    },
+    logger: createLogger({}, 'info', (line) => lines.push(JSON.parse(line) as Record<string, unknown>)),
+  };
+  return { deps, requests, calls, events, lines };
+}
+
+const input = { run, entryId: 'entry-r1', workerId: 'worker-1', deadlineAfterMs: 40_000 };
+
+describe('startAttempt: waiting → RUNNING', () => {
+  it('writes the start as a compare-and-set on what the worker expects, leaves the waiting ones, and announces it', async () => {
+    const { deps, requests, calls, events } = setup('claim-1');
+    const started = await startAttempt(deps, input, STARTED);
+    expect(requests).toEqual([
+      { id: run._id, from: { status: 'RETRYING', attempt: 1 }, workerId: 'worker-1', startedAt: STARTED, deadlineAfterMs: 40_000 },
+    ]);
+    expect(calls).toEqual(['left waiting IO_BOUND acme entry-r1']);
+    const event: ExecutionEventMessage = {
+      tenantId: 'acme',
+      executionId: '650000000000000000000001',
+      jobId: '650000000000000000000002',
+      previousStatus: 'RETRYING',
+      status: 'RUNNING',
+      occurredAt: STARTED.toISOString(),
+      attempt: { number: 2, workerId: 'worker-1' },
+    };
+    expect(events).toEqual([event]);
+    expect(started).toEqual({ claim: 'claim-1', event });
+  });
+
+  it('a start whose compare-and-set missed (a stale picture) announces nothing and stays waiting', async () => {
+    const { deps, calls, events } = setup(null);
+    expect(await startAttempt(deps, input, STARTED)).toBeNull();
+    expect(calls).toEqual([]);
+    expect(events).toEqual([]);
+  });
+
+  it('a publish that fails is logged; the start stands', async () => {
+    const { deps, lines } = setup('claim-1', async () => {
+      throw new Error('Redis unreachable');
+    });
+    expect(await startAttempt(deps, input, STARTED)).toMatchObject({ claim: 'claim-1', event: { status: 'RUNNING' } });
+    expect(lines).toEqual([expect.objectContaining({ msg: 'could not publish execution events', count: 1 })]);
+  });
+});

@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError } from '../errors/index.js';
 import type { CancelSignals } from '../events/cancelSignals.js';
 import { pastDeadline, type AttemptClaims } from '../queue/attemptClaims.js';
 import { toGlobalId } from '../ids/globalId.js';
-import { cancelPendingExecutions } from '../jobs/cancelPendingExecutions.js';
+import { PENDING, cancelWaiting } from '../transitions/cancelWaiting.js';
 import type { JobDeps } from '../jobs/jobDeps.js';
 
 export const USER_CANCEL_REASON = 'cancelled by a user';
@@ -28,10 +28,9 @@ export async function cancelExecution(
     throw new ConflictError(`Execution ${toGlobalId('Execution', id)} has already ended (${current.status})`);
   }
   if (current.status !== 'RUNNING' && !(await attemptRunning(deps.claims, current, now))) {
-    await cancelPendingExecutions(
-      deps,
-      current.jobId,
-      { statuses: ['SCHEDULED', 'QUEUED', 'RETRYING'], executionId: id },
+    await cancelWaiting(
+      { ...deps, store: deps.executions },
+      { jobId: current.jobId, executionIds: [id], statuses: PENDING },
       USER_CANCEL_REASON,
       now,
     );

@@ -1,11 +1,10 @@
 import type { ObjectId } from 'mongodb';
 import type { ExecutionDoc } from '../domain/execution.js';
 import { ConflictError, NotFoundError } from '../errors/index.js';
-import { publishStatusEvents, statusEvent } from '../transitions/statusEvents.js';
+import { RETRYABLE, requeueExecution } from '../transitions/requeueExecution.js';
 import { toGlobalId } from '../ids/globalId.js';
 import type { JobDeps } from '../jobs/jobDeps.js';
 import type { CancelSignals } from '../events/cancelSignals.js';
-import { queueEntry } from '../queue/queueEntry.js';
 import { checkWaitingQuota } from '../quotas/waitingQuota.js';
 
 /**
@@ -22,7 +21,7 @@ export async function retryExecution(
   const current = await deps.executions.findById(id);
   const globalId = toGlobalId('Execution', id);
   if (!current) throw new NotFoundError('Execution', globalId);
-  if (current.status !== 'FAILED' && current.status !== 'CANCELLED') {
+  if (!RETRYABLE.includes(current.status)) {
     throw new ConflictError(`Only a FAILED or CANCELLED execution can be retried; ${globalId} is ${current.status}`);
   }
   const job = await deps.jobs.findById(current.jobId);
@@ -31,11 +30,7 @@ export async function retryExecution(
   await checkWaitingQuota(deps.waiting, current.tenantId, maxWaitingExecutions, deps.logger);
   // A cancel request that never met a running attempt must not cancel the new round.
   await deps.cancels.clear(id.toHexString());
-  const queued = await deps.executions.requeueForRetry(current, job.retryPolicy.maxAttempts, now);
-  if (!queued) throw new ConflictError(`Execution ${globalId} changed meanwhile; read it again`);
-  await publishStatusEvents(deps.events, deps.logger, [statusEvent(queued, current.status, 'QUEUED', now)]);
-  // Round 0, the id a QUEUED execution has everywhere (reconcile, cancel): the earlier entry of that
-  // id left the queue when the execution ended.
-  await deps.queues.enqueue([queueEntry(queued, now, { kind: 'waiting' }, job)]);
-  return queued;
+  const requeued = await requeueExecution(deps, current, job, now);
+  if (!requeued) throw new ConflictError(`Execution ${globalId} changed meanwhile; read it again`);
+  return requeued.execution;
 }

@@ -1,9 +1,10 @@
 import type { JobDoc, Schedule } from '../domain/job.js';
 import { trimSkip } from '../scheduler/budgetSkips.js';
 import type { SkipRewrite } from '../store/skipRewrites.js';
-import { CANCEL_REASONS, SCHEDULE_TRIGGERS, cancelPendingExecutions } from './cancelPendingExecutions.js';
+import { SCHEDULE_TRIGGERS, UNSTARTED, cancelWaiting } from '../transitions/cancelWaiting.js';
+import { reviveCancelled } from '../transitions/reviveCancelled.js';
+import { CANCEL_REASONS } from './cancelReasons.js';
 import type { JobDeps } from './jobDeps.js';
-import { materialiseNearTerm, nearTermOccurrenceKeys } from './materialiseNearTerm.js';
 
 /**
  * Brings a job's executions in line with the schedule it has just been given (updateJob) or has
@@ -16,7 +17,7 @@ import { materialiseNearTerm, nearTermOccurrenceKeys } from './materialiseNearTe
  * - cuts its SKIPPED budget records back to the occurrences before now (or before its new cursor,
  *   if that is earlier): the others are taken back, as waiting executions are cancelled, and the new
  *   cursor materialises again those it has (`previousSchedule`: the schedule they were written under);
- * - materialises the near-term occurrences as createJob does.
+ * - has the scheduling side materialise the near-term occurrences, as createJob does.
  */
 export async function applySchedule(
   deps: JobDeps,
@@ -25,17 +26,16 @@ export async function applySchedule(
   now: Date,
   previousSchedule: Schedule = job.schedule,
 ): Promise<JobDoc> {
-  const planned = nearTermOccurrenceKeys(deps, job, now);
+  const planned = deps.scheduling.nearTermKeys(job, now);
   await trimSkips(deps, job, previousSchedule, now);
-  await cancelPendingExecutions(
-    deps,
-    job._id,
-    { statuses: ['SCHEDULED', 'QUEUED'], triggers: SCHEDULE_TRIGGERS, exceptOccurrenceKeys: planned },
+  await cancelWaiting(
+    { ...deps, store: deps.executions },
+    { jobId: job._id, statuses: UNSTARTED, triggers: SCHEDULE_TRIGGERS, exceptOccurrenceKeys: planned },
     reason,
     now,
   );
-  await deps.executions.reviveCancelled(job._id, planned, [CANCEL_REASONS.paused, CANCEL_REASONS.scheduleChanged], now);
-  return materialiseNearTerm(deps, job, now);
+  await reviveCancelled(deps, job._id, planned, [CANCEL_REASONS.paused, CANCEL_REASONS.scheduleChanged], now);
+  return deps.scheduling.jobChanged(job, now);
 }
 
 async function trimSkips(deps: JobDeps, job: JobDoc, schedule: Schedule, now: Date): Promise<void> {

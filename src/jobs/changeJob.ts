@@ -3,7 +3,7 @@ import type { JobDoc } from '../domain/job.js';
 import { ConflictError, NotFoundError } from '../errors/index.js';
 import { toGlobalId } from '../ids/globalId.js';
 import type { JobChange, JobStore } from '../store/jobStore.js';
-import type { DueIndex } from '../scheduler/dueIndex.js';
+import type { JobScheduling } from '../scheduler/jobScheduling.js';
 
 /** Attempts of a read-modify-write before giving up with CONFLICT: the first, and one retry. */
 const ATTEMPTS = 2;
@@ -14,11 +14,11 @@ const ATTEMPTS = 2;
  * unchanged); it may throw (BAD_USER_INPUT, CONFLICT), and then nothing is written. When another
  * write lands between the read and the write, the change is decided again on the fresh job, once;
  * a second collision is CONFLICT. So concurrent changes serialise instead of overwriting each other.
- * A change of the schedule cursor is written to the due index before (earlier only) and after the
- * MongoDB write (see DueIndex), so the sweep never misses the job.
+ * A change of the schedule cursor is told to the scheduling side before and after the MongoDB write
+ * (see JobScheduling: the due index, earlier only before), so the sweep never misses the job.
  */
 export async function changeJob(
-  { jobs, dueIndex }: { jobs: JobStore; dueIndex: DueIndex },
+  { jobs, scheduling }: { jobs: JobStore; scheduling: Pick<JobScheduling, 'cursorMoving' | 'cursorMoved'> },
   id: ObjectId,
   now: Date,
   decide: (job: JobDoc) => JobChange | null,
@@ -29,7 +29,7 @@ export async function changeJob(
     const change = decide(current);
     if (change === null) return { job: current, changed: false };
     const moves = change.scheduleCursor !== undefined;
-    if (moves) await dueIndex.expect(id, change.scheduleCursor ?? null);
+    if (moves) await scheduling.cursorMoving(id, change.scheduleCursor ?? null);
     // A moved cursor may land before occurrences materialised earlier (see JobDoc.rescheduledAt).
     const written = await jobs.updateIfVersion(id, current.version, {
       ...change,
@@ -37,7 +37,7 @@ export async function changeJob(
       ...(moves ? { rescheduledAt: now } : {}),
     });
     if (written) {
-      if (moves) await dueIndex.touch(id, written.status === 'ACTIVE' ? written.scheduleCursor : null);
+      if (moves) await scheduling.cursorMoved(written);
       return { job: written, changed: true };
     }
   }

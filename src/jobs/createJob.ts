@@ -3,12 +3,12 @@ import type { JobDoc } from '../domain/job.js';
 import { firstOccurrence } from '../domain/schedule/nextOccurrences.js';
 import { QuotaExceededError } from '../errors/index.js';
 import type { TenantDoc } from '../domain/tenant.js';
-import { materialiseNearTerm, type NearTermDeps } from './materialiseNearTerm.js';
 import { parseIdempotencyKey, parseNewJob, type JobInputFields } from './parseJobInput.js';
 import type { TenantLock } from '../quotas/tenantLock.js';
 import type { JobCounter } from '../quotas/jobCounter.js';
+import type { JobDeps } from './jobDeps.js';
 
-export interface CreateJobDeps extends NearTermDeps {
+export interface CreateJobDeps extends Pick<JobDeps, 'jobs' | 'scheduling' | 'logger'> {
   handlerNames: ReadonlySet<string>;
   /** ALLOW_PRIVATE_TARGETS: whether a target URL may name a private IP literal. */
   allowPrivateTargets: boolean;
@@ -47,7 +47,7 @@ export async function createJob(
       deps.jobCounter.reserve(tenant._id, tenant.maxJobs, () => deps.jobs.countAll()).catch(() => null),
       // Into the due index before MongoDB (see DueIndex): a crash in between leaves an entry, not a job the
       // sweep misses. Beside the reservation (one round trip less): the entry of a job refused here costs the sweep one read.
-      deps.materialise.dueIndex.expect(_id, cursor),
+      deps.scheduling.cursorMoving(_id, cursor),
     ]);
     if (reserved === false || (reserved === null && (await deps.jobs.countAll()) >= tenant.maxJobs)) throw overQuota();
     // An insert that fails keeps its reservation: it may have landed, and an over-count heals
@@ -66,9 +66,9 @@ export async function createJob(
       version: 1,
     });
     if (!inserted.created && reserved) await deps.jobCounter.release(tenant._id).catch(() => undefined);
-    // Not awaited (one round trip less): the stamp only has to land eventually, and a touch that
-    // fails (reported by DueIndex) leaves the entry `expect` wrote, healed by the leader's periodic rebuild.
-    if (inserted.created) void deps.materialise.dueIndex.touch(_id, inserted.job.status === 'ACTIVE' ? inserted.job.scheduleCursor : null);
+    // Not awaited (one round trip less): the stamp only has to land eventually, and a write that
+    // fails (logged by the due index) leaves the entry `cursorMoving` wrote, healed by the leader's periodic rebuild.
+    if (inserted.created) void deps.scheduling.cursorMoved(inserted.job);
     // Without Redis (no lock, no counter) concurrent creates can all pass the count: counting
     // again after the insert, one over the quota takes its own job back.
     if (inserted.created && reserved === null && (await deps.jobs.countAll()) > tenant.maxJobs) {
@@ -78,5 +78,5 @@ export async function createJob(
     return inserted;
   });
   if (!created) return job;
-  return materialiseNearTerm(deps, job, now);
+  return deps.scheduling.jobChanged(job, now);
 }

@@ -1,7 +1,8 @@
 import type { ObjectId } from 'mongodb';
 import { NotFoundError } from '../errors/index.js';
 import { toGlobalId } from '../ids/globalId.js';
-import { CANCEL_REASONS, cancelPendingExecutions } from './cancelPendingExecutions.js';
+import { PENDING, cancelWaiting } from '../transitions/cancelWaiting.js';
+import { CANCEL_REASONS } from './cancelReasons.js';
 import type { JobDeps } from './jobDeps.js';
 import { errorMessage } from '../logger.js';
 
@@ -18,5 +19,5 @@ export async function deleteJob(deps: JobDeps, id: ObjectId, now: Date): Promise
   await deps.jobCounter
     .release(deps.jobs.tenantId)
     .catch((error: unknown) => deps.logger.warn('could not release a job slot', { error: errorMessage(error) }));
-  await cancelPendingExecutions(deps, id, { statuses: ['SCHEDULED', 'QUEUED', 'RETRYING'] }, CANCEL_REASONS.deleted, now);
+  await cancelWaiting({ ...deps, store: deps.executions }, { jobId: id, statuses: PENDING }, CANCEL_REASONS.deleted, now);
 }

@@ -1,22 +1,27 @@
 import type { ExecutionStore } from '../store/executionStore.js';
-import type { NearTermDeps } from './materialiseNearTerm.js';
+import type { JobStore } from '../store/jobStore.js';
 import type { JobCounter } from '../quotas/jobCounter.js';
 import type { ExecutionQueues } from '../queue/executionQueues.js';
+import type { JobScheduling } from '../scheduler/jobScheduling.js';
 import type { StatusPublisher } from '../transitions/statusEvents.js';
 import type { TenantQuotas } from '../quotas/tenantQuotas.js';
 import type { WaitingCounts } from '../quotas/waitingQuota.js';
+import type { Logger } from '../logger.js';
 
 /**
- * What the job lifecycle operations need: the caller's tenant-scoped stores, plus the process-wide
- * queue and event bus (the api's own, not the scheduler's `materialise` ones, which only the
- * near-term materialisation uses).
+ * What the job lifecycle operations need: the caller's tenant-scoped stores, the scheduling side's
+ * port, and the process-wide queue and event bus.
  */
-export interface JobDeps extends NearTermDeps {
+export interface JobDeps {
+  jobs: JobStore;
   executions: ExecutionStore;
+  /** The scheduling side (due index, near-term materialisation), told about each job written. */
+  scheduling: JobScheduling;
   /** Where executions are enqueued and cancelled ones removed. */
   queues: ExecutionQueues;
   /** Where status events are published (publish only). */
   events: StatusPublisher;
+  logger: Logger;
   handlerNames: ReadonlySet<string>;
   /** Each tenant's job count (createJob's quota check; deleteJob gives a slot back). */
   jobCounter: JobCounter;

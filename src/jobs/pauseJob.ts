@@ -2,7 +2,8 @@ import type { ObjectId } from 'mongodb';
 import type { JobDoc } from '../domain/job.js';
 import { ConflictError } from '../errors/index.js';
 import { toGlobalId } from '../ids/globalId.js';
-import { CANCEL_REASONS, SCHEDULE_TRIGGERS, cancelPendingExecutions } from './cancelPendingExecutions.js';
+import { SCHEDULE_TRIGGERS, UNSTARTED, cancelWaiting } from '../transitions/cancelWaiting.js';
+import { CANCEL_REASONS } from './cancelReasons.js';
 import { changeJob } from './changeJob.js';
 import type { JobDeps } from './jobDeps.js';
 
@@ -15,13 +16,18 @@ import type { JobDeps } from './jobDeps.js';
  * completes an earlier pause that failed half-way); a COMPLETED job is CONFLICT.
  */
 export async function pauseJob(deps: JobDeps, id: ObjectId, now: Date): Promise<JobDoc> {
-  const { job } = await changeJob({ jobs: deps.jobs, dueIndex: deps.materialise.dueIndex }, id, now, (current) => {
+  const { job } = await changeJob(deps, id, now, (current) => {
     if (current.status === 'PAUSED') return null;
     if (current.status === 'COMPLETED') {
       throw new ConflictError(`Job ${toGlobalId('Job', id)} is COMPLETED: it has no occurrence left to pause`);
     }
     return { status: 'PAUSED', scheduleCursor: null };
   });
-  await cancelPendingExecutions(deps, id, { statuses: ['SCHEDULED', 'QUEUED'], triggers: SCHEDULE_TRIGGERS }, CANCEL_REASONS.paused, now);
+  await cancelWaiting(
+    { ...deps, store: deps.executions },
+    { jobId: id, statuses: UNSTARTED, triggers: SCHEDULE_TRIGGERS },
+    CANCEL_REASONS.paused,
+    now,
+  );
   return job;
 }

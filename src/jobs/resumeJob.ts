@@ -4,7 +4,7 @@ import { firstOccurrence } from '../domain/schedule/nextOccurrences.js';
 import { ConflictError } from '../errors/index.js';
 import { toGlobalId } from '../ids/globalId.js';
 import { applySchedule } from './applySchedule.js';
-import { CANCEL_REASONS } from './cancelPendingExecutions.js';
+import { CANCEL_REASONS } from './cancelReasons.js';
 import { changeJob } from './changeJob.js';
 import type { JobDeps } from './jobDeps.js';
 
@@ -16,7 +16,7 @@ import type { JobDeps } from './jobDeps.js';
  * job is CONFLICT.
  */
 export async function resumeJob(deps: JobDeps, id: ObjectId, now: Date): Promise<JobDoc> {
-  const { job, changed } = await changeJob({ jobs: deps.jobs, dueIndex: deps.materialise.dueIndex }, id, now, (current) => {
+  const { job, changed } = await changeJob(deps, id, now, (current) => {
     if (current.status === 'ACTIVE') return null;
     if (current.status === 'COMPLETED') {
       throw new ConflictError(

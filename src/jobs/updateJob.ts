@@ -7,7 +7,7 @@ import { parseSchedule } from '../domain/schedule/parseSchedule.js';
 import { BadUserInputError } from '../errors/index.js';
 import type { JobChange } from '../store/jobStore.js';
 import { applySchedule } from './applySchedule.js';
-import { CANCEL_REASONS } from './cancelPendingExecutions.js';
+import { CANCEL_REASONS } from './cancelReasons.js';
 import { changeJob } from './changeJob.js';
 import type { JobDeps } from './jobDeps.js';
 import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, type JobInputFields } from './parseJobInput.js';
@@ -27,7 +27,7 @@ import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, t
  */
 export async function updateJob(deps: JobDeps, id: ObjectId, input: JobInputFields, now: Date): Promise<JobDoc> {
   let previousSchedule: Schedule | null = null;
-  const { job, changed } = await changeJob({ jobs: deps.jobs, dueIndex: deps.materialise.dueIndex }, id, now, (current) => {
+  const { job, changed } = await changeJob(deps, id, now, (current) => {
     const change = jobChange(current, input, now, deps);
     previousSchedule = change?.schedule !== undefined ? current.schedule : null;
     return change;

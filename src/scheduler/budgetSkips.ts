@@ -3,6 +3,7 @@ import type { JobDoc, Schedule } from '../domain/job.js';
 import { nextAfter } from '../domain/schedule/nextOccurrences.js';
 import { skippedOccurrences } from '../domain/skippedOccurrences.js';
 import { overBudgetReason, recountedReason } from '../quotas/scheduledBudget.js';
+import { skippedOnInsert } from '../transitions/skipOccurrences.js';
 
 /*
  * Occurrences past the tenant's scheduled budget are recorded SKIPPED in records of many: one
@@ -90,10 +91,7 @@ export function skipRecord(
     now,
   );
   return {
-    ...doc,
-    status: 'SKIPPED',
-    reason: overBudgetReason(perMinute, group.count, group.first, group.last),
-    finishedAt: now,
+    ...skippedOnInsert(doc, overBudgetReason(perMinute, group.count, group.first, group.last), now),
     skippedCount: group.count,
     skippedUntil: group.last,
   };

@@ -18,7 +18,7 @@ export interface ReconcileOptions {
  * it will be delivered anyway; a delivery too many is dropped by the worker's claims.
  */
 export async function reconcile(
-  deps: { store: SchedulerStore; queues: ExecutionQueues },
+  deps: { store: Pick<SchedulerStore, 'findStranded'>; queues: Pick<ExecutionQueues, 'enqueue'> },
   now: Date,
   options: ReconcileOptions,
 ): Promise<{ requeued: number; takeovers: number }> {

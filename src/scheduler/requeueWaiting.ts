@@ -10,7 +10,7 @@ import type { SchedulerStore } from '../store/schedulerStore.js';
  * are left as they are.
  */
 export async function requeueWaiting(
-  deps: { store: SchedulerStore; queues: ExecutionQueues },
+  deps: { store: Pick<SchedulerStore, 'findWaiting'>; queues: Pick<ExecutionQueues, 'enqueue'> },
   horizon: Date,
   limit = 5000,
 ): Promise<{ requeued: number }> {

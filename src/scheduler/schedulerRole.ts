@@ -51,6 +51,20 @@ export interface SchedulerRoleOptions {
    * max(processEvery, lockLifetime)/2 alive after each run, which delays exit that long.
    */
   agendaLockLifetimeMs?: number;
+}
+
+/** What the scheduler role runs on: connections and services owned by the caller. */
+export interface SchedulerRoleDeps {
+  /** Agenda's collection (`agendaJobs`). */
+  db: Db;
+  /** The leader lease's connection. */
+  redis: RedisClient;
+  /** The sweep, reconcile, the due index's rebuild and a new leader's requeue. */
+  materialise: MaterialiseDeps;
+  /** The purge of executions past their tenant's retention. */
+  purge: PurgeDeps;
+  clock: Clock;
+  logger: Logger;
   /** Records sweep passes, leadership and reconcile repairs. */
   metrics: KairosMetrics;
   /** A span per sweep pass (the no-op tracer when tracing is off). */
@@ -72,25 +86,21 @@ export class SchedulerRole {
   private standingDown: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly db: Db,
-    redis: RedisClient,
-    private readonly deps: MaterialiseDeps,
-    private readonly purge: PurgeDeps,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
+    private readonly deps: SchedulerRoleDeps,
     private readonly options: SchedulerRoleOptions,
   ) {
+    const { redis, metrics, logger } = deps;
     this.lease = new LeaderLease(redis, {
       candidateId: options.candidateId,
       prefix: options.redisPrefix,
       ttlMs: options.leaseTtlMs,
       onAcquired: (token) => {
-        options.metrics.leadership(true);
+        metrics.leadership(true);
         // A quick lose-and-regain must not interleave with the previous term's stand-down.
         this.starting = this.standingDown.then(() => this.lead(token));
       },
       onLost: () => {
-        options.metrics.leadership(false);
+        metrics.leadership(false);
         this.standingDown = this.standDown();
       },
       onError: (error) => logger.warn('leader lease check failed', { error: errorMessage(error) }),
@@ -106,7 +116,7 @@ export class SchedulerRole {
   }
 
   private async lead(token: number): Promise<void> {
-    this.logger.info('became scheduler leader', { fencingToken: token });
+    this.deps.logger.info('became scheduler leader', { fencingToken: token });
     this.leading = true;
     this.scheduleSweep(0);
     void this.requeueOnTakeover();
@@ -117,24 +127,24 @@ export class SchedulerRole {
         processEvery: this.options.agendaProcessEveryMs ?? Math.min(5000, this.options.reconcileEveryMs),
         defaultLockLifetime: lockLifetimeMs,
       });
-      agenda.on('error', (error: unknown) => this.logger.warn('agenda error', { error: errorMessage(error) }));
+      agenda.on('error', (error: unknown) => this.deps.logger.warn('agenda error', { error: errorMessage(error) }));
       agenda.define('reconcile', async () => {
         try {
-          const result = await reconcile(this.deps, this.clock(), { graceMs: this.options.reconcileGraceMs });
-          this.options.metrics.repaired('requeued', result.requeued - result.takeovers);
-          this.options.metrics.repaired('takeover', result.takeovers);
-          if (result.requeued > 0) this.logger.info('reconcile re-enqueued executions past their time', result);
+          const result = await reconcile(this.deps.materialise, this.deps.clock(), { graceMs: this.options.reconcileGraceMs });
+          this.deps.metrics.repaired('requeued', result.requeued - result.takeovers);
+          this.deps.metrics.repaired('takeover', result.takeovers);
+          if (result.requeued > 0) this.deps.logger.info('reconcile re-enqueued executions past their time', result);
         } catch (error) {
           // Agenda reports a failing job as 'fail', which nothing listens to: log it here.
-          this.logger.warn('reconcile failed; retrying at its next run', { error: errorMessage(error) });
+          this.deps.logger.warn('reconcile failed; retrying at its next run', { error: errorMessage(error) });
         }
       });
       agenda.define('purge', async () => {
         try {
-          const result = await purgeExecutions(this.purge, this.clock(), { shouldStop: () => !this.leading });
-          if (result.deleted > 0) this.logger.info('purged executions past their retention', result);
+          const result = await purgeExecutions(this.deps.purge, this.deps.clock(), { shouldStop: () => !this.leading });
+          if (result.deleted > 0) this.deps.logger.info('purged executions past their retention', result);
         } catch (error) {
-          this.logger.warn('purge failed; retrying at its next run', { error: errorMessage(error) });
+          this.deps.logger.warn('purge failed; retrying at its next run', { error: errorMessage(error) });
         }
       });
       const refreshEveryMs = this.options.dueIndexRefreshEveryMs ?? 600_000;
@@ -144,10 +154,10 @@ export class SchedulerRole {
         // that after every run, which held an in-process Kairos, i.e. every test, for 5 minutes after stop.)
         const renew = setInterval(() => void job.touch().catch(() => undefined), lockLifetimeMs / 3);
         try {
-          const count = await this.deps.dueIndex.rebuild(() => this.deps.store.activeCursors());
-          this.logger.info('refreshed the due index from MongoDB', { jobs: count });
+          const count = await this.deps.materialise.dueIndex.rebuild(() => this.deps.materialise.store.activeCursors());
+          this.deps.logger.info('refreshed the due index from MongoDB', { jobs: count });
         } catch (error) {
-          this.logger.warn('due index refresh failed; retrying at its next run', { error: errorMessage(error) });
+          this.deps.logger.warn('due index refresh failed; retrying at its next run', { error: errorMessage(error) });
         } finally {
           clearInterval(renew);
         }
@@ -158,7 +168,7 @@ export class SchedulerRole {
       await agenda.every(this.options.purgeEveryMs, 'purge');
       await agenda.every(refreshEveryMs, 'rebuild-due-index');
     } catch (error) {
-      this.logger.error('could not start agenda', { error: errorMessage(error) });
+      this.deps.logger.error('could not start agenda', { error: errorMessage(error) });
     }
   }
 
@@ -168,14 +178,14 @@ export class SchedulerRole {
    * schedulers racing to create Agenda's collection at start) ended the process and left Agenda never ready.
    */
   private agendaBackend(): MongoBackend {
-    const backend = new MongoBackend({ mongo: this.db, collection: 'agendaJobs' });
+    const backend = new MongoBackend({ mongo: this.deps.db, collection: 'agendaJobs' });
     const connect = backend.connect.bind(backend);
     backend.connect = async () => {
       for (let attempt = 1; this.leading; attempt++) {
         try {
           return await connect();
         } catch (error) {
-          this.logger.warn('agenda could not connect; retrying', { attempt, error: errorMessage(error) });
+          this.deps.logger.warn('agenda could not connect; retrying', { attempt, error: errorMessage(error) });
           await sleep(Math.min(5000, 250 * attempt));
         }
       }
@@ -187,15 +197,15 @@ export class SchedulerRole {
   private async requeueOnTakeover(): Promise<void> {
     for (let attempt = 1; this.leading; attempt++) {
       try {
-        const now = this.clock();
-        const result = await requeueWaiting(this.deps, new Date(now.getTime() + this.options.lookAheadMs));
-        this.logger.info('new leader re-enqueued the waiting executions', result);
-        this.options.metrics.repaired('leader_requeue', result.requeued);
+        const now = this.deps.clock();
+        const result = await requeueWaiting(this.deps.materialise, new Date(now.getTime() + this.options.lookAheadMs));
+        this.deps.logger.info('new leader re-enqueued the waiting executions', result);
+        this.deps.metrics.repaired('leader_requeue', result.requeued);
         return;
       } catch (error) {
         if (attempt >= REQUEUE_ATTEMPTS) {
           // Reconcile covers them later, after their time plus its grace.
-          this.logger.warn('could not re-enqueue the waiting executions', { error: errorMessage(error) });
+          this.deps.logger.warn('could not re-enqueue the waiting executions', { error: errorMessage(error) });
           return;
         }
         await sleep(500);
@@ -218,31 +228,31 @@ export class SchedulerRole {
     if (token === 0) return;
     try {
       const startedAt = performance.now();
-      const result = await inSpan(this.options.tracer, 'scheduler.sweep', { attributes: { [A.fencingToken]: token } }, async (span) => {
-        const passed = await sweepDueJobs(this.deps, this.clock(), token, {
+      const result = await inSpan(this.deps.tracer, 'scheduler.sweep', { attributes: { [A.fencingToken]: token } }, async (span) => {
+        const passed = await sweepDueJobs(this.deps.materialise, this.deps.clock(), token, {
           lookAheadMs: this.options.lookAheadMs,
           misfireThresholdMs: this.options.misfireThresholdMs ?? Math.max(2 * this.options.leaseTtlMs, 10_000),
         });
         span.setAttributes({ [A.sweepJobs]: passed.jobs, [A.sweepExecutions]: passed.executions, [A.sweepBehindMs]: passed.behindMs });
         return passed;
       });
-      this.options.metrics.sweepPassed(result, performance.now() - startedAt, this.clock());
+      this.deps.metrics.sweepPassed(result, performance.now() - startedAt, this.deps.clock());
     } catch (error) {
-      this.logger.warn('sweep failed; retrying next tick', { error: errorMessage(error) });
+      this.deps.logger.warn('sweep failed; retrying next tick', { error: errorMessage(error) });
     }
   }
 
   private async standDown(): Promise<void> {
     if (!this.leading) return;
     this.leading = false;
-    this.logger.info('no longer scheduler leader');
+    this.deps.logger.info('no longer scheduler leader');
     await this.starting;
     if (this.sweepTimer) clearTimeout(this.sweepTimer);
     this.sweepTimer = null;
     await this.sweeping;
     const agenda = this.agenda;
     this.agenda = null;
-    await agenda?.stop().catch((error: unknown) => this.logger.warn('agenda stop failed', { error: errorMessage(error) }));
+    await agenda?.stop().catch((error: unknown) => this.deps.logger.warn('agenda stop failed', { error: errorMessage(error) }));
   }
 
   /** Releases the lease at once (a standby takes over without waiting for the TTL) and stops leading. */

@@ -1,11 +1,11 @@
-import type { AnyBulkWriteOperation, Db, Filter, ObjectId } from 'mongodb';
-import type { ExecutionDoc, ExecutionStatus, ExecutionTrigger } from '../domain/execution.js';
+import type { Db, Filter, ObjectId } from 'mongodb';
+import { SKIPPED_STATUS, type ExecutionDoc, type ExecutionStatus } from '../domain/execution.js';
 import { HISTORY_STATUSES, statusesMatching, type ExecutionPhase } from '../domain/executionPhase.js';
 import type { PageRequest } from '../pagination/pageRequest.js';
-import { bulkUpdate } from './bulkUpdates.js';
 import { collections, type Collections } from './collections.js';
 import { keysetFilter } from './keyset.js';
 import { rewriteSkips, type SkipRewrite } from './skipRewrites.js';
+import { cancelWaiting, type CancelledExecution, type WaitingSelection } from './waitingCancels.js';
 
 export interface ExecutionListFilter {
   jobId?: ObjectId | null;
@@ -17,25 +17,6 @@ export interface ExecutionListFilter {
   /** Exclusive. */
   scheduledBefore?: Date | null;
 }
-
-/** Which not-yet-started executions of one job to cancel. */
-export interface WaitingSelection {
-  statuses: readonly ExecutionStatus[];
-  /** Only executions with one of these triggers; any trigger when omitted. */
-  triggers?: readonly ExecutionTrigger[];
-  /** Occurrences to leave alone. */
-  exceptOccurrenceKeys?: readonly string[];
-  /** Only this execution. */
-  executionId?: ObjectId;
-}
-
-/** An execution a cancel call moved to CANCELLED, with the status it had. */
-export interface CancelledExecution {
-  execution: Pick<ExecutionDoc, '_id' | 'tenantId' | 'jobId' | 'workload' | 'attempt'>;
-  previousStatus: ExecutionStatus;
-}
-
-type WaitingRow = Pick<ExecutionDoc, '_id' | 'tenantId' | 'jobId' | 'workload' | 'attempt' | 'status'>;
 
 /** A tenant's executions, the primary source of every monitoring query. Every query carries the tenant. */
 export class ExecutionStore {
@@ -113,47 +94,9 @@ export class ExecutionStore {
     return found;
   }
 
-  /**
-   * Cancels the job's executions matching `selection`, each with a compare-and-set on the status
-   * and attempt it was read with, so one that a worker started meanwhile is left running. One read
-   * and one batched write; returns exactly the executions this call cancelled.
-   */
-  async cancelWaiting(jobId: ObjectId, selection: WaitingSelection, reason: string, now: Date): Promise<CancelledExecution[]> {
-    const filter: Filter<ExecutionDoc> = { jobId, status: { $in: [...selection.statuses] } };
-    if (selection.triggers) filter.trigger = { $in: [...selection.triggers] };
-    if (selection.exceptOccurrenceKeys?.length) filter.occurrenceKey = { $nin: [...selection.exceptOccurrenceKeys] };
-    if (selection.executionId) filter._id = selection.executionId;
-    const waiting = await this.c.executions
-      .find<WaitingRow>(this.scoped(filter), { projection: { _id: 1, tenantId: 1, jobId: 1, workload: 1, attempt: 1, status: 1 } })
-      .toArray();
-    if (waiting.length === 0) return [];
-    // One statement per (status, attempt) read, usually one or two, each its own command: a cancel
-    // is rare, and that is the shape FerretDB cannot deadlock on (bulkUpdates.ts).
-    const groups = new Map<string, WaitingRow[]>();
-    for (const e of waiting) {
-      const key = `${e.status}/${e.attempt}`;
-      groups.set(key, [...(groups.get(key) ?? []), e]);
-    }
-    const ops: AnyBulkWriteOperation<ExecutionDoc>[] = [...groups.values()].map((group) => ({
-      updateMany: {
-        filter: this.scoped({ _id: { $in: group.map((e) => e._id) }, status: group[0].status, attempt: group[0].attempt }),
-        update: { $set: { status: 'CANCELLED', reason, finishedAt: now, nextAttemptAt: null, updatedAt: now } },
-      },
-    }));
-    const result = await bulkUpdate(this.c.executions, ops, true);
-    let cancelled = waiting;
-    if (result.modifiedCount !== waiting.length) {
-      // Some changed between the read and the write (a worker claimed them): keep the ones written here.
-      const mine = await this.c.executions
-        .find<Pick<ExecutionDoc, '_id' | 'attempt'>>(
-          this.scoped({ _id: { $in: waiting.map((e) => e._id) }, status: 'CANCELLED', reason, finishedAt: now }),
-          { projection: { _id: 1, attempt: 1 } },
-        )
-        .toArray();
-      const attemptById = new Map(mine.map((e) => [e._id.toHexString(), e.attempt]));
-      cancelled = waiting.filter((e) => attemptById.get(e._id.toHexString()) === e.attempt);
-    }
-    return cancelled.map(({ status, ...execution }) => ({ execution, previousStatus: status }));
+  /** Cancels the tenant's executions `selection` picks (store/waitingCancels.ts): moves them to `to`, the transition's status. */
+  async cancelWaiting(selection: WaitingSelection, to: ExecutionStatus, reason: string, now: Date): Promise<CancelledExecution[]> {
+    return cancelWaiting(this.c.executions, selection, to, reason, now, (filter) => this.scoped(filter));
   }
 
   /**
@@ -204,15 +147,16 @@ export class ExecutionStore {
   }
 
   /**
-   * A FAILED or CANCELLED execution back to QUEUED for a fresh round of `attempts` more attempts
-   * (compare-and-set on the status and attempt it was read with); null when it changed meanwhile.
+   * A FAILED or CANCELLED execution back to `to` (the retry transition's QUEUED) for a fresh round of
+   * `attempts` more attempts (compare-and-set on the status and attempt it was read with); null when
+   * it changed meanwhile.
    */
-  async requeueForRetry(current: ExecutionDoc, attempts: number, now: Date): Promise<ExecutionDoc | null> {
+  async requeueForRetry(current: ExecutionDoc, to: ExecutionStatus, attempts: number, now: Date): Promise<ExecutionDoc | null> {
     return this.c.executions.findOneAndUpdate(
       this.scoped({ _id: current._id, status: current.status, attempt: current.attempt }),
       {
         $set: {
-          status: 'QUEUED',
+          status: to,
           maxAttempts: current.attempt + attempts,
           queuedAt: now,
           finishedAt: null,
@@ -227,21 +171,32 @@ export class ExecutionStore {
   }
 
   /**
-   * Puts executions of `occurrenceKeys` that a lifecycle operation cancelled (reason in `reasons`)
-   * before they ever started back to SCHEDULED, so the occurrence they hold can be materialised again.
+   * Puts the job's executions of `occurrenceKeys` that are in `from` with one of `reasons` and never
+   * started back to `to` (the revive transition's statuses), so the occurrence they hold can be
+   * materialised again. Returns how many it moved.
    */
-  async reviveCancelled(jobId: ObjectId, occurrenceKeys: readonly string[], reasons: readonly string[], now: Date): Promise<number> {
-    if (occurrenceKeys.length === 0) return 0;
+  async reviveCancelled(
+    jobId: ObjectId,
+    revive: { occurrenceKeys: readonly string[]; reasons: readonly string[]; from: ExecutionStatus; to: ExecutionStatus },
+    now: Date,
+  ): Promise<number> {
+    if (revive.occurrenceKeys.length === 0) return 0;
     const result = await this.c.executions.updateMany(
-      this.scoped({ jobId, occurrenceKey: { $in: [...occurrenceKeys] }, status: 'CANCELLED', reason: { $in: [...reasons] }, attempt: 0 }),
-      { $set: { status: 'SCHEDULED', reason: null, queuedAt: null, finishedAt: null, updatedAt: now } },
+      this.scoped({
+        jobId,
+        occurrenceKey: { $in: [...revive.occurrenceKeys] },
+        status: revive.from,
+        reason: { $in: [...revive.reasons] },
+        attempt: 0,
+      }),
+      { $set: { status: revive.to, reason: null, queuedAt: null, finishedAt: null, updatedAt: now } },
     );
     return result.modifiedCount;
   }
 
   /** The job's SKIPPED budget records that stand for an occurrence at or after `from` (see trimSkip). */
   async skipsReaching(jobId: ObjectId, from: Date): Promise<ExecutionDoc[]> {
-    return this.c.executions.find(this.scoped({ jobId, status: 'SKIPPED', skippedUntil: { $gte: from } })).toArray();
+    return this.c.executions.find(this.scoped({ jobId, status: SKIPPED_STATUS, skippedUntil: { $gte: from } })).toArray();
   }
 
   /** Writes the job's SKIPPED budget records cut down by a pause, resume or schedule change (skipRewrites.ts). */

@@ -1,9 +1,10 @@
 import type { AnyBulkWriteOperation, Db, ObjectId } from 'mongodb';
-import type { ExecutionDoc, ExecutionStatus } from '../domain/execution.js';
+import { RUNNING_SINCE, WAITING_SINCE, type ExecutionDoc, type ExecutionStatus, type WaitingSince } from '../domain/execution.js';
 import type { JobDoc, JobStatus } from '../domain/job.js';
 import { bulkUpdate } from './bulkUpdates.js';
 import { collections, type Collections } from './collections.js';
 import { rewriteSkips, type SkipRewrite } from './skipRewrites.js';
+import { cancelWaiting, type CancelledExecution, type WaitingSelection } from './waitingCancels.js';
 
 const WRITE_CHUNK = 100;
 
@@ -112,12 +113,13 @@ export class SchedulerStore {
   }
 
   /**
-   * SCHEDULED → QUEUED for the given executions (a compare-and-set on the status). One statement per
-   * execution, by `_id`: an `_id: {$in}` filter makes FerretDB read the whole executions collection.
+   * `from` → `to` (the transition's SCHEDULED → QUEUED) for the given executions, setting `queuedAt`
+   * (a compare-and-set on the status). One statement per execution, by `_id`: an `_id: {$in}` filter
+   * makes FerretDB read the whole executions collection.
    */
-  async markQueued(ids: ObjectId[], now: Date): Promise<void> {
+  async markQueued(ids: ObjectId[], from: ExecutionStatus, to: ExecutionStatus, now: Date): Promise<void> {
     const ops: AnyBulkWriteOperation<ExecutionDoc>[] = ids.map((_id) => ({
-      updateOne: { filter: { _id, status: 'SCHEDULED' }, update: { $set: { status: 'QUEUED', queuedAt: now, updatedAt: now } } },
+      updateOne: { filter: { _id, status: from }, update: { $set: { status: to, queuedAt: now, updatedAt: now } } },
     }));
     await bulkUpdate(this.c.executions, ops, this.oneByOne);
   }
@@ -145,18 +147,9 @@ export class SchedulerStore {
     return new Map(rows.filter((r) => r !== null).map((r) => [r._id.toHexString(), r]));
   }
 
-  /** Cancels those of `ids` that have not started yet (SCHEDULED or QUEUED), with the reason; returns the ones it cancelled. */
-  async cancelWaiting(ids: ObjectId[], reason: string, now: Date): Promise<ObjectId[]> {
-    if (ids.length === 0) return [];
-    await this.c.executions.updateMany(
-      { _id: { $in: ids }, status: { $in: ['SCHEDULED', 'QUEUED'] } },
-      { $set: { status: 'CANCELLED', reason, finishedAt: now, updatedAt: now } },
-    );
-    const cancelled = await this.c.executions
-      .find({ _id: { $in: ids }, status: 'CANCELLED', reason, finishedAt: now }, { projection: { _id: 1 } })
-      .batchSize(ids.length + 1)
-      .toArray();
-    return cancelled.map((e) => e._id);
+  /** Cancels the executions `selection` picks, of any tenant (store/waitingCancels.ts): moves them to `to`, the transition's status. */
+  async cancelWaiting(selection: WaitingSelection, to: ExecutionStatus, reason: string, now: Date): Promise<CancelledExecution[]> {
+    return cancelWaiting(this.c.executions, selection, to, reason, now);
   }
 
   /**
@@ -164,7 +157,7 @@ export class SchedulerStore {
    * steps): waiting ones past their time, and RUNNING ones past their attempt's deadline.
    */
   async findStranded(olderThan: Date, limit: number): Promise<ExecutionDoc[]> {
-    return this.findAny([...WAITING_SINCE, { status: 'RUNNING', field: 'deadlineAt' }], olderThan, limit);
+    return this.findAny([...WAITING_SINCE, RUNNING_SINCE], olderThan, limit);
   }
 
   /** Executions waiting for the queue (SCHEDULED, QUEUED, or RETRYING) that are due before `before`. */
@@ -173,7 +166,7 @@ export class SchedulerStore {
   }
 
   /** Up to `limit` executions in one of the statuses whose time field is before `before`. */
-  private async findAny(alternatives: readonly TimedStatus[], before: Date, limit: number): Promise<ExecutionDoc[]> {
+  private async findAny(alternatives: readonly WaitingSince[], before: Date, limit: number): Promise<ExecutionDoc[]> {
     if (!this.equalityOnly) {
       const $or = alternatives.map((a) => ({ status: a.status, [a.field]: { $lt: before } }));
       return this.c.executions.find({ $or }).limit(limit).batchSize(limit).toArray();
@@ -190,16 +183,3 @@ export class SchedulerStore {
     return found;
   }
 }
-
-/** A status and the field that says since when an execution in it should have been in the queue. */
-interface TimedStatus {
-  status: ExecutionStatus;
-  field: 'scheduledFor' | 'nextAttemptAt' | 'deadlineAt';
-}
-
-/** Executions waiting for a queue entry, by the time of their first run or next attempt. */
-const WAITING_SINCE: readonly TimedStatus[] = [
-  { status: 'SCHEDULED', field: 'scheduledFor' },
-  { status: 'QUEUED', field: 'scheduledFor' },
-  { status: 'RETRYING', field: 'nextAttemptAt' },
-];

@@ -1,5 +1,5 @@
 import type { AnyBulkWriteOperation, Collection, Filter, ObjectId } from 'mongodb';
-import type { ExecutionDoc } from '../domain/execution.js';
+import { SKIPPED_STATUS, type ExecutionDoc } from '../domain/execution.js';
 import { bulkUpdate } from './bulkUpdates.js';
 
 /** A SKIPPED budget record cut down (scheduler/budgetSkips.ts trimSkip): its new count, or `to` null when none is left. */
@@ -23,7 +23,7 @@ export async function rewriteSkips(
   scope: (filter: Filter<ExecutionDoc>) => Filter<ExecutionDoc> = (filter) => filter,
 ): Promise<void> {
   const ops: AnyBulkWriteOperation<ExecutionDoc>[] = rewrites.map(({ _id, skippedCount, to }) => {
-    const filter = scope({ _id, status: 'SKIPPED', skippedCount });
+    const filter = scope({ _id, status: SKIPPED_STATUS, skippedCount });
     return to ? { updateOne: { filter, update: { $set: { ...to, updatedAt: now } } } } : { deleteOne: { filter } };
   });
   await bulkUpdate(executions, ops, oneByOne);

@@ -1,3 +1,4 @@
+// Covers: src/scheduler/jobPass.ts, src/transitions/insertOccurrences.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Redis as RedisClient } from 'ioredis';
 import { Redis } from 'ioredis';
@@ -10,6 +11,7 @@ import { skippedOccurrences } from '../../src/domain/skippedOccurrences.js';
 import type { SchedulerStore } from '../../src/store/schedulerStore.js';
 import { JobStore } from '../../src/store/jobStore.js';
 import { ExecutionStore } from '../../src/store/executionStore.js';
+import { jobScheduling } from '../../src/scheduler/jobScheduling.js';
 import type { JobDeps } from '../../src/jobs/jobDeps.js';
 import { pauseJob } from '../../src/jobs/pauseJob.js';
 import { resumeJob } from '../../src/jobs/resumeJob.js';
@@ -235,8 +237,7 @@ describe('materialise past the budget', () => {
       ...fixture.deps,
       jobs: new JobStore(fixture.db, 't4'),
       executions: new ExecutionStore(fixture.db, 't4'),
-      materialise: allowing(0),
-      lookAheadMs: 30_000,
+      scheduling: jobScheduling(allowing(0), { lookAheadMs: 30_000 }),
     } as unknown as JobDeps;
     await pauseJob(deps, job._id, at(4));
     // Resumed at +4.5 s with the budget spent: from +5 s, between executions of the passes before, it

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { JobDoc, Schedule } from '../../src/domain/job.js';
 import { firstOccurrence } from '../../src/domain/schedule/nextOccurrences.js';
 import { nextRunAt } from '../../src/domain/schedule/nextRunAt.js';
-import { planOccurrences } from '../../src/scheduler/materialise.js';
+import { planOccurrences } from '../../src/scheduler/planOccurrences.js';
 import { jobDoc } from '../support/fixtures.js';
 
 const LOOK_AHEAD_MS = 30_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { MAX_MISSED_RECORDED, planOccurrences } from '../../src/scheduler/materialise.js';
+import { MAX_MISSED_RECORDED, planOccurrences } from '../../src/scheduler/planOccurrences.js';
 import type { JobDoc, MisfirePolicy, Schedule } from '../../src/domain/job.js';
 import { jobDoc } from '../support/fixtures.js';
 

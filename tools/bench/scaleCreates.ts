@@ -8,6 +8,7 @@ import { TenantLock } from '#kairos/quotas/tenantLock.js';
 import { ExecutionQueues, QueueShards } from '#kairos/queue/executionQueues.js';
 import { ExecutionEventBus } from '#kairos/events/executionEventBus.js';
 import { DueIndex } from '#kairos/scheduler/dueIndex.js';
+import { jobScheduling } from '#kairos/scheduler/jobScheduling.js';
 import { ensureIndexes } from '#kairos/store/indexes.js';
 import { JobStore } from '#kairos/store/jobStore.js';
 import { SchedulerStore } from '#kairos/store/schedulerStore.js';
@@ -84,8 +85,7 @@ export async function measureCreates(
       const tenant = { ...(await tenants.ensure(tenantId, new Date())), maxJobs: 10_000_000 };
       const deps: CreateJobDeps = {
         jobs,
-        materialise,
-        lookAheadMs: config.lookAheadMs,
+        scheduling: jobScheduling(materialise, { lookAheadMs: config.lookAheadMs }),
         logger,
         handlerNames: new Set(BUILTIN_HANDLERS.keys()),
         allowPrivateTargets: false,

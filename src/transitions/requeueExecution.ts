@@ -1,0 +1,40 @@
+import type { ExecutionDoc, ExecutionStatus } from '../domain/execution.js';
+import type { JobDoc } from '../domain/job.js';
+import type { ExecutionEventMessage } from '../events/executionEventBus.js';
+import type { Logger } from '../logger.js';
+import type { ExecutionQueues } from '../queue/executionQueues.js';
+import { queueEntry } from '../queue/queueEntry.js';
+import type { ExecutionStore } from '../store/executionStore.js';
+import { publishStatusEvents, statusEvent, type StatusPublisher } from './statusEvents.js';
+
+/** The statuses an execution can be retried from (the API's retryExecution). */
+export const RETRYABLE: readonly ExecutionStatus[] = ['FAILED', 'CANCELLED'];
+
+export interface RequeueExecutionDeps {
+  executions: Pick<ExecutionStore, 'requeueForRetry'>;
+  queues: Pick<ExecutionQueues, 'enqueue'>;
+  events: StatusPublisher;
+  logger: Logger;
+}
+
+/**
+ * A FAILED or CANCELLED execution (`current`, as read) → QUEUED for a fresh round of the job's
+ * maxAttempts more attempts, run at once: a compare-and-set on the status and attempt it was read
+ * with, then its QUEUED event, then its queue entry. Null, with nothing published, when it changed
+ * since it was read.
+ */
+export async function requeueExecution(
+  deps: RequeueExecutionDeps,
+  current: ExecutionDoc,
+  job: JobDoc,
+  now: Date,
+): Promise<{ execution: ExecutionDoc; events: ExecutionEventMessage[] } | null> {
+  const queued = await deps.executions.requeueForRetry(current, 'QUEUED', job.retryPolicy.maxAttempts, now);
+  if (!queued) return null;
+  const events = [statusEvent(queued, current.status, 'QUEUED', now)];
+  await publishStatusEvents(deps.events, deps.logger, events);
+  // Round 0, the id a QUEUED execution has everywhere (reconcile, cancel): the earlier entry of that
+  // id left the queue when the execution ended.
+  await deps.queues.enqueue([queueEntry(queued, now, { kind: 'waiting' }, job)]);
+  return { execution: queued, events };
+}

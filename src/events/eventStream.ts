@@ -1,32 +1,29 @@
-import type { ExecutionEventBus, ExecutionEventMessage } from './executionEventBus.js';
-
 /**
- * The bus as an async iterator of `tenantId`'s events that pass `accept`, in arrival order. Events are
- * buffered while the consumer is busy (bounded: the oldest are dropped past `maxBuffered`).
+ * A push source as an async iterator of what it pushes, in push order: `subscribe` starts the
+ * pushes and resolves with the function that stops them, called when the iterator is closed. Values
+ * are buffered while the consumer is busy (bounded: the oldest are dropped past `maxBuffered`).
  * Written by hand rather than as an async generator: a generator's `return()` would wait for the
- * next matching event, so a closed subscription with a quiet filter would never unsubscribe.
+ * next value, so a closed subscription with a quiet filter would never unsubscribe.
  */
-export async function eventStream(
-  bus: ExecutionEventBus,
-  tenantId: string,
-  accept: (event: ExecutionEventMessage) => boolean,
+export async function eventStream<T>(
+  subscribe: (push: (value: T) => void) => Promise<() => void>,
   maxBuffered = 10_000,
-): Promise<AsyncIterableIterator<ExecutionEventMessage>> {
-  const buffer: ExecutionEventMessage[] = [];
-  let waiting: ((result: IteratorResult<ExecutionEventMessage>) => void) | null = null;
+): Promise<AsyncIterableIterator<T>> {
+  const buffer: T[] = [];
+  let waiting: ((result: IteratorResult<T>) => void) | null = null;
   let done = false;
-  const unsubscribe = await bus.subscribe(tenantId, (event) => {
-    if (done || !accept(event)) return;
+  const unsubscribe = await subscribe((value) => {
+    if (done) return;
     if (waiting) {
       const resolve = waiting;
       waiting = null;
-      resolve({ value: event, done: false });
+      resolve({ value, done: false });
       return;
     }
-    buffer.push(event);
+    buffer.push(value);
     if (buffer.length > maxBuffered) buffer.shift();
   });
-  const finish = async (): Promise<IteratorResult<ExecutionEventMessage>> => {
+  const finish = async (): Promise<IteratorResult<T>> => {
     done = true;
     unsubscribe();
     buffer.length = 0;
@@ -34,7 +31,7 @@ export async function eventStream(
     waiting = null;
     return { value: undefined, done: true };
   };
-  const iterator: AsyncIterableIterator<ExecutionEventMessage> = {
+  const iterator: AsyncIterableIterator<T> = {
     next: () => {
       if (buffer.length > 0) return Promise.resolve({ value: buffer.shift()!, done: false });
       if (done) return Promise.resolve({ value: undefined, done: true });

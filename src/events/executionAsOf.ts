@@ -1,21 +1,15 @@
 import { BSON } from 'mongodb';
-import { STARTABLE_STATUSES, applyAttemptEnd, type ExecutionDoc } from '../domain/execution.js';
+import { RUNNING_STATUS, STARTABLE_STATUSES, applyAttemptEnd, type ExecutionDoc } from '../domain/execution.js';
 import type { ExecutionEventMessage } from './executionEventBus.js';
 
 const { EJSON } = BSON;
 
-/** Parsed once per event object: the bus hands the same object to every listener of the tenant. */
-const carried = new WeakMap<ExecutionEventMessage, ExecutionDoc>();
-
-/** The execution `event` carries (see withExecution), or null when the subscriber must read it. */
+/**
+ * The execution `event` carries (see withExecution in transitions/statusEvents.ts), or null when the
+ * subscriber must read it. Parses it on every call: the relay (LatestExecutions) calls it once per event.
+ */
 export function carriedExecution(event: ExecutionEventMessage): ExecutionDoc | null {
-  if (!event.execution) return null;
-  let doc = carried.get(event);
-  if (!doc) {
-    doc = EJSON.parse(event.execution) as ExecutionDoc;
-    carried.set(event, doc);
-  }
-  return doc;
+  return event.execution ? (EJSON.parse(event.execution) as ExecutionDoc) : null;
 }
 
 /**
@@ -26,11 +20,12 @@ export function carriedExecution(event: ExecutionEventMessage): ExecutionDoc | n
  */
 export function executionAsOf(doc: ExecutionDoc, event: Pick<ExecutionEventMessage, 'status' | 'occurredAt' | 'attempt'>): ExecutionDoc {
   const started = event.attempt;
-  if (event.status !== 'RUNNING' || !started || !STARTABLE_STATUSES.includes(doc.status) || doc.attempt !== started.number - 1) return doc;
+  if (event.status !== RUNNING_STATUS || !started || !STARTABLE_STATUSES.includes(doc.status) || doc.attempt !== started.number - 1)
+    return doc;
   const startedAt = new Date(event.occurredAt);
   return {
     ...doc,
-    status: 'RUNNING',
+    status: RUNNING_STATUS,
     attempt: started.number,
     startedAt: doc.startedAt ?? startedAt,
     nextAttemptAt: null,
@@ -50,11 +45,11 @@ export function executionAsOf(doc: ExecutionDoc, event: Pick<ExecutionEventMessa
 export function executionAfter(known: ExecutionDoc, event: ExecutionEventMessage): ExecutionDoc | null {
   if (known.status !== event.previousStatus) return null;
   const started = event.attempt;
-  if (event.status === 'RUNNING' && started && STARTABLE_STATUSES.includes(known.status) && known.attempt === started.number - 1) {
+  if (event.status === RUNNING_STATUS && started && STARTABLE_STATUSES.includes(known.status) && known.attempt === started.number - 1) {
     return executionAsOf(known, event);
   }
   const end = event.end;
-  if (end && end.status === event.status && known.status === 'RUNNING' && known.attempt === end.attempt) {
+  if (end && end.status === event.status && known.status === RUNNING_STATUS && known.attempt === end.attempt) {
     const nextAttemptAt = end.nextAttemptAt === null ? null : new Date(end.nextAttemptAt);
     return applyAttemptEnd(known, end.attempt, { ...end, nextAttemptAt }, new Date(event.occurredAt));
   }

@@ -13,11 +13,11 @@ export interface ExecutionEventMessage {
   attempt?: { number: number; workerId: string };
   /**
    * The execution as its publisher just wrote it (Extended JSON), when the publisher had the whole
-   * document and it is small (statusEvent.ts, withExecution): subscribers relay it without a read.
+   * document and it is small (transitions/statusEvents.ts, withExecution): subscribers relay it without a read.
    */
   execution?: string;
   /**
-   * On a worker's end event, when small: what the end wrote (statusEvent.ts, withAttemptEnd), so a
+   * On a worker's end event, when small: what the end wrote (transitions/statusEvents.ts, withAttemptEnd), so a
    * subscriber that relayed the execution as of its RUNNING event applies it instead of reading it.
    */
   end?: EventAttemptEnd;
@@ -28,7 +28,7 @@ export type EventAttemptEnd = Omit<AttemptEnd, 'nextAttemptAt'> & { attempt: num
 
 type Listener = (event: ExecutionEventMessage) => void;
 
-/** Events in one PUBLISH at most (each up to ~8 KiB with its carried execution: see statusEvent.ts). */
+/** Events in one PUBLISH at most (each up to ~8 KiB with its carried execution: see transitions/statusEvents.ts). */
 const EVENTS_PER_MESSAGE = 100;
 
 /**
@@ -37,7 +37,8 @@ const EVENTS_PER_MESSAGE = 100;
  * Redis delivers one publisher's messages in order, and each execution's transitions are published
  * by whoever holds it at the time, after its write, so one execution's events arrive in order.
  * One Redis subscription per process, however many subscribers: listeners are kept per tenant, so
- * an event costs its own tenant's listeners, not every open subscription of the process.
+ * an event costs its own tenant's listeners, not every open subscription of the process. The api's
+ * subscribers listen through RelayedExecutions, one listener per tenant that works each event out once.
  */
 export class ExecutionEventBus {
   private subscriber: RedisClient | null = null;

@@ -1,45 +1,114 @@
-import type { ExecutionDoc } from '../domain/execution.js';
 import type { ExecutionEventMessage } from './executionEventBus.js';
-import { carriedExecution, executionAfter, executionAsOf } from './executionAsOf.js';
+import { eventStream } from './eventStream.js';
+import { LatestExecutions, type ReadExecution } from './latestExecutions.js';
+import type { RelayedEvent } from './relayedEvent.js';
+import type { TenantEvents } from './tenantEvents.js';
+
+/** One subscriber of the relay: what it wants, and how its tenant's executions are read. */
+export interface RelaySubscriber {
+  /** Whether it wants `event` (its filters: jobId, statuses); an event no subscriber wants is not worked out. */
+  accept(event: ExecutionEventMessage): boolean;
+  /** Loads an execution as stored through the subscriber's tenant-scoped store, for all the subscribers that want the event. */
+  read: ReadExecution;
+}
+
+interface Taker {
+  subscriber: RelaySubscriber;
+  /** Queues the event's resolution for this subscriber, behind the ones before it. */
+  deliver(relayed: Promise<RelayedEvent | null>): void;
+}
+
+/** A tenant's subscribers on this process, and the one bus listener they share (resolves with its unsubscribe). */
+interface Channel {
+  takers: Set<Taker>;
+  listening: Promise<() => void>;
+}
 
 /**
- * The executions this api process relays to its subscribers, each as of its event: carried by the
- * event (an insert's), else derived from the one relayed for the execution's previous event (a
- * worker's RUNNING and end events: executionAfter), else read. Worked out once per event object and
- * shared by all the tenant's subscribers (the bus hands them the same object), so a tenant's
- * subscribers cost at most one read per event, and none while this process relayed the execution's
- * previous state (before, every RUNNING and end event cost a read: half the statements of an
- * execution while anyone watched). Keeps the latest state of the `maxExecutions` most recently
- * relayed executions, in memory.
+ * The api process's relay of execution events to its subscribers: one bus listener per tenant with
+ * subscribers here, which works out each event that any of them wants once (the execution as of the
+ * event: carried, derived from the state relayed before it, or read; LatestExecutions) and hands
+ * that one resolution to every subscriber that wants it. So a tenant's subscribers cost at most one
+ * read per event, and none when the event carries the execution or this process relayed the state
+ * it moved from, by construction here rather than by how the bus shares its objects.
  */
 export class RelayedExecutions {
-  private readonly latest = new Map<string, ExecutionDoc>();
+  private readonly tenants = new Map<string, Channel>();
+  private readonly latest: LatestExecutions;
 
-  private readonly byEvent = new WeakMap<ExecutionEventMessage, Promise<ExecutionDoc | null>>();
-
-  /** @param maxExecutions Executions whose latest state is kept at most (about 1 KiB each); the least recently relayed goes first. Default 5 000. */
-  constructor(private readonly maxExecutions = 5000) {}
-
-  /** The execution as of `event`, or null when it is not found; `read` loads it as stored (tenant-scoped) when needed. */
-  asOf(event: ExecutionEventMessage, read: () => Promise<ExecutionDoc | null>): Promise<ExecutionDoc | null> {
-    let relayed = this.byEvent.get(event);
-    if (!relayed) this.byEvent.set(event, (relayed = this.relay(event, read)));
-    return relayed;
+  /** @param maxExecutions Executions whose last relayed state is kept at most (LatestExecutions). Default 5 000. */
+  constructor(maxExecutions = 5000) {
+    this.latest = new LatestExecutions(maxExecutions);
   }
 
-  private async relay(event: ExecutionEventMessage, read: () => Promise<ExecutionDoc | null>): Promise<ExecutionDoc | null> {
-    const key = `${event.tenantId}:${event.executionId}`;
-    const known = this.latest.get(key);
-    let doc = carriedExecution(event) ?? (known ? executionAfter(known, event) : null);
-    if (!doc) {
-      const stored = await read();
-      doc = stored && executionAsOf(stored, event);
+  /**
+   * The events of `events`' tenant that `subscriber` accepts, each with the execution as of it, in
+   * arrival order; an event whose execution is not found (deleted since) is left out, and a failed
+   * read fails the stream's `next()`. Buffered while the consumer is busy (see eventStream).
+   */
+  async stream(
+    events: Pick<TenantEvents, 'tenantId' | 'subscribe'>,
+    subscriber: RelaySubscriber,
+    maxBuffered?: number,
+  ): Promise<AsyncIterableIterator<RelayedEvent>> {
+    const queued = await eventStream<Promise<RelayedEvent | null>>((deliver) => this.join(events, { subscriber, deliver }), maxBuffered);
+    const iterator: AsyncIterableIterator<RelayedEvent> = {
+      next: async () => {
+        for (;;) {
+          const step = await queued.next();
+          if (step.done) return { value: undefined, done: true };
+          const relayed = await step.value;
+          if (relayed) return { value: relayed, done: false };
+        }
+      },
+      return: async () => {
+        await queued.return!();
+        return { value: undefined, done: true };
+      },
+      throw: async (error?: unknown) => {
+        await queued.return!();
+        throw error;
+      },
+      [Symbol.asyncIterator]: () => iterator,
+    };
+    return iterator;
+  }
+
+  /** Adds `taker` to its tenant's channel, opening the channel's bus listener for the first; resolves with its leaving. */
+  private async join(events: Pick<TenantEvents, 'tenantId' | 'subscribe'>, taker: Taker): Promise<() => void> {
+    const { tenantId } = events;
+    let channel = this.tenants.get(tenantId);
+    if (!channel) {
+      const takers = new Set<Taker>();
+      channel = { takers, listening: events.subscribe((event) => this.relay(takers, event)) };
+      this.tenants.set(tenantId, channel);
     }
-    this.latest.delete(key);
-    if (doc) {
-      this.latest.set(key, doc);
-      if (this.latest.size > this.maxExecutions) this.latest.delete(this.latest.keys().next().value!);
+    const own = channel;
+    own.takers.add(taker);
+    const leave = () => {
+      if (!own.takers.delete(taker) || own.takers.size > 0 || this.tenants.get(tenantId) !== own) return;
+      this.tenants.delete(tenantId);
+      // Resolved by now (join awaited it); a listener that never opened has nothing to remove.
+      void own.listening.then(
+        (unsubscribe) => unsubscribe(),
+        () => undefined,
+      );
+    };
+    try {
+      await own.listening;
+    } catch (error) {
+      leave();
+      throw error;
     }
-    return doc;
+    return leave;
+  }
+
+  /** One event of a tenant: worked out once, if any of its subscribers wants it, and queued for each that does. */
+  private relay(takers: Set<Taker>, event: ExecutionEventMessage): void {
+    const wanting = [...takers].filter((t) => t.subscriber.accept(event));
+    if (wanting.length === 0) return;
+    const reader = wanting[0].subscriber;
+    const relayed = this.latest.resolve(event, (executionId) => reader.read(executionId));
+    for (const taker of wanting) taker.deliver(relayed);
   }
 }

@@ -12,8 +12,17 @@ export class TenantEvents {
     readonly tenantId: string,
   ) {}
 
+  /** Calls `listener` with each of this tenant's events as received; the returned function unsubscribes it. */
+  subscribe(listener: (event: ExecutionEventMessage) => void): Promise<() => void> {
+    return this.bus.subscribe(this.tenantId, listener);
+  }
+
   /** This tenant's events that also pass `accept`, in arrival order (see eventStream). */
   stream(accept: (event: ExecutionEventMessage) => boolean): Promise<AsyncIterableIterator<ExecutionEventMessage>> {
-    return eventStream(this.bus, this.tenantId, accept);
+    return eventStream((push) =>
+      this.subscribe((event) => {
+        if (accept(event)) push(event);
+      }),
+    );
   }
 }

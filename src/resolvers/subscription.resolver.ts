@@ -8,10 +8,7 @@ import { RateLimitedError } from '../errors/index.js';
 import { ExecutionStatus } from '../schema/enums.js';
 import { ExecutionEvent } from '../schema/execution.type.js';
 import { toExecutionNode } from './mappers.js';
-import type { ExecutionEventMessage } from '../events/executionEventBus.js';
-
-/** What each event was relayed as, kept with the event object (the bus hands one object to all of a tenant's listeners). */
-const relayed = new WeakMap<ExecutionEventMessage, ExecutionEvent>();
+import type { RelayedEvent } from '../events/relayedEvent.js';
 
 interface ExecutionUpdatedArgs {
   jobId?: string | null;
@@ -20,19 +17,24 @@ interface ExecutionUpdatedArgs {
 
 /**
  * Relays the tenant's events (the scope holds only the token's tenant's) to this subscriber, narrowed
- * by jobId and statuses, each with the execution as of the event (events/relayedExecutions.ts).
+ * by jobId and statuses, each with the execution as of the event: worked out once per event for all
+ * the tenant's subscribers of this process (events/relayedExecutions.ts), and sent as the relay
+ * gives it, so sharedSubscribe executes each event once per audience (the payload is keyed by its event).
  */
 async function executionUpdates({
   args,
   context,
-}: SubscribeResolverData<unknown, ExecutionUpdatedArgs, Context>): Promise<AsyncIterableIterator<ExecutionEvent>> {
+}: SubscribeResolverData<unknown, ExecutionUpdatedArgs, Context>): Promise<AsyncIterableIterator<RelayedEvent>> {
   const scope = scopeOf(context);
   const { jobId, statuses } = args;
   const job = jobId ? fromGlobalId(jobId, 'Job') : null;
   // A malformed or foreign job id matches nothing, exactly like an id that does not exist.
   const jobHex = jobId ? (job?.id.toHexString() ?? 'none') : null;
   const wanted = statuses?.length ? new Set(statuses) : null;
-  const stream = await scope.events.stream((e) => (!jobHex || e.jobId === jobHex) && (!wanted || wanted.has(e.status)));
+  const stream = await context.app.relayedExecutions.stream(scope.events, {
+    accept: (e) => (!jobHex || e.jobId === jobHex) && (!wanted || wanted.has(e.status)),
+    read: (executionId) => scope.executions.findById(new ObjectId(executionId)),
+  });
   const metrics = context.app.metrics;
   metrics.subscriptionOpened();
   let open = true;
@@ -41,42 +43,25 @@ async function executionUpdates({
     open = false;
   };
   // Not an async generator, so that closing the subscription reaches stream.return() at once.
-  const next = async (): Promise<IteratorResult<ExecutionEvent>> => {
-    for (;;) {
-      const result = await stream.next();
-      if (result.done) {
-        closed();
-        return { value: undefined, done: true };
-      }
-      const event = result.value;
-      // Carried by the event, or derived from the execution's previous event, or read once for all the tenant's subscribers.
-      const doc = await context.app.relayedExecutions.asOf(event, () => scope.executions.findById(new ObjectId(event.executionId)));
-      if (!doc) continue;
-      // One object per event for all its subscribers: sharedSubscribe executes each document once per event object.
-      let value = relayed.get(event);
-      if (!value) {
-        value = {
-          execution: toExecutionNode(doc),
-          previousStatus: event.previousStatus,
-          status: event.status,
-          occurredAt: new Date(event.occurredAt),
-        };
-        relayed.set(event, value);
-      }
-      if (!context.app.eventBudget.take(scope.identity.tenantId)) {
-        // This subscription ends; the tenant's others go on while the budget refills (sharedSubscribe sends the error).
-        closed();
-        await stream.return!();
-        throw new RateLimitedError(
-          `The tenant's subscriptions were sent more than ${context.app.eventBudget.perSecond} events a second on this server; this one is closed. Subscribe again, narrowed with jobId or statuses`,
-          1,
-        );
-      }
-      metrics.eventSent();
-      return { value, done: false };
+  const next = async (): Promise<IteratorResult<RelayedEvent>> => {
+    const result = await stream.next();
+    if (result.done) {
+      closed();
+      return { value: undefined, done: true };
     }
+    if (!context.app.eventBudget.take(scope.identity.tenantId)) {
+      // This subscription ends; the tenant's others go on while the budget refills (sharedSubscribe sends the error).
+      closed();
+      await stream.return!();
+      throw new RateLimitedError(
+        `The tenant's subscriptions were sent more than ${context.app.eventBudget.perSecond} events a second on this server; this one is closed. Subscribe again, narrowed with jobId or statuses`,
+        1,
+      );
+    }
+    metrics.eventSent();
+    return result;
   };
-  const iterator: AsyncIterableIterator<ExecutionEvent> = {
+  const iterator: AsyncIterableIterator<RelayedEvent> = {
     next,
     return: async () => {
       closed();
@@ -88,6 +73,16 @@ async function executionUpdates({
   return iterator;
 }
 
+/** What a subscriber is sent for a relayed event. */
+function toExecutionEvent({ event, execution }: RelayedEvent): ExecutionEvent {
+  return {
+    execution: toExecutionNode(execution),
+    previousStatus: event.previousStatus,
+    status: event.status,
+    occurredAt: new Date(event.occurredAt),
+  };
+}
+
 @Resolver(() => ExecutionEvent)
 export class SubscriptionResolver {
   @Authorized()
@@ -96,10 +91,10 @@ export class SubscriptionResolver {
     subscribe: (data: SubscribeResolverData<unknown, ExecutionUpdatedArgs, Context>) => executionUpdates(data),
   })
   executionUpdated(
-    @Root() event: ExecutionEvent,
+    @Root() relayed: RelayedEvent,
     @Arg('jobId', () => ID, { nullable: true }) _jobId: string | null,
     @Arg('statuses', () => [ExecutionStatus], { nullable: true }) _statuses: ExecutionStatusValue[] | null,
   ): ExecutionEvent {
-    return event;
+    return toExecutionEvent(relayed);
   }
 }

@@ -32,8 +32,8 @@ describe('events carrying the execution their publisher wrote', () => {
     expect(carried).toEqual(doc);
     expect(carried?._id).toBeInstanceOf(ObjectId);
     expect(carried?.scheduledFor).toBeInstanceOf(Date);
-    // Parsed once per event object, whatever the number of subscribers relaying it.
-    expect(carriedExecution(received)).toBe(carried);
+    // Nothing is kept with the event object: an equal message parsed apart gives an equal document.
+    expect(carriedExecution(JSON.parse(JSON.stringify(event)) as typeof event)).toEqual(carried);
   });
 
   it('leaves out a document over 8 KiB (a large manual payload): subscribers read that one', () => {

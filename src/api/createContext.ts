@@ -11,19 +11,20 @@ import { ApiKeyLookup } from '../store/apiKeyLookup.js';
 import { OwnTenantStore } from '../store/ownTenantStore.js';
 import { TenantEvents } from '../events/tenantEvents.js';
 import { errorMessage } from '../logger.js';
-import type { AppServices } from '../resolvers/appServices.js';
+import type { AppServices, ScopeSources, TenantTurns } from '../resolvers/appServices.js';
 import type { Context, TenantScope } from '../resolvers/context.type.js';
 
-function tenantScope(app: AppServices, identity: TenantScope['identity']): TenantScope {
-  const jobs = new JobStore(app.db, identity.tenantId);
-  const executions = new ExecutionStore(app.db, identity.tenantId);
+/** The caller's stores, events and loaders, cut from every tenant's by its identity. */
+function tenantScope({ db, tenants, events }: ScopeSources, tenantScans: TenantTurns, identity: TenantScope['identity']): TenantScope {
+  const jobs = new JobStore(db, identity.tenantId);
+  const executions = new ExecutionStore(db, identity.tenantId);
   return {
     identity,
     jobs,
     executions,
-    apiKeys: new ApiKeyStore(app.db, identity.tenantId),
-    tenant: new OwnTenantStore(app.tenants, identity.tenantId),
-    events: new TenantEvents(app.events, identity.tenantId),
+    apiKeys: new ApiKeyStore(db, identity.tenantId),
+    tenant: new OwnTenantStore(tenants, identity.tenantId),
+    events: new TenantEvents(events, identity.tenantId),
     jobLoader: new DataLoader(async (ids: readonly string[]) => {
       const found = await jobs.findByIds(ids.map((id) => new ObjectId(id)));
       const byId = new Map(found.map((j) => [j._id.toHexString(), j]));
@@ -31,7 +32,7 @@ function tenantScope(app: AppServices, identity: TenantScope['identity']): Tenan
     }),
     // A page of jobs' last executions reads the tenant's executions: it takes one of the tenant's scan turns.
     lastExecutionLoader: new DataLoader((ids: readonly string[]) =>
-      inTenantScan(app.tenantScans, identity.tenantId, () => executions.newestStartedOfJobs(ids.map((id) => new ObjectId(id)))),
+      inTenantScan(tenantScans, identity.tenantId, () => executions.newestStartedOfJobs(ids.map((id) => new ObjectId(id)))),
     ),
   };
 }
@@ -40,24 +41,25 @@ function tenantScope(app: AppServices, identity: TenantScope['identity']): Tenan
  * Builds a context from an Authorization header value (a JWT or an API key, looked up on every
  * call); never throws (resolvers report UNAUTHENTICATED).
  */
-export async function createContext(app: AppServices, authorization: string | null | undefined): Promise<Context> {
+export async function createContext(api: AppServices, authorization: string | null | undefined): Promise<Context> {
+  const { requests: app, scopes, logger } = api;
   const token = bearerToken(authorization);
   if (!token) {
     const authError = new UnauthenticatedError('An Authorization: Bearer <token> header is required');
-    app.authFailures.record({ code: authError.code, reason: authError.message });
+    scopes.authFailures.record({ code: authError.code, reason: authError.message });
     return { app, scope: null, authError, validUntil: null };
   }
   try {
-    const { identity, validUntil } = await authenticate({ jwt: app.jwt, apiKeys: new ApiKeyLookup(app.db) }, token, app.clock());
-    return { app, scope: tenantScope(app, identity), authError: null, validUntil };
+    const { identity, validUntil } = await authenticate({ jwt: scopes.jwt, apiKeys: new ApiKeyLookup(scopes.db) }, token, app.clock());
+    return { app, scope: tenantScope(scopes, app.tenantScans, identity), authError: null, validUntil };
   } catch (error) {
     if (error instanceof KairosError) {
-      app.authFailures.record({ code: error.code, reason: error.message });
+      scopes.authFailures.record({ code: error.code, reason: error.message });
       return { app, scope: null, authError: error, validUntil: null };
     }
     // The key lookup failed (MongoDB down): no access, but the credential is not bad either, so
     // this is INTERNAL_SERVER_ERROR (not UNAUTHENTICATED) and sockets are kept (see socketAuth).
-    app.logger.error('could not authenticate a request', { error: errorMessage(error) });
+    logger.error('could not authenticate a request', { error: errorMessage(error) });
     return {
       app,
       scope: null,

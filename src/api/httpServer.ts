@@ -78,7 +78,7 @@ export class ApiServer {
       allowBatchedHttpRequests: false,
       plugins: [
         writeRateLimit,
-        operationMetrics(app.metrics),
+        operationMetrics(app.requests.metrics),
         paceRefusals(options.paceRefusalsMs ?? 0),
         operationTracing(app.tracer),
         ...(app.development ? [] : [ApolloServerPluginLandingPageDisabled()]),
@@ -181,7 +181,7 @@ export class ApiServer {
 
   /** A tenant with its whole queue of requests waiting in this process: RATE_LIMITED, to retry in a second. */
   private refuseBusyTenant(res: ServerResponse, tenantId: string): void {
-    this.app.metrics.quotaRefused('rate', tenantId);
+    this.app.requests.metrics.quotaRefused('rate', tenantId);
     const refused = tooManyAtOnce();
     res.setHeader('retry-after', '1');
     send(res, 429, { errors: [this.formatError({ message: refused.message }, refused)] });

@@ -1,7 +1,7 @@
 import { QuotaExceededError } from '../errors/index.js';
 import type { Quota } from '../quotas/tenantQuotas.js';
 
-/** The close code of a socket refused at connection_init for passing a socket cap (README, Quotas and limits). */
+/** The close code of a socket refused at connection_init for passing a socket cap (docs/using-the-api.md, "Quotas and limits"). */
 export const TOO_MANY_SOCKETS = 4429;
 
 /** The part of a graphql-ws connection context the counts read: the operations it runs (graphql-ws keeps them). */

@@ -51,7 +51,7 @@ export function socketAuth(app: AppServices, options: SocketAuthOptions = {}) {
       }
       if (options.connections && !(await admitted(app, options.connections, ctx, context.scope.identity))) return false;
       ctx.extra.authorization = authorization;
-      if (context.validUntil) closeAtExpiry(socket, context.validUntil, app.clock);
+      if (context.validUntil) closeAtExpiry(socket, context.validUntil, app.requests.clock);
       else {
         const stillValid = async () => {
           const recheck = await createContext(app, authorization);
@@ -86,7 +86,7 @@ async function admitted(
   const { socket } = ctx.extra;
   let quota;
   try {
-    quota = await app.quotas.of(identity.tenantId);
+    quota = await app.requests.operations.quotas.of(identity.tenantId);
   } catch (error) {
     app.logger.error('could not read the socket caps of a tenant', { error: errorMessage(error) });
     socket.close(CloseCode.InternalServerError, 'The connection limits could not be checked right now; try again shortly');

@@ -133,7 +133,7 @@ export class GraphQLWebSockets {
         if (closed.aborted || !(id in ctx.subscriptions)) return [new GraphQLError('The operation ended before its turn')];
         if (!release) {
           const refused = tooManyAtOnce();
-          app.metrics.quotaRefused('rate', tenantId);
+          app.requests.metrics.quotaRefused('rate', tenantId);
           return [new GraphQLError(refused.message, { originalError: refused })];
         }
       }
@@ -154,7 +154,7 @@ export class GraphQLWebSockets {
       release = null;
       return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue: context };
     } catch (error) {
-      if (error instanceof RateLimitedError) app.metrics.quotaRefused('rate', context?.scope?.identity.tenantId ?? 'unknown');
+      if (error instanceof RateLimitedError) app.requests.metrics.quotaRefused('rate', context?.scope?.identity.tenantId ?? 'unknown');
       if (error instanceof KairosError) return [new GraphQLError(error.message, { originalError: error })];
       if (error instanceof GraphQLError) return [error];
       // Not the document's fault (e.g. the quota lookup found MongoDB down).

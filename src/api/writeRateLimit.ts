@@ -58,7 +58,7 @@ export async function chargeWrites(
   );
   const writes = rootFieldCount(operation.selectionSet, fragments);
   if (writes === 0) return;
-  const { maxExecutionsPerMinute } = await context.app.quotas.of(scope.identity.tenantId);
+  const { maxExecutionsPerMinute } = await context.app.operations.quotas.of(scope.identity.tenantId);
   await context.app.rateLimiter.take(WRITES_BUCKET, scope.identity.tenantId, maxExecutionsPerMinute, writes, {
     burstMs: writeBurstMs(maxExecutionsPerMinute),
   });

@@ -8,7 +8,7 @@ import type { ExecutionStore } from '../store/executionStore.js';
 import type { ApiKeyStore } from '../store/apiKeyStore.js';
 import type { OwnTenantStore } from '../store/ownTenantStore.js';
 import type { TenantEvents } from '../events/tenantEvents.js';
-import type { AppServices } from './appServices.js';
+import type { RequestServices } from './appServices.js';
 
 /**
  * Stores, events and loaders bound to the caller's tenant; built per request (or per subscription).
@@ -30,7 +30,8 @@ export interface TenantScope {
 
 /** The GraphQL context. `scope` is null when the token is missing or invalid (`authError` says why). */
 export interface Context {
-  app: AppServices;
+  /** Process-wide services, none of them tenant data. */
+  app: RequestServices;
   scope: TenantScope | null;
   authError: KairosError | null;
   /** When the caller's token stops being valid (a JWT's exp plus the clock tolerance); null for API keys or without a scope. */

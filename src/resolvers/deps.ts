@@ -1,24 +1,13 @@
 import type { Context } from './context.type.js';
 import { scopeOf } from './auth-checker.js';
 import type { JobDeps } from '../jobs/jobDeps.js';
+import type { OperationServices } from './appServices.js';
+
+/** The job and execution operations' dependencies: the process-wide ones, plus the caller's tenant-scoped stores. */
+export type OperationDeps = OperationServices & Pick<JobDeps, 'jobs' | 'executions'>;
 
 /** The job and execution operations' dependencies, bound to the caller's tenant. */
-export function jobDeps(ctx: Context): JobDeps {
-  const scope = scopeOf(ctx);
-  const { materialise, queues, statusPublisher, handlerNames, allowPrivateTargets, lookAheadMs, logger, jobCounter, quotas, waitingIndex } =
-    ctx.app;
-  return {
-    jobs: scope.jobs,
-    executions: scope.executions,
-    materialise,
-    queues,
-    events: statusPublisher,
-    handlerNames,
-    allowPrivateTargets,
-    lookAheadMs,
-    logger,
-    jobCounter,
-    quotas,
-    waiting: waitingIndex,
-  };
+export function jobDeps(ctx: Context): OperationDeps {
+  const { jobs, executions } = scopeOf(ctx);
+  return { ...ctx.app.operations, jobs, executions };
 }

@@ -58,18 +58,14 @@ export class ExecutionResolver {
   @Authorized('MEMBER')
   @Mutation(() => ExecutionPayload, { description: "A running attempt is aborted (HTTP request aborted, handler's AbortSignal fired)." })
   async cancelExecution(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<ExecutionPayload> {
-    const doc = await cancelExecution(
-      { ...jobDeps(ctx), cancels: ctx.app.cancels, claims: ctx.app.claims },
-      executionObjectId(id),
-      ctx.app.clock(),
-    );
+    const doc = await cancelExecution(jobDeps(ctx), executionObjectId(id), ctx.app.clock());
     return { execution: toExecutionNode(doc) };
   }
 
   @Authorized('MEMBER')
   @Mutation(() => ExecutionPayload, { description: 'A FAILED or CANCELLED execution is queued again for a fresh round of attempts.' })
   async retryExecution(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<ExecutionPayload> {
-    const doc = await retryExecution({ ...jobDeps(ctx), cancels: ctx.app.cancels }, executionObjectId(id), ctx.app.clock());
+    const doc = await retryExecution(jobDeps(ctx), executionObjectId(id), ctx.app.clock());
     return { execution: toExecutionNode(doc) };
   }
 }

@@ -75,13 +75,8 @@ export class JobResolver {
     const scope = scopeOf(ctx);
     const now = ctx.app.clock();
     // From the quota cache (the write budget has just read it, and it creates the tenant on first use): no round trip.
-    const { maxJobs } = await ctx.app.quotas.of(scope.identity.tenantId);
-    const doc = await createJob(
-      { ...jobDeps(ctx), createLock: ctx.app.createJobLock },
-      { _id: scope.identity.tenantId, maxJobs },
-      input,
-      now,
-    );
+    const { maxJobs } = await ctx.app.operations.quotas.of(scope.identity.tenantId);
+    const doc = await createJob(jobDeps(ctx), { _id: scope.identity.tenantId, maxJobs }, input, now);
     return { job: toJobNode(doc) };
   }
 

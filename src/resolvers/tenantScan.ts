@@ -3,7 +3,7 @@ import { RateLimitedError } from '../errors/index.js';
 
 /**
  * Runs a read of a tenant's executions across all its jobs in one of its scan turns
- * (AppServices.tenantScans): the request already holds a turn in the tenant's request gate, and
+ * (RequestServices.tenantScans): the request already holds a turn in the tenant's request gate, and
  * this keeps its tenant-wide reads to fewer at once still.
  */
 export async function inTenantScan<T>(turns: TenantTurns, tenantId: string, read: () => Promise<T>): Promise<T> {

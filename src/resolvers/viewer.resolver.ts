@@ -17,8 +17,8 @@ export class ViewerResolver {
     const { identity, jobs, tenant: own } = scopeOf(ctx);
     const [tenant, jobCount, waitingExecutions] = await Promise.all([
       own.ensure(ctx.app.clock()),
-      countJobs(ctx.app.jobCounter, identity.tenantId, () => jobs.countAll()),
-      ctx.app.waitingIndex.count(identity.tenantId).catch(() => null),
+      countJobs(ctx.app.operations.jobCounter, identity.tenantId, () => jobs.countAll()),
+      ctx.app.operations.waiting.count(identity.tenantId).catch(() => null),
     ]);
     return {
       tenantId: identity.tenantId,

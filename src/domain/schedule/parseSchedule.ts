@@ -3,7 +3,8 @@ import type { Schedule, ScheduleKind } from '../job.js';
 import { BadUserInputError } from '../../errors/index.js';
 import { longestCronGapMonths } from './cronGap.js';
 import { isKnownTimeZone } from './formatLocal.js';
-import { expandCronNickname, firstOccurrence } from './nextOccurrences.js';
+import { expandCronNickname } from './cronOccurrences.js';
+import { firstOccurrence } from './nextOccurrences.js';
 
 /** ScheduleInput as it arrives from GraphQL (absent and null both mean "not set"). */
 export interface ScheduleInputFields {

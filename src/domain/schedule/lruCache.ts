@@ -1,0 +1,19 @@
+/** A small bounded map that forgets the least recently used entry first. */
+export class LruCache<K, V> {
+  private readonly entries = new Map<K, V>();
+  constructor(private readonly capacity: number) {}
+
+  get(key: K): V | undefined {
+    const value = this.entries.get(key);
+    if (value !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: K, value: V): void {
+    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value as K);
+    this.entries.set(key, value);
+  }
+}

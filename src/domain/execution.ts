@@ -12,6 +12,14 @@ export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 export const FINAL_STATUSES: readonly ExecutionStatus[] = ['SUCCEEDED', 'FAILED', 'CANCELLED', 'SKIPPED'];
 /** Statuses a worker may start an execution from (the compare-and-set of docs/architecture.md, step 4). */
 export const STARTABLE_STATUSES: readonly ExecutionStatus[] = ['SCHEDULED', 'QUEUED', 'RETRYING'];
+/** The status of an execution while an attempt runs: what a worker's start writes, what an attempt's end and a takeover move it from. */
+export const RUNNING_STATUS: Extract<ExecutionStatus, 'RUNNING'> = 'RUNNING';
+/** Statuses a worker runs an execution in: startable, or RUNNING (a duplicate delivery, or a takeover's). */
+export const RUNNABLE_STATUSES: readonly ExecutionStatus[] = [...STARTABLE_STATUSES, RUNNING_STATUS];
+/** A cancelled execution: an attempt that ran meanwhile without its start written still joins its record. */
+export const CANCELLED_STATUS: Extract<ExecutionStatus, 'CANCELLED'> = 'CANCELLED';
+/** How an execution ends before any attempt: skipped (overlap policy) or cancelled (its job is gone). */
+export type UnstartedEndStatus = Extract<ExecutionStatus, 'SKIPPED' | 'CANCELLED'>;
 
 export const EXECUTION_TRIGGERS = ['SCHEDULE', 'MANUAL', 'CATCH_UP'] as const;
 export type ExecutionTrigger = (typeof EXECUTION_TRIGGERS)[number];
@@ -160,3 +168,22 @@ export function applyAttemptEnd(doc: ExecutionDoc, attempt: number, end: Attempt
     attempts: doc.attempts.map((a) => (a.number === attempt ? { ...a, ...attemptEndFields(end, now) } : a)),
   };
 }
+
+/** The status of every record of skipped occurrences, of one or many (scheduler/budgetSkips.ts): what reads and trims of such records filter on. */
+export const SKIPPED_STATUS: Extract<ExecutionStatus, 'SKIPPED'> = 'SKIPPED';
+
+/** A status an execution waits for a queue entry in, and the field that says since when it should have had one. */
+export interface WaitingSince {
+  status: ExecutionStatus;
+  field: 'scheduledFor' | 'nextAttemptAt' | 'deadlineAt';
+}
+
+/** Executions waiting for a queue entry, by the time of their first run or next attempt (reconcile, a new leader's requeue). */
+export const WAITING_SINCE: readonly WaitingSince[] = [
+  { status: 'SCHEDULED', field: 'scheduledFor' },
+  { status: 'QUEUED', field: 'scheduledFor' },
+  { status: 'RETRYING', field: 'nextAttemptAt' },
+];
+
+/** A RUNNING execution past its attempt's deadline: its worker is gone, whatever became of its queue entry (reconcile's takeover). */
+export const RUNNING_SINCE: WaitingSince = { status: 'RUNNING', field: 'deadlineAt' };

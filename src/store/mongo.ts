@@ -46,7 +46,7 @@ async function newClient(url: string, maxPoolSize?: number): Promise<MongoClient
   // Kairos acknowledged (a created job, a materialised occurrence, an attempt's end) must survive a
   // replica-set failover: majority writes are never rolled back. Reads go to the primary, which has
   // every acknowledged write: the scheduler's compare-and-sets, reconcile and the API's
-  // read-after-write (create, then list) would go wrong on a lagging secondary. README "MongoDB".
+  // read-after-write (create, then list) would go wrong on a lagging secondary (docs/operating.md, "MongoDB: replica set and sharding").
   const client = new MongoClient(url, {
     writeConcern: { w: 'majority' },
     readPreference: 'primary',

@@ -1,3 +1,5 @@
+// Covers: src/api/createContext.ts, src/api/socketAuth.ts, src/auth/authenticate.ts, src/jobs/createJob.ts, src/resolvers/auth-checker.ts,
+// src/resolvers/job.resolver.ts, src/resolvers/jobConnection.resolver.ts, src/resolvers/viewer.resolver.ts, src/store/keyset.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import jwt from 'jsonwebtoken';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';

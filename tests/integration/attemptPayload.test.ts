@@ -1,3 +1,4 @@
+// Covers: src/workers/runExecution.ts
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { MongoClient, MongoNetworkError, type ObjectId } from 'mongodb';
 import { RunStore } from '../../src/store/runStore.js';

@@ -1,3 +1,4 @@
+// Covers: src/store/attemptEnds.ts, src/store/attemptStarts.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// Covers: src/events/latestExecutions.ts, src/resolvers/subscription.resolver.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { ObjectId } from 'mongodb';

@@ -1,3 +1,4 @@
+// Covers: src/cli/token.ts
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';

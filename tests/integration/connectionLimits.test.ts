@@ -1,3 +1,4 @@
+// Covers: src/resolvers/viewer.resolver.ts, src/store/ownTenantStore.ts
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { MongoClient } from 'mongodb';
 import { signDevToken } from '../../src/auth/verifyToken.js';

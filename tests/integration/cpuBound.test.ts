@@ -1,3 +1,5 @@
+// Covers: src/roles/workerFactory.ts, src/workers/cpu/childProcessRunner.ts, src/workers/cpu/cpuChild.ts,
+// src/workers/handlers/loadHandlers.ts
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

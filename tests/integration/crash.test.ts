@@ -1,3 +1,4 @@
+// Covers: src/workers/runExecution.ts
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import type { Client } from 'graphql-ws';

@@ -1,3 +1,4 @@
+// Covers: src/store/attemptEnds.ts, src/store/attemptStarts.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MongoClient, ObjectId, type Collection, type Db } from 'mongodb';
 import { Redis } from 'ioredis';

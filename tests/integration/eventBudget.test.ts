@@ -1,3 +1,4 @@
+// Covers: src/resolvers/subscription.resolver.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { ExecutionEventBus } from '../../src/events/executionEventBus.js';

@@ -1,3 +1,4 @@
+// Covers: src/executions/cancelExecution.ts, src/executions/retryExecution.ts, src/resolvers/deps.ts, src/resolvers/execution.resolver.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Client } from 'graphql-ws';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';

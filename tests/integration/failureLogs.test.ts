@@ -1,3 +1,4 @@
+// Covers: src/ids/logFields.ts, src/workers/attemptLogger.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { fromGlobalId } from '../../src/ids/globalId.js';
 import { createLogger } from '../../src/logger.js';

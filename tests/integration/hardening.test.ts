@@ -1,3 +1,4 @@
+// Covers: src/api/formatError.ts, src/api/nestingLimits.ts, src/api/validationRules.ts, src/api/webSocketServer.ts, src/domain/nesting.ts
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import WebSocket from 'ws';
 import type { Client } from 'graphql-ws';

@@ -1,3 +1,4 @@
+// Covers: src/resolvers/execution.resolver.ts, src/resolvers/listExecutions.ts, src/store/keyset.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MongoClient, ObjectId } from 'mongodb';
 import { newExecution, type ExecutionStatus } from '../../src/domain/execution.js';

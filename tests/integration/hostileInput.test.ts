@@ -1,3 +1,5 @@
+// Covers: src/api/formatError.ts, src/api/nestingLimits.ts, src/api/noSubscriptionsOverHttp.ts, src/api/queryLimits.ts,
+// src/api/validationRules.ts, src/api/webSocketServer.ts, src/domain/nesting.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';

@@ -1,3 +1,6 @@
+// Covers: src/api/socketAuth.ts, src/apiKeys/createApiKey.ts, src/apiKeys/revokeApiKey.ts, src/auth/authenticate.ts,
+// src/auth/publicKeyAlgorithm.ts, src/domain/webhookSecret.ts, src/resolvers/apiKey.resolver.ts, src/store/apiKeyStore.ts,
+// src/store/ownTenantStore.ts, src/tenants/rotateWebhookSecret.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';

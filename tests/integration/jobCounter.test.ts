@@ -1,3 +1,4 @@
+// Covers: src/jobs/deleteJob.ts, src/resolvers/jobConnection.resolver.ts, src/resolvers/viewer.resolver.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { JobCounter } from '../../src/quotas/jobCounter.js';

@@ -1,3 +1,4 @@
+// Covers: src/store/collections.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MongoClient, type CommandStartedEvent, type Db } from 'mongodb';
 import type { JobDoc } from '../../src/domain/job.js';

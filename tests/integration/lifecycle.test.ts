@@ -1,3 +1,5 @@
+// Covers: src/jobs/applySchedule.ts, src/jobs/cancelReasons.ts, src/jobs/createJob.ts, src/jobs/deleteJob.ts, src/jobs/triggerJob.ts,
+// src/jobs/updateJob.ts, src/resolvers/deps.ts, src/resolvers/job.resolver.ts, src/resolvers/mappers.ts, src/transitions/reviveCancelled.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Queue } from 'bullmq';
 import type { Client } from 'graphql-ws';
@@ -6,11 +8,14 @@ import type { JobDoc } from '../../src/domain/job.js';
 import { ConflictError } from '../../src/errors/index.js';
 import { fromGlobalId, toGlobalId } from '../../src/ids/globalId.js';
 import { changeJob } from '../../src/jobs/changeJob.js';
-import type { DueIndex } from '../../src/scheduler/dueIndex.js';
+import type { JobScheduling } from '../../src/scheduler/jobScheduling.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** These changes leave the schedule alone, so the due index is never written: any call fails the test. */
-const untouchedIndex = new Proxy({}, { get: () => () => Promise.reject(new Error('the due index was written')) }) as unknown as DueIndex;
+/** These changes leave the schedule alone, so the scheduling side is never told: any call fails the test. */
+const untouchedScheduling = new Proxy(
+  {},
+  { get: () => () => Promise.reject(new Error('the scheduling side was told of a change')) },
+) as unknown as JobScheduling;
 import { JobStore } from '../../src/store/jobStore.js';
 import { QueueShards } from '../../src/queue/executionQueues.js';
 import { waitingEntryId } from '../../src/queue/queueEntry.js';
@@ -335,7 +340,7 @@ describe('job lifecycle: updateJob, pauseJob, resumeJob, deleteJob, triggerJob',
         const id = fromGlobalId(job.id, 'Job')!.id;
         const store = new Interleaved(1, (doc) => other().updateIfVersion(id, doc.version, { description: 'by the other writer' }));
         const seen: (string | null)[] = [];
-        const { job: written, changed } = await changeJob({ jobs: store, dueIndex: untouchedIndex }, id, new Date(), (current) => {
+        const { job: written, changed } = await changeJob({ jobs: store, scheduling: untouchedScheduling }, id, new Date(), (current) => {
           seen.push(current.description);
           return { name: 'by changeJob' };
         });
@@ -350,7 +355,7 @@ describe('job lifecycle: updateJob, pauseJob, resumeJob, deleteJob, triggerJob',
         let n = 0;
         const store = new Interleaved(2, (doc) => other().updateIfVersion(id, doc.version, { description: `other ${++n}` }));
         await expect(
-          changeJob({ jobs: store, dueIndex: untouchedIndex }, id, new Date(), () => ({ name: 'never written' })),
+          changeJob({ jobs: store, scheduling: untouchedScheduling }, id, new Date(), () => ({ name: 'never written' })),
         ).rejects.toBeInstanceOf(ConflictError);
         expect(await other().findById(id)).toMatchObject({ name: 'hot', description: 'other 2', version: 3 });
       });
@@ -358,7 +363,7 @@ describe('job lifecycle: updateJob, pauseJob, resumeJob, deleteJob, triggerJob',
       it('writes nothing when there is nothing to change', async () => {
         const job = await create({ name: 'calm', schedule: { intervalSeconds: 3600 } });
         const id = fromGlobalId(job.id, 'Job')!.id;
-        const { changed } = await changeJob({ jobs: other(), dueIndex: untouchedIndex }, id, new Date(), () => null);
+        const { changed } = await changeJob({ jobs: other(), scheduling: untouchedScheduling }, id, new Date(), () => null);
         expect(changed).toBe(false);
         expect(await jobVersion(job.id)).toBe(1);
       });

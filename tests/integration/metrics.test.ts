@@ -1,3 +1,6 @@
+// Covers: src/api/firstErrorCode.ts, src/api/operationMetrics.ts, src/metrics/apiFamilies.ts, src/metrics/buckets.ts,
+// src/metrics/connectionFamilies.ts, src/metrics/executionFamilies.ts, src/metrics/metricsServer.ts, src/metrics/operationLabels.ts,
+// src/metrics/schedulerFamilies.ts
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// Covers: src/transitions/skipOccurrences.ts
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
 import { gqlOk } from '../support/graphqlClient.js';

@@ -1,3 +1,4 @@
+// Covers: src/api/formatError.ts, src/roles/connections.ts, src/scheduler/requeueWaiting.ts, src/workers/retryWhileMongoDown.ts
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

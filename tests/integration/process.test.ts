@@ -1,3 +1,5 @@
+// Covers: src/roles/apiFactory.ts, src/roles/closers.ts, src/roles/schedulerFactory.ts, src/roles/sharedServices.ts,
+// src/roles/workerFactory.ts
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mongoUrlFor, startProcess } from '../support/processes.js';
 import { once } from 'node:events';

@@ -1,3 +1,4 @@
+// Covers: src/api/paceRefusals.ts, src/jobs/applySchedule.ts, src/jobs/createJob.ts, src/transitions/reviveCancelled.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Client } from 'graphql-ws';
 import { Redis } from 'ioredis';

@@ -1,3 +1,4 @@
+// Covers: src/config/redisClusterNodes.ts, src/executions/cancelExecution.ts, src/roles/connections.ts, src/roles/sharedServices.ts
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';

@@ -1,3 +1,5 @@
+// Covers: src/domain/role.ts, src/resolvers/apiKey.resolver.ts, src/resolvers/auth-checker.ts, src/resolvers/httpHeader.resolver.ts,
+// src/resolvers/index.ts, src/resolvers/node.resolver.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Client } from 'graphql-ws';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';

@@ -1,3 +1,4 @@
+// Covers: src/api/queryLimits.ts, src/quotas/scheduleSearchBudget.ts, src/resolvers/schedule.resolver.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { gql, gqlOk } from '../support/graphqlClient.js';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';

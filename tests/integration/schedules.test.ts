@@ -1,3 +1,4 @@
+// Covers: src/domain/schedule/cronOccurrences.ts, src/resolvers/schedule.resolver.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Client } from 'graphql-ws';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';

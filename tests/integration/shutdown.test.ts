@@ -1,3 +1,4 @@
+// Covers: src/roles/apiFactory.ts, src/roles/closers.ts, src/roles/workerFactory.ts
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';

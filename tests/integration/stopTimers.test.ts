@@ -1,3 +1,4 @@
+// Covers: src/roles/closers.ts
 import { describe, expect, it } from '@jest/globals';
 import { createHook } from 'node:async_hooks';
 import { createLogger } from '../../src/logger.js';

@@ -1,3 +1,5 @@
+// Covers: src/api/createContext.ts, src/resolvers/node.resolver.ts, src/resolvers/subscription.resolver.ts,
+// src/tenants/rotateWebhookSecret.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Client } from 'graphql-ws';
 import { MongoClient, ObjectId } from 'mongodb';
@@ -340,14 +342,20 @@ describe("tenant isolation: B gets nothing of A's through any operation", () => 
     return { documents, api };
   }
 
-  /** A's state once nothing moves any more (a worker's last writes follow its events by a moment); polls with a deadline. */
-  async function settledStateOfA(timeoutMs = 10_000): Promise<unknown> {
+  /**
+   * A's state once nothing moves any more, polled with a deadline. A worker's last writes follow its
+   * events by a moment, and a job's lastRunAt by up to the worker's period for it (5 s): the state
+   * must hold that long, or a lastRunAt landing after a quick "settled" reads as B's doing.
+   */
+  async function settledStateOfA(timeoutMs = 20_000, stableForMs = 5_500): Promise<unknown> {
     const deadline = Date.now() + timeoutMs;
     let previous = await stateOfA();
+    let stableSince = Date.now();
     for (;;) {
       await sleep(200);
       const current = await stateOfA();
-      if (JSON.stringify(current) === JSON.stringify(previous)) return current;
+      if (JSON.stringify(current) !== JSON.stringify(previous)) stableSince = Date.now();
+      else if (Date.now() - stableSince >= stableForMs) return current;
       if (Date.now() > deadline) throw new Error("A's state kept changing");
       previous = current;
     }

@@ -1,3 +1,4 @@
+// Covers: src/quotas/sharedReads.ts, src/store/collections.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MongoClient, type CommandStartedEvent, type Db } from 'mongodb';
 import type { TenantDoc } from '../../src/domain/tenant.js';

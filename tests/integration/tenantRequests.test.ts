@@ -1,3 +1,4 @@
+// Covers: src/api/webSocketServer.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { ObjectId } from 'mongodb';

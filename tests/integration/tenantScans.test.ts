@@ -1,3 +1,4 @@
+// Covers: src/resolvers/listExecutions.ts, src/resolvers/tenantScan.ts
 import { ObjectId } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { toGlobalId } from '../../src/ids/globalId.js';

@@ -1,3 +1,4 @@
+// Covers: src/cli/token.ts
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from '@jest/globals';

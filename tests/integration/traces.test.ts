@@ -1,3 +1,4 @@
+// Covers: src/api/firstErrorCode.ts, src/api/operationTracing.ts, src/scheduler/schedulerRole.ts, src/tracing/spanAttributes.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';

@@ -1,3 +1,4 @@
+// Covers: src/executions/retryExecution.ts, src/jobs/triggerJob.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { MAX_ENTRY_DATA_BYTES } from '../../src/queue/queueEntry.js';

@@ -1,3 +1,4 @@
+// Covers: src/resolvers/mappers.ts, src/workers/handlers/builtins.ts, src/workers/runExecution.ts
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MongoClient } from 'mongodb';

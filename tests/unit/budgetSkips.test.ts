@@ -1,3 +1,4 @@
+// Covers: src/transitions/skipOccurrences.ts
 import { describe, expect, it } from '@jest/globals';
 import { ObjectId } from 'mongodb';
 import type { Schedule } from '../../src/domain/job.js';

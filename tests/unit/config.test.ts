@@ -1,3 +1,4 @@
+// Covers: src/config/configDefaults.ts, src/config/configError.ts, src/config/kairosConfig.ts, src/config/redisClusterNodes.ts
 import { describe, expect, it } from '@jest/globals';
 import os from 'node:os';
 import { generateKeyPairSync } from 'node:crypto';

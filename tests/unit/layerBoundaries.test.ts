@@ -33,6 +33,7 @@ const RESOLVER_RULES: [string, RegExp][] = [
   ['the database', /\bapp\.db\b/],
   ['a store built outside the scope', /new \w+(Store|Lookup)\(/],
   ["every tenant's records or events", /\bapp\.(tenants|events)\b/],
+  ["the scheduler's cross-tenant store", /\bSchedulerStore\b/],
 ];
 
 describe('layer boundaries that keep the tenant scoping in one place', () => {
@@ -62,7 +63,9 @@ describe('layer boundaries that keep the tenant scoping in one place', () => {
 const LAYERS: string[][] = [
   ['main.ts', 'cli'],
   ['kairos.ts'],
+  ['roles'],
   ['config.ts'],
+  ['config'],
   ['api'],
   ['resolvers'],
   ['schema'],

@@ -1,3 +1,5 @@
+// Covers: src/metrics/apiFamilies.ts, src/metrics/connectionFamilies.ts, src/metrics/executionFamilies.ts, src/metrics/operationLabels.ts,
+// src/metrics/schedulerFamilies.ts
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { parse } from 'yaml';

@@ -1,3 +1,4 @@
+// Covers: src/domain/jobLimits.ts
 import { describe, expect, it } from '@jest/globals';
 import type { HttpHeader } from '../../src/domain/job.js';
 import { BadUserInputError } from '../../src/errors/index.js';

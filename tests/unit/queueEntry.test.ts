@@ -1,3 +1,4 @@
+// Covers: src/domain/jobLimits.ts
 import { describe, expect, it } from '@jest/globals';
 import { ObjectId } from 'mongodb';
 import { newExecution, type ExecutionDoc } from '../../src/domain/execution.js';

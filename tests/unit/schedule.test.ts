@@ -1,3 +1,4 @@
+// Covers: src/domain/schedule/cronOccurrences.ts, src/domain/schedule/lruCache.ts, src/domain/schedule/zoneOffsets.ts
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { Cron } from 'croner';
 import type { Schedule, ScheduleCommon } from '../../src/domain/job.js';

@@ -1,3 +1,4 @@
+// Covers: src/auth/publicKeyAlgorithm.ts, src/domain/role.ts
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import jwt from 'jsonwebtoken';

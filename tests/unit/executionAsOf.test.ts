@@ -1,28 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { ObjectId } from 'mongodb';
-import { newExecution, type AttemptEnd, type ExecutionDoc } from '../../src/domain/execution.js';
+import type { AttemptEnd, ExecutionDoc } from '../../src/domain/execution.js';
 import type { ExecutionEventMessage } from '../../src/events/executionEventBus.js';
 import { executionAfter, executionAsOf } from '../../src/events/executionAsOf.js';
 import { statusEvent, withAttemptEnd } from '../../src/transitions/statusEvents.js';
+import { executionDoc, SUCCEEDED_END, T0 } from '../support/executionFixtures.js';
 
-const T0 = new Date('2030-01-01T00:00:00Z');
 const AT = '2030-01-01T00:00:05.000Z';
-const waiting = (status: ExecutionDoc['status'], attempt: number): ExecutionDoc => ({
-  ...newExecution(
-    {
-      tenantId: 't',
-      jobId: new ObjectId(),
-      occurrenceKey: 'k',
-      trigger: 'SCHEDULE',
-      workload: 'IO_BOUND',
-      scheduledFor: T0,
-      maxAttempts: 3,
-    },
-    T0,
-  ),
-  status,
-  attempt,
-});
+const waiting = (status: ExecutionDoc['status'], attempt: number): ExecutionDoc => executionDoc(T0, { tenantId: 't', status, attempt });
 const running = (number: number) => ({ status: 'RUNNING' as const, occurredAt: AT, attempt: { number, workerId: 'w-1' } });
 
 describe('executionAsOf: the execution a subscriber is shown with an event', () => {
@@ -52,16 +36,6 @@ const END = new Date('2030-01-01T00:00:07Z');
 const queued: ExecutionDoc = { ...waiting('QUEUED', 0), queuedAt: T0 };
 const runningEvent = (from: ExecutionDoc, number: number): ExecutionEventMessage =>
   statusEvent(from, from.status, 'RUNNING', START, { number, workerId: 'w-1' });
-const succeeded: AttemptEnd = {
-  status: 'SUCCEEDED',
-  nextAttemptAt: null,
-  final: true,
-  error: null,
-  reason: null,
-  resultJson: '{"ok":true}',
-  outcome: 'SUCCEEDED',
-  httpStatus: 200,
-};
 const endEvent = (from: ExecutionDoc, attempt: number, end: AttemptEnd): ExecutionEventMessage =>
   withAttemptEnd(statusEvent(from, 'RUNNING', end.status, END), attempt, end);
 
@@ -69,7 +43,7 @@ describe('executionAfter: an execution as an event leaves it, without a read', (
   it('follows QUEUED → RUNNING → SUCCEEDED as the worker writes them', () => {
     const running = executionAfter(queued, runningEvent(queued, 1))!;
     expect(running).toMatchObject({ status: 'RUNNING', attempt: 1, startedAt: START });
-    const done = executionAfter(running, endEvent(running, 1, succeeded))!;
+    const done = executionAfter(running, endEvent(running, 1, SUCCEEDED_END))!;
     expect(done).toEqual({
       ...queued,
       status: 'SUCCEEDED',
@@ -86,7 +60,7 @@ describe('executionAfter: an execution as an event leaves it, without a read', (
     const running = executionAfter(queued, runningEvent(queued, 1))!;
     const next = new Date('2030-01-01T00:00:09Z');
     const failed: AttemptEnd = {
-      ...succeeded,
+      ...SUCCEEDED_END,
       status: 'RETRYING',
       nextAttemptAt: next,
       final: false,
@@ -109,10 +83,10 @@ describe('executionAfter: an execution as an event leaves it, without a read', (
     // A RUNNING of attempt 2 after a QUEUED at 0 (a state in between was not relayed here).
     expect(executionAfter(queued, runningEvent(queued, 2))).toBeNull();
     // An end of another attempt, or an end without its fields (a result too large to carry).
-    expect(executionAfter(running, endEvent(running, 2, succeeded))).toBeNull();
+    expect(executionAfter(running, endEvent(running, 2, SUCCEEDED_END))).toBeNull();
     expect(executionAfter(running, statusEvent(running, 'RUNNING', 'SUCCEEDED', END))).toBeNull();
     // The known state is already past the event (relayed out of order).
-    const done = executionAfter(running, endEvent(running, 1, succeeded))!;
+    const done = executionAfter(running, endEvent(running, 1, SUCCEEDED_END))!;
     expect(executionAfter(done, runningEvent(queued, 1))).toBeNull();
     // Any other event (a cancel, a skip) is left to the carried execution or a read.
     expect(executionAfter(queued, statusEvent(queued, 'QUEUED', 'CANCELLED', END))).toBeNull();
@@ -120,8 +94,8 @@ describe('executionAfter: an execution as an event leaves it, without a read', (
 
   it('leaves a large result out of the event', () => {
     const running = executionAfter(queued, runningEvent(queued, 1))!;
-    const big = { ...succeeded, resultJson: JSON.stringify({ body: 'x'.repeat(20_000) }) };
+    const big = { ...SUCCEEDED_END, resultJson: JSON.stringify({ body: 'x'.repeat(20_000) }) };
     expect(endEvent(running, 1, big).end).toBeUndefined();
-    expect(endEvent(running, 1, succeeded).end).toMatchObject({ attempt: 1, status: 'SUCCEEDED', httpStatus: 200 });
+    expect(endEvent(running, 1, SUCCEEDED_END).end).toMatchObject({ attempt: 1, status: 'SUCCEEDED', httpStatus: 200 });
   });
 });

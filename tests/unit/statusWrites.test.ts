@@ -54,3 +54,41 @@ describe('execution statuses are written only by src/transitions', () => {
     expect(offences("metrics.executionFinished('FAILED', trigger, tenantId);")).toEqual([]);
   });
 });
+
+/**
+ * The store methods that change an execution's status: the compare-and-sets the transitions perform
+ * through the store. Outside src/store and src/transitions, only the two ports a worker hands the
+ * transitions call one: the start writer that defers or batches the start transition's own write
+ * (deferredClaims.ts), and the wrapper that retries the end transition's write while MongoDB is
+ * unreachable (recordEnd.ts).
+ */
+const STATUS_CHANGES: RegExp[] = [
+  /\bexecutions\.insert\(/,
+  /\.(cancelWaiting|requeueForRetry|reviveCancelled|insertExecutions|markQueued|recordCrash|endUnstarted)\(/,
+  /\b(runStore|store)\.(claim|endAttempt)\(/,
+];
+const WRITE_PORTS = ['workers/deferredClaims.ts', 'workers/recordEnd.ts'];
+
+const statusChanges = (source: string) => source.split('\n').filter((line) => STATUS_CHANGES.some((p) => p.test(line)));
+
+describe("the store's status changes are made only by src/transitions", () => {
+  const callers = sourcesUnder(SRC).filter((f) => !['store/', 'transitions/'].some((home) => relative(SRC, f).startsWith(home)));
+
+  it('no other file calls a status-changing store method', () => {
+    const found = callers
+      .filter((f) => !WRITE_PORTS.includes(relative(SRC, f)))
+      .flatMap((f) => statusChanges(readFileSync(f, 'utf8')).map((line) => `${relative(SRC, f)}: ${line.trim()}`));
+    expect(found).toEqual([]);
+  });
+
+  it('the write ports still make the writes they are allowed to (the exception is not stale)', () => {
+    for (const port of WRITE_PORTS) expect(statusChanges(readFileSync(join(SRC, port), 'utf8')).length).toBeGreaterThan(0);
+  });
+
+  it('would catch a status change made elsewhere (the check is not vacuous)', () => {
+    expect(statusChanges('await deps.executions.insert({ ...fresh });')).toHaveLength(1);
+    expect(statusChanges('await store.cancelWaiting(selection, to, reason, now);')).toHaveLength(1);
+    expect(statusChanges('const { ended } = await deps.runStore.endAttempt(request);')).toHaveLength(1);
+    expect(statusChanges('const job = await deps.jobs.insert(doc);')).toEqual([]);
+  });
+});

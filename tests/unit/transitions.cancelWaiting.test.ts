@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { ObjectId } from 'mongodb';
-import type { ExecutionEventMessage } from '../../src/events/executionEventBus.js';
 import { createLogger } from '../../src/logger.js';
 import type { CancelledExecution, WaitingSelection } from '../../src/store/waitingCancels.js';
 import { PENDING, cancelWaiting } from '../../src/transitions/cancelWaiting.js';
+import { publishedEvents } from '../support/workerFakes.js';
 
 /** The one cancel of waiting executions, the API's and the materialiser's: fakes, a fixed instant. */
 describe('cancelWaiting', () => {
@@ -17,7 +17,7 @@ describe('cancelWaiting', () => {
   function setup(found: CancelledExecution[], removeFails = false) {
     const asked: { selection: WaitingSelection; to: string; reason: string }[] = [];
     const removed: string[] = [];
-    const published: ExecutionEventMessage[] = [];
+    const { events, published } = publishedEvents();
     const lines: string[] = [];
     const deps = {
       store: {
@@ -32,7 +32,7 @@ describe('cancelWaiting', () => {
           removed.push(`${e.executionId}/${status}/${attempt}`);
         },
       },
-      events: { publish: async (events: ExecutionEventMessage[]) => void published.push(...events) },
+      events,
       logger: createLogger({}, 'warn', (line) => lines.push(line)),
     };
     return { deps, asked, removed, published, lines };

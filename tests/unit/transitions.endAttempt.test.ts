@@ -1,30 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
-import { ObjectId } from 'mongodb';
 import type { AttemptEnd } from '../../src/domain/execution.js';
 import type { AttemptEndDecision } from '../../src/domain/attemptEnd.js';
-import type { ExecutionEventMessage } from '../../src/events/executionEventBus.js';
-import { createLogger } from '../../src/logger.js';
-import type { EntryExecution } from '../../src/queue/queueEntry.js';
-import type { EndRequest, EndResult } from '../../src/store/runStore.js';
+import type { EndResult } from '../../src/store/runStore.js';
 import { endAttempt, type EndAttemptDeps } from '../../src/transitions/endAttempt.js';
+import { afterT0, queuedRun } from '../support/executionFixtures.js';
+import { attemptMetrics, endingStore, publishedEvents, silentLogger } from '../support/workerFakes.js';
 
-const T0 = new Date('2030-01-01T00:00:00.000Z');
-const STARTED = new Date(T0.getTime() + 1000);
-const AT = new Date(T0.getTime() + 3000);
-const NEXT = new Date(T0.getTime() + 9000);
+const STARTED = afterT0(1000);
+const AT = afterT0(3000);
+const NEXT = afterT0(9000);
 
-const run: EntryExecution = {
-  _id: new ObjectId('650000000000000000000001'),
-  tenantId: 'acme',
-  jobId: new ObjectId('650000000000000000000002'),
-  workload: 'CPU_BOUND',
-  status: 'RETRYING',
-  attempt: 1,
-  maxAttempts: 3,
-  scheduledFor: T0,
-  payloadJson: '"own"',
-  trigger: 'MANUAL',
-};
+const run = queuedRun({ workload: 'CPU_BOUND', status: 'RETRYING', attempt: 1, payloadJson: '"own"', trigger: 'MANUAL' });
 
 const end = (
   status: AttemptEndDecision['status'],
@@ -43,30 +29,16 @@ const end = (
 
 /** The transition over fakes: the store's end answers `answer`. */
 function setup(answer: Partial<EndResult> = {}) {
-  const requests: EndRequest[] = [];
-  const events: ExecutionEventMessage[] = [];
-  const metrics: string[] = [];
+  const { store, requests } = endingStore(AT, answer);
+  const { events, published } = publishedEvents();
+  const { metrics, counted } = attemptMetrics();
   const deps: EndAttemptDeps = {
-    store: {
-      endAttempt: async (request) => {
-        requests.push(request);
-        return { ended: true, addedToCancelled: false, at: AT, ...answer };
-      },
-    },
-    events: {
-      publish: async (published) => {
-        events.push(...published);
-      },
-    },
-    logger: createLogger({}, 'silent'),
-    metrics: {
-      attemptEnded: (outcome, workload, tenantId, durationMs) =>
-        metrics.push(`attempt ${outcome} ${workload} ${tenantId} ${durationMs} ms`),
-      retried: (workload) => metrics.push(`retried ${workload}`),
-      executionFinished: (status, trigger, tenantId) => metrics.push(`finished ${status} ${trigger} ${tenantId}`),
-    },
+    store,
+    events,
+    logger: silentLogger(),
+    metrics,
   };
-  return { deps, requests, events, metrics };
+  return { deps, requests, events: published, metrics: counted };
 }
 
 const input = { run, attempt: 2, startedAt: STARTED, workerId: 'worker-1', startWritten: true };

@@ -1,24 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
-import { ObjectId } from 'mongodb';
-import type { ExecutionEventMessage } from '../../src/events/executionEventBus.js';
-import { createLogger } from '../../src/logger.js';
 import { endUnstarted, type EndUnstartedDeps } from '../../src/transitions/endUnstarted.js';
+import { afterT0, queuedRun } from '../support/executionFixtures.js';
+import { publishedEvents, silentLogger } from '../support/workerFakes.js';
 
-const NOW = new Date('2030-01-01T00:00:03.000Z');
+const NOW = afterT0(3000);
 
-const run = {
-  _id: new ObjectId('650000000000000000000001'),
-  tenantId: 'acme',
-  jobId: new ObjectId('650000000000000000000002'),
-  status: 'QUEUED' as const,
-  attempt: 0,
-  trigger: 'SCHEDULE' as const,
-};
+const run = queuedRun();
 
 /** The transition over fakes: the store's compare-and-set matches or not (`matches`). */
 function setup(matches: boolean) {
   const writes: unknown[][] = [];
-  const events: ExecutionEventMessage[] = [];
+  const { events, published } = publishedEvents();
   const finished: unknown[][] = [];
   const deps: EndUnstartedDeps = {
     store: {
@@ -27,15 +19,11 @@ function setup(matches: boolean) {
         return matches;
       },
     },
-    events: {
-      publish: async (published) => {
-        events.push(...published);
-      },
-    },
-    logger: createLogger({}, 'silent'),
+    events,
+    logger: silentLogger(),
     metrics: { executionFinished: (...args) => finished.push(args) },
   };
-  return { deps, writes, events, finished };
+  return { deps, writes, events: published, finished };
 }
 
 describe('endUnstarted: waiting → SKIPPED or CANCELLED, before any attempt', () => {

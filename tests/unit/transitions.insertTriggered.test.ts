@@ -1,11 +1,11 @@
 // Covers: src/transitions/queueInserted.ts
 import { describe, expect, it } from '@jest/globals';
 import type { ExecutionDoc } from '../../src/domain/execution.js';
-import type { ExecutionEventMessage } from '../../src/events/executionEventBus.js';
 import { createLogger } from '../../src/logger.js';
 import type { QueueEntry } from '../../src/queue/queueEntry.js';
 import { insertTriggered } from '../../src/transitions/insertTriggered.js';
 import { jobDoc } from '../support/fixtures.js';
+import { publishedEvents } from '../support/workerFakes.js';
 
 /** A manual trigger's insert → publish → enqueue: fakes, a fixed instant. */
 describe('insertTriggered', () => {
@@ -16,7 +16,7 @@ describe('insertTriggered', () => {
     const order: string[] = [];
     const inserted: ExecutionDoc[] = [];
     const entries: QueueEntry[] = [];
-    const events: ExecutionEventMessage[] = [];
+    const { events, published } = publishedEvents(() => order.push('publish'));
     const lines: string[] = [];
     const deps = {
       executions: {
@@ -34,15 +34,10 @@ describe('insertTriggered', () => {
           entries.push(...added);
         },
       },
-      events: {
-        publish: async (published: ExecutionEventMessage[]) => {
-          order.push('publish');
-          events.push(...published);
-        },
-      },
+      events,
       logger: createLogger({}, 'warn', (line) => lines.push(line)),
     };
-    return { deps, order, inserted, entries, events, lines };
+    return { deps, order, inserted, entries, events: published, lines };
   }
 
   it('inserts a MANUAL execution already QUEUED, announces SCHEDULED then QUEUED, then enqueues it due now with its job', async () => {

@@ -1,38 +1,20 @@
 import { describe, expect, it } from '@jest/globals';
-import { ObjectId } from 'mongodb';
-import { newExecution, type ExecutionDoc } from '../../src/domain/execution.js';
-import type { ExecutionEventMessage } from '../../src/events/executionEventBus.js';
-import { createLogger } from '../../src/logger.js';
-import type { QueueEntry } from '../../src/queue/queueEntry.js';
+import type { ExecutionDoc } from '../../src/domain/execution.js';
 import { requeueExecution } from '../../src/transitions/requeueExecution.js';
+import { executionDoc } from '../support/executionFixtures.js';
 import { jobDoc } from '../support/fixtures.js';
+import { enqueuedEntries, publishedEvents, silentLogger } from '../support/workerFakes.js';
 
 /** The API's retry of a finished execution: fakes, a fixed instant. */
 describe('requeueExecution', () => {
   const now = new Date('2031-04-01T00:00:00.000Z');
   const job = jobDoc(now);
-  const failed: ExecutionDoc = {
-    ...newExecution(
-      {
-        tenantId: job.tenantId,
-        jobId: job._id,
-        occurrenceKey: 'k',
-        trigger: 'SCHEDULE',
-        workload: 'IO_BOUND',
-        scheduledFor: now,
-        maxAttempts: 3,
-      },
-      now,
-    ),
-    _id: new ObjectId(),
-    status: 'FAILED',
-    attempt: 3,
-  };
+  const failed = executionDoc(now, { tenantId: job.tenantId, jobId: job._id, status: 'FAILED', attempt: 3 });
 
   function setup(changedMeanwhile: boolean) {
     const asked: unknown[][] = [];
-    const entries: QueueEntry[] = [];
-    const events: ExecutionEventMessage[] = [];
+    const { queues, enqueued } = enqueuedEntries();
+    const { events, published } = publishedEvents();
     const deps = {
       executions: {
         requeueForRetry: async (current: ExecutionDoc, to: ExecutionDoc['status'], attempts: number, at: Date) => {
@@ -40,11 +22,11 @@ describe('requeueExecution', () => {
           return changedMeanwhile ? null : { ...current, status: to, maxAttempts: current.attempt + attempts, queuedAt: at };
         },
       },
-      queues: { enqueue: async (added: QueueEntry[]) => void entries.push(...added) },
-      events: { publish: async (published: ExecutionEventMessage[]) => void events.push(...published) },
-      logger: createLogger({}, 'silent'),
+      queues,
+      events,
+      logger: silentLogger(),
     };
-    return { deps, asked, entries, events };
+    return { deps, asked, entries: enqueued, events: published };
   }
 
   it('moves it to QUEUED for the job maxAttempts more, publishes FAILED → QUEUED, and enqueues it at once', async () => {

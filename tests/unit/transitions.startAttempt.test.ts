@@ -1,27 +1,20 @@
 import { describe, expect, it } from '@jest/globals';
-import { ObjectId } from 'mongodb';
 import type { ExecutionEventMessage } from '../../src/events/executionEventBus.js';
-import { createLogger } from '../../src/logger.js';
 import type { ClaimRequest } from '../../src/store/runStore.js';
 import { startAttempt, type StartAttemptDeps } from '../../src/transitions/startAttempt.js';
+import { afterT0, queuedRun } from '../support/executionFixtures.js';
+import { loggedLines, publishedEvents } from '../support/workerFakes.js';
 
-const STARTED = new Date('2030-01-01T00:00:02.500Z');
+const STARTED = afterT0(2500);
 
-const run = {
-  _id: new ObjectId('650000000000000000000001'),
-  tenantId: 'acme',
-  jobId: new ObjectId('650000000000000000000002'),
-  workload: 'IO_BOUND' as const,
-  status: 'RETRYING' as const,
-  attempt: 1,
-};
+const run = queuedRun({ status: 'RETRYING', attempt: 1 });
 
 /** The transition over fakes: a start writer answering `claim` (null: its compare-and-set missed). */
 function setup(claim: string | null, publish?: () => Promise<void>) {
   const requests: ClaimRequest[] = [];
   const calls: string[] = [];
-  const events: ExecutionEventMessage[] = [];
-  const lines: Record<string, unknown>[] = [];
+  const { events, published } = publishedEvents();
+  const { logger, lines } = loggedLines();
   const deps: StartAttemptDeps<string> = {
     starts: {
       start: async (request) => {
@@ -30,16 +23,10 @@ function setup(claim: string | null, publish?: () => Promise<void>) {
       },
     },
     queues: { leftWaiting: (workload, tenantId, entryId) => calls.push(`left waiting ${workload} ${tenantId} ${entryId}`) },
-    events: {
-      publish:
-        publish ??
-        (async (published) => {
-          events.push(...published);
-        }),
-    },
-    logger: createLogger({}, 'info', (line) => lines.push(JSON.parse(line) as Record<string, unknown>)),
+    events: publish ? { publish } : events,
+    logger,
   };
-  return { deps, requests, calls, events, lines };
+  return { deps, requests, calls, events: published, lines };
 }
 
 const input = { run, entryId: 'entry-r1', workerId: 'worker-1', deadlineAfterMs: 40_000 };

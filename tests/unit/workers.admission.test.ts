@@ -1,38 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
-import { ObjectId } from 'mongodb';
 import type { ExecutionDoc } from '../../src/domain/execution.js';
 import type { OverlapPolicy } from '../../src/domain/job.js';
-import { createLogger } from '../../src/logger.js';
-import type { JobSnapshot } from '../../src/queue/queueEntry.js';
 import type { SlotResult } from '../../src/quotas/concurrencyLimiter.js';
 import { admit, type Admission, type AdmissionDeps, type AdmittedRun } from '../../src/workers/admission.js';
 import type { OverlapDecision } from '../../src/workers/overlapGuard.js';
 import { TenantShare } from '../../src/workers/tenantShare.js';
+import { jobSnapshot, queuedRun, T0 } from '../support/executionFixtures.js';
+import { silentLogger } from '../support/workerFakes.js';
 
-const T0 = new Date('2030-01-01T00:00:00.000Z');
+const run: AdmittedRun = queuedRun();
 
-const run: AdmittedRun = {
-  _id: new ObjectId('650000000000000000000001'),
-  executionId: '650000000000000000000001',
-  tenantId: 'acme',
-  jobId: new ObjectId('650000000000000000000002'),
-  workload: 'IO_BOUND',
-  status: 'QUEUED',
-  attempt: 0,
-  maxAttempts: 3,
-  scheduledFor: T0,
-  payloadJson: null,
-};
-
-const job = (overlapPolicy: OverlapPolicy = 'SKIP'): JobSnapshot => ({
-  version: 1,
-  target: { kind: 'HANDLER', handler: 'noop' },
-  payloadJson: null,
-  timeoutSeconds: 10,
-  retryPolicy: { maxAttempts: 3, initialBackoffSeconds: 1, maxBackoffSeconds: 60, backoffMultiplier: 2 },
-  overlapPolicy,
-  workload: 'IO_BOUND',
-});
+const job = (overlapPolicy: OverlapPolicy = 'SKIP') => jobSnapshot({ overlapPolicy });
 
 interface Setup {
   /** What the tenant slot's take answers. */
@@ -94,7 +72,7 @@ function setup(options: Setup = {}) {
     metrics: { quotaRefused: (kind) => calls.push(`refused ${kind}`) },
     clock: () => T0,
     random: () => 0,
-    logger: createLogger({}, 'silent'),
+    logger: silentLogger(),
   };
   const held = () => tenantShare.held('acme', 'IO_BOUND');
   return { deps, calls, held };

@@ -1,30 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
-import { ObjectId } from 'mongodb';
-import type { ExecutionEventMessage } from '../../src/events/executionEventBus.js';
-import { createLogger } from '../../src/logger.js';
 import type { ClaimHolder } from '../../src/queue/attemptClaims.js';
 import type { ClaimRequest } from '../../src/store/runStore.js';
 import { claimAttempt, type ClaimDeps } from '../../src/workers/claimAttempt.js';
 import { DeferredClaims } from '../../src/workers/deferredClaims.js';
-import type { Run } from '../../src/workers/run.js';
+import { afterT0, queuedRun } from '../support/executionFixtures.js';
+import { publishedEvents, silentLogger } from '../support/workerFakes.js';
 
-const T0 = new Date('2030-01-01T00:00:00.000Z');
-const STARTED = new Date(T0.getTime() + 2500);
+const STARTED = afterT0(2500);
 
-const run = (attempt = 0): Run => ({
-  _id: new ObjectId('650000000000000000000001'),
-  executionId: '650000000000000000000001',
-  tenantId: 'acme',
-  jobId: new ObjectId('650000000000000000000002'),
-  workload: 'IO_BOUND',
-  status: attempt === 0 ? 'QUEUED' : 'RETRYING',
-  attempt,
-  maxAttempts: 3,
-  scheduledFor: T0,
-  payloadJson: null,
-  job: null,
-  trigger: 'SCHEDULE',
-});
+const run = (attempt = 0) => queuedRun(attempt === 0 ? {} : { status: 'RETRYING', attempt });
 
 interface Setup {
   /** Whether the Redis claim is free. */
@@ -38,7 +22,7 @@ function setup(options: Setup = {}) {
   const calls: string[] = [];
   const requests: ClaimRequest[] = [];
   const holders: { holder: ClaimHolder; ttlMs: number }[] = [];
-  const events: ExecutionEventMessage[] = [];
+  const { events, published } = publishedEvents(() => calls.push('publish'));
   const lags: number[] = [];
   const starts = new DeferredClaims(
     {
@@ -64,20 +48,15 @@ function setup(options: Setup = {}) {
     },
     starts,
     queues: { leftWaiting: (_workload, _tenantId, entryId) => calls.push(`left waiting ${entryId}`) },
-    events: {
-      publish: async (published) => {
-        calls.push('publish');
-        events.push(...published);
-      },
-    },
+    events,
     runStore: { noteJobRun: (_tenantId, _jobId, at) => calls.push(`job ran at ${at.toISOString()}`) },
     metrics: { attemptStarted: (lagMs) => lags.push(lagMs) },
     clock: () => STARTED,
-    logger: createLogger({}, 'silent'),
+    logger: silentLogger(),
     workerId: 'worker-1',
     queueLockMs: 30_000,
   };
-  return { deps, calls, requests, holders, events, lags };
+  return { deps, calls, requests, holders, events: published, lags };
 }
 
 describe('claimAttempt: the Redis claim, then the start through the startAttempt transition', () => {

@@ -1,36 +1,19 @@
 // Covers: src/workers/attemptLogger.ts, src/workers/retryWhileMongoDown.ts
 import { describe, expect, it } from '@jest/globals';
-import { MongoNetworkError, ObjectId } from 'mongodb';
+import { MongoNetworkError } from 'mongodb';
 import type { AttemptResult } from '../../src/domain/attemptEnd.js';
-import type { ExecutionEventMessage } from '../../src/events/executionEventBus.js';
-import { createLogger } from '../../src/logger.js';
-import type { JobSnapshot, QueueEntry } from '../../src/queue/queueEntry.js';
-import type { EndRequest, EndResult } from '../../src/store/runStore.js';
-import type { Started } from '../../src/workers/claimAttempt.js';
-import { DeferredClaim } from '../../src/workers/deferredClaims.js';
+import type { JobSnapshot } from '../../src/queue/queueEntry.js';
+import type { EndResult } from '../../src/store/runStore.js';
 import { recordEnd, type EndDeps } from '../../src/workers/recordEnd.js';
-import type { Run } from '../../src/workers/run.js';
+import { afterT0, queuedRun, SUCCEEDED_END } from '../support/executionFixtures.js';
+import { attemptMetrics, endingStore, enqueuedEntries, loggedLines, publishedEvents, startedAttempt } from '../support/workerFakes.js';
 
-const T0 = new Date('2030-01-01T00:00:00.000Z');
-const STARTED = new Date(T0.getTime() + 1000);
-const NOW = new Date(T0.getTime() + 4000);
+const STARTED = afterT0(1000);
+const NOW = afterT0(4000);
 /** The end's write, a little after the decision. */
-const AT = new Date(T0.getTime() + 4250);
+const AT = afterT0(4250);
 
-const run: Run = {
-  _id: new ObjectId('650000000000000000000001'),
-  executionId: '650000000000000000000001',
-  tenantId: 'acme',
-  jobId: new ObjectId('650000000000000000000002'),
-  workload: 'IO_BOUND',
-  status: 'QUEUED',
-  attempt: 0,
-  maxAttempts: 3,
-  scheduledFor: T0,
-  payloadJson: null,
-  job: null,
-  trigger: 'SCHEDULE',
-};
+const run = queuedRun();
 
 const job: Pick<JobSnapshot, 'retryPolicy'> = {
   retryPolicy: { maxAttempts: 3, initialBackoffSeconds: 2, maxBackoffSeconds: 60, backoffMultiplier: 2 },
@@ -44,70 +27,33 @@ const result = (outcome: AttemptResult['outcome'], error: string | null = null):
 });
 
 /** An attempt claimed at STARTED whose start MongoDB holds (`written`) or not yet. */
-function started(written: boolean): Started {
-  const request = { id: run._id, from: { status: run.status, attempt: 0 }, workerId: 'worker-1', startedAt: STARTED, deadlineAfterMs: 1 };
-  const claim = new DeferredClaim({ claim: async () => ({ claimed: true }) }, request, () => undefined, written);
-  return { number: 1, startedAt: STARTED, claim };
-}
+const started = (written: boolean) => startedAttempt(STARTED, written);
 
 /** recordEnd over fakes of its ports: the store answers `answers` in turn. */
 function setup(...answers: (Partial<EndResult> | Error)[]) {
-  const requests: EndRequest[] = [];
-  const events: ExecutionEventMessage[] = [];
-  const enqueued: QueueEntry[] = [];
-  const metrics: string[] = [];
-  const lines: Record<string, unknown>[] = [];
+  const { store, requests } = endingStore(AT, ...answers);
+  const { events, published } = publishedEvents();
+  const { queues, enqueued } = enqueuedEntries();
+  const { metrics, counted } = attemptMetrics();
+  const { logger, lines } = loggedLines();
   const deps: EndDeps = {
-    runStore: {
-      endAttempt: async (request) => {
-        requests.push(request);
-        const answer = answers.shift() ?? {};
-        if (answer instanceof Error) throw answer;
-        return { ended: true, addedToCancelled: false, at: AT, ...answer };
-      },
-    },
-    queues: {
-      enqueue: async (entries) => {
-        enqueued.push(...entries);
-      },
-    },
-    events: {
-      publish: async (published) => {
-        events.push(...published);
-      },
-    },
-    metrics: {
-      attemptEnded: (outcome, _workload, _tenantId, durationMs) => metrics.push(`attempt ${outcome} in ${durationMs} ms`),
-      retried: () => metrics.push('retried'),
-      executionFinished: (status) => metrics.push(`finished ${status}`),
-    },
+    runStore: store,
+    queues,
+    events,
+    metrics,
     clock: () => NOW,
     random: () => 0,
-    logger: createLogger({}, 'info', (line) => lines.push(JSON.parse(line) as Record<string, unknown>)),
+    logger,
     workerId: 'worker-1',
   };
-  return { deps, requests, events, enqueued, metrics, lines };
+  return { deps, requests, events: published, enqueued, metrics: counted, lines };
 }
 
 describe("recordEnd: the decision, the end's transition, the retry and what operators see", () => {
   it('records a success from RUNNING and announces it carrying what the end wrote', async () => {
     const { deps, requests, events, enqueued, metrics, lines } = setup();
     await recordEnd(deps, run, job, started(true), result('SUCCEEDED'));
-    expect(requests).toEqual([
-      {
-        id: run._id,
-        attempt: 1,
-        status: 'SUCCEEDED',
-        nextAttemptAt: null,
-        final: true,
-        error: null,
-        reason: null,
-        resultJson: '{"ok":true}',
-        outcome: 'SUCCEEDED',
-        httpStatus: 200,
-        start: null,
-      },
-    ]);
+    expect(requests).toEqual([{ id: run._id, attempt: 1, ...SUCCEEDED_END, start: null }]);
     expect(events).toEqual([
       {
         tenantId: 'acme',
@@ -119,7 +65,7 @@ describe("recordEnd: the decision, the end's transition, the retry and what oper
         end: expect.objectContaining({ attempt: 1, status: 'SUCCEEDED', outcome: 'SUCCEEDED', resultJson: '{"ok":true}' }),
       },
     ]);
-    expect(metrics).toEqual(['attempt SUCCEEDED in 3250 ms', 'finished SUCCEEDED']);
+    expect(metrics).toEqual(['attempt SUCCEEDED IO_BOUND acme 3250 ms', 'finished SUCCEEDED SCHEDULE acme']);
     expect(enqueued).toEqual([]);
     expect(lines).toEqual([]);
   });
@@ -148,7 +94,7 @@ describe("recordEnd: the decision, the end's transition, the retry and what oper
         },
       },
     ]);
-    expect(metrics).toEqual(['attempt FAILED in 3250 ms', 'retried']);
+    expect(metrics).toEqual(['attempt FAILED IO_BOUND acme 3250 ms', 'retried IO_BOUND']);
     expect(lines).toEqual([
       expect.objectContaining({
         level: 'warn',
@@ -166,7 +112,7 @@ describe("recordEnd: the decision, the end's transition, the retry and what oper
     const { deps, enqueued, metrics, lines } = setup();
     await recordEnd(deps, { ...run, maxAttempts: 1 }, job, started(true), result('TIMED_OUT', 'Timed out after 1 s'));
     expect(enqueued).toEqual([]);
-    expect(metrics).toEqual(['attempt TIMED_OUT in 3250 ms', 'finished FAILED']);
+    expect(metrics).toEqual(['attempt TIMED_OUT IO_BOUND acme 3250 ms', 'finished FAILED SCHEDULE acme']);
     expect(lines[0]).toMatchObject({ msg: 'attempt failed', next: 'FAILED' });
   });
 

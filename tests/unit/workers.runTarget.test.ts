@@ -2,46 +2,30 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ObjectId } from 'mongodb';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { Agent } from 'undici';
 import { CancelledError, ShutdownError } from '../../src/events/cancelSignals.js';
 import { toGlobalId } from '../../src/ids/globalId.js';
-import { createLogger } from '../../src/logger.js';
 import type { JobSnapshot } from '../../src/queue/queueEntry.js';
 import type { TenantDoc } from '../../src/domain/tenant.js';
 import { createTracing } from '../../src/tracing/kairosTracing.js';
 import type { Handler, HandlerContext } from '../../src/workers/handlers/handler.js';
 import { runTarget, type TargetDeps, type TargetRun } from '../../src/workers/runTarget.js';
+import { jobSnapshot, queuedRun, T0 } from '../support/executionFixtures.js';
+import { silentLogger } from '../support/workerFakes.js';
 
-const T0 = new Date('2030-01-01T00:00:00.000Z');
+const run: TargetRun = queuedRun({ trigger: 'MANUAL' });
 
-const run: TargetRun = {
-  _id: new ObjectId('650000000000000000000001'),
-  executionId: '650000000000000000000001',
-  tenantId: 'acme',
-  jobId: new ObjectId('650000000000000000000002'),
-  workload: 'IO_BOUND',
-  scheduledFor: T0,
-  payloadJson: null,
-  trigger: 'MANUAL',
-};
-
-const job = (fields: Partial<JobSnapshot> = {}): JobSnapshot => ({
-  version: 1,
-  target: { kind: 'HANDLER', handler: 'work' },
-  payloadJson: '{"n":1}',
-  timeoutSeconds: 10,
-  retryPolicy: { maxAttempts: 3, initialBackoffSeconds: 1, maxBackoffSeconds: 60, backoffMultiplier: 2 },
-  overlapPolicy: 'ALLOW',
-  workload: 'IO_BOUND',
-  ...fields,
-});
+const job = (fields: Partial<JobSnapshot> = {}): JobSnapshot =>
+  jobSnapshot({ target: { kind: 'HANDLER', handler: 'work' }, payloadJson: '{"n":1}', ...fields });
 
 /** Resolves when the attempt's signal fires, rejecting with its reason, as a well-behaved handler stops. */
 const untilAborted = (signal: AbortSignal) =>
   new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
+
+/** Lets the attempt start before the test acts on it. */
+const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** runTarget over fakes of its ports; spans go to an in-memory exporter. */
 function setup(work: Handler) {
@@ -72,15 +56,32 @@ function setup(work: Handler) {
     http: { dispatcher: new Agent(), allowPrivate: true },
     tracer: tracing.tracer,
     clock: () => T0,
-    logger: createLogger({}, 'silent'),
+    logger: silentLogger(),
   };
   const attempt = { number: 2, claim: { onMissed: (listener: () => void) => void (missed = listener) } };
-  return { deps, exporter, tracing, tracked, calls, contexts, attempt, miss: () => missed?.() };
+  /** Ends the tracing and the HTTP agent the test opened. */
+  const close = async () => {
+    await tracing.shutdown();
+    await deps.http.dispatcher.close();
+  };
+  return { deps, exporter, tracked, calls, contexts, attempt, miss: () => missed?.(), close };
+}
+
+/**
+ * An attempt whose handler runs until its signal fires, interrupted once it started: `interrupt`
+ * aborts it as a cancel signal would (with its reason), or misses its start's write.
+ */
+async function interrupted(interrupt: (started: { abort: (reason: Error) => void; miss: () => void }) => void) {
+  const fixture = setup(({ signal }) => untilAborted(signal));
+  const running = runTarget(fixture.deps, run, job(), fixture.attempt);
+  await turn();
+  interrupt({ abort: (reason) => fixture.tracked.get(run.executionId)?.abort(reason), miss: fixture.miss });
+  return { ...fixture, result: await running };
 }
 
 describe('runTarget: the attempt under its timeout, cancel signals and span', () => {
   it('runs the handler with the payload and attempt, and records its result on the span', async () => {
-    const { deps, exporter, tracing, tracked, contexts, attempt } = setup(async () => ({ done: true }));
+    const { deps, exporter, close, tracked, contexts, attempt } = setup(async () => ({ done: true }));
     expect(await runTarget(deps, run, job(), attempt)).toEqual({
       outcome: 'SUCCEEDED',
       error: null,
@@ -98,20 +99,18 @@ describe('runTarget: the attempt under its timeout, cancel signals and span', ()
       'kairos.trigger': 'MANUAL',
     });
     expect(span.status.code).toBe(SpanStatusCode.UNSET);
-    await tracing.shutdown();
-    await deps.http.dispatcher.close();
+    await close();
   });
 
   it("sends the execution's own payload over the job's", async () => {
-    const { deps, tracing, contexts, attempt } = setup(async () => undefined);
+    const { deps, close, contexts, attempt } = setup(async () => undefined);
     expect(await runTarget(deps, { ...run, payloadJson: '"own"' }, job(), attempt)).toMatchObject({ resultJson: null });
     expect(contexts[0].payload).toBe('own');
-    await tracing.shutdown();
-    await deps.http.dispatcher.close();
+    await close();
   });
 
   it('a handler that throws fails the attempt (retryable) and marks the span an error', async () => {
-    const { deps, exporter, tracing, attempt } = setup(async () => {
+    const { deps, exporter, close, attempt } = setup(async () => {
       throw new Error('boom');
     });
     expect(await runTarget(deps, run, job(), attempt)).toEqual({
@@ -124,55 +123,41 @@ describe('runTarget: the attempt under its timeout, cancel signals and span', ()
     const [span] = exporter.getFinishedSpans();
     expect(span.status.code).toBe(SpanStatusCode.ERROR);
     expect(span.attributes['error.type']).toBe('FAILED');
-    await tracing.shutdown();
-    await deps.http.dispatcher.close();
+    await close();
   });
 
   it('times out after the job timeout', async () => {
-    const { deps, tracing, attempt } = setup(({ signal }) => untilAborted(signal));
+    const { deps, close, attempt } = setup(({ signal }) => untilAborted(signal));
     expect(await runTarget(deps, run, job({ timeoutSeconds: 0.05 }), attempt)).toMatchObject({
       outcome: 'TIMED_OUT',
       error: 'Timed out after 0.05 s',
       final: false,
     });
-    await tracing.shutdown();
-    await deps.http.dispatcher.close();
+    await close();
   });
 
   it('a cancel ends it CANCELLED with the reason and clears the cancel request', async () => {
-    const { deps, tracing, tracked, calls, attempt } = setup(({ signal }) => untilAborted(signal));
-    const running = runTarget(deps, run, job(), attempt);
-    await new Promise((resolve) => setImmediate(resolve));
-    tracked.get(run.executionId)?.abort(new CancelledError('cancelled by a user'));
-    expect(await running).toEqual({ outcome: 'CANCELLED', error: 'cancelled by a user', httpStatus: null, resultJson: null });
+    const { result, calls, close } = await interrupted((started) => started.abort(new CancelledError('cancelled by a user')));
+    expect(result).toEqual({ outcome: 'CANCELLED', error: 'cancelled by a user', httpStatus: null, resultJson: null });
     expect(calls).toEqual([`clear cancel ${run.executionId}`]);
-    await tracing.shutdown();
-    await deps.http.dispatcher.close();
+    await close();
   });
 
   it('a start whose write missed (the execution changed meanwhile) cancels the attempt', async () => {
-    const { deps, tracing, attempt, miss } = setup(({ signal }) => untilAborted(signal));
-    const running = runTarget(deps, run, job(), attempt);
-    await new Promise((resolve) => setImmediate(resolve));
-    miss();
-    expect(await running).toMatchObject({ outcome: 'CANCELLED', error: 'the execution changed while this attempt was starting' });
-    await tracing.shutdown();
-    await deps.http.dispatcher.close();
+    const { result, close } = await interrupted((started) => started.miss());
+    expect(result).toMatchObject({ outcome: 'CANCELLED', error: 'the execution changed while this attempt was starting' });
+    await close();
   });
 
   it("a shutdown's abort records the attempt CRASHED (it is retried elsewhere)", async () => {
-    const { deps, exporter, tracing, tracked, attempt } = setup(({ signal }) => untilAborted(signal));
-    const running = runTarget(deps, run, job(), attempt);
-    await new Promise((resolve) => setImmediate(resolve));
-    tracked.get(run.executionId)?.abort(new ShutdownError('worker shutting down'));
-    expect(await running).toMatchObject({ outcome: 'CRASHED', error: 'worker shutting down' });
+    const { result, exporter, close } = await interrupted((started) => started.abort(new ShutdownError('worker shutting down')));
+    expect(result).toMatchObject({ outcome: 'CRASHED', error: 'worker shutting down' });
     expect(exporter.getFinishedSpans()[0].attributes['error.type']).toBe('CRASHED');
-    await tracing.shutdown();
-    await deps.http.dispatcher.close();
+    await close();
   });
 
   it('runs a CPU_BOUND handler in a child process, and fails on a handler no module registered', async () => {
-    const { deps, tracing, calls, attempt } = setup(async () => 7);
+    const { deps, close, calls, attempt } = setup(async () => 7);
     expect(await runTarget(deps, { ...run, workload: 'CPU_BOUND' }, job({ workload: 'CPU_BOUND' }), attempt)).toMatchObject({
       outcome: 'SUCCEEDED',
       resultJson: '7',
@@ -182,8 +167,7 @@ describe('runTarget: the attempt under its timeout, cancel signals and span', ()
       outcome: 'FAILED',
       error: 'No handler named "missing" is registered in this worker',
     });
-    await tracing.shutdown();
-    await deps.http.dispatcher.close();
+    await close();
   });
 
   describe('an HTTP target', () => {
@@ -206,7 +190,7 @@ describe('runTarget: the attempt under its timeout, cancel signals and span', ()
     });
 
     it('gets the span as its traceparent; a failing status fails the attempt with it', async () => {
-      const { deps, exporter, tracing, attempt } = setup(async () => null);
+      const { deps, exporter, close, attempt } = setup(async () => null);
       const http = (path: string) => job({ target: { kind: 'HTTP', url: `${url}${path}`, method: 'POST', headers: [] } });
       expect(await runTarget(deps, run, http('/ok'), attempt)).toEqual({
         outcome: 'SUCCEEDED',
@@ -218,8 +202,7 @@ describe('runTarget: the attempt under its timeout, cancel signals and span', ()
       const [ok, failed] = exporter.getFinishedSpans();
       expect(received[0].traceparent).toBe(`00-${ok.spanContext().traceId}-${ok.spanContext().spanId}-01`);
       expect(failed.attributes).toMatchObject({ 'http.response.status_code': 503, 'error.type': 'FAILED' });
-      await tracing.shutdown();
-      await deps.http.dispatcher.close();
+      await close();
     });
   });
 });

@@ -1,46 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { ObjectId } from 'mongodb';
 import { crashedFields } from '../../src/domain/attemptEnd.js';
-import { newExecution, type ExecutionDoc, type ExecutionStatus } from '../../src/domain/execution.js';
-import type { ExecutionEventMessage } from '../../src/events/executionEventBus.js';
-import { createLogger } from '../../src/logger.js';
+import type { ExecutionDoc } from '../../src/domain/execution.js';
 import type { ClaimHolder } from '../../src/queue/attemptClaims.js';
-import type { QueueEntry } from '../../src/queue/queueEntry.js';
-import type { Started } from '../../src/workers/claimAttempt.js';
-import { DeferredClaim } from '../../src/workers/deferredClaims.js';
-import type { Run } from '../../src/workers/run.js';
 import { readRun, takeOverAndRequeue, type TakeoverDeps } from '../../src/workers/takeover.js';
+import { afterT0, EXECUTION_ID as ID, queuedRun, T0, trackedExecution as execution } from '../support/executionFixtures.js';
+import { attemptMetrics, enqueuedEntries, loggedLines, publishedEvents, startedAttempt } from '../support/workerFakes.js';
 
-const T0 = new Date('2030-01-01T00:00:00.000Z');
-const NOW = new Date(T0.getTime() + 120_000);
-const ID = '650000000000000000000001';
-
-/** The execution in `status` with `attempt` attempts started (the last RUNNING when it is). */
-function execution(status: ExecutionStatus, attempt: number, maxAttempts = 3): ExecutionDoc {
-  const base = newExecution(
-    {
-      _id: new ObjectId(ID),
-      tenantId: 'acme',
-      jobId: new ObjectId('650000000000000000000002'),
-      occurrenceKey: 'k',
-      trigger: 'SCHEDULE',
-      workload: 'IO_BOUND',
-      scheduledFor: T0,
-      maxAttempts,
-    },
-    T0,
-  );
-  const attempts = Array.from({ length: attempt }, (_, i) => ({
-    number: i + 1,
-    startedAt: T0,
-    finishedAt: status === 'RUNNING' && i + 1 === attempt ? null : T0,
-    outcome: status === 'RUNNING' && i + 1 === attempt ? null : ('FAILED' as const),
-    error: null,
-    httpStatus: null,
-    workerId: 'gone',
-  }));
-  return { ...base, status, attempt, attempts };
-}
+const NOW = afterT0(120_000);
 
 interface Setup {
   /** The execution as MongoDB has it (null: finished, cancelled or gone). */
@@ -54,9 +20,9 @@ interface Setup {
 /** takeover.ts over fakes of its ports: a store that applies the takeover's fields as RunStore.recordCrash does. */
 function setup(options: Setup) {
   const calls: string[] = [];
-  const events: ExecutionEventMessage[] = [];
-  const enqueued: QueueEntry[] = [];
-  const lines: Record<string, unknown>[] = [];
+  const { events, published } = publishedEvents();
+  const { queues, enqueued } = enqueuedEntries();
+  const { logger, lines } = loggedLines();
   const deps: TakeoverDeps = {
     runStore: {
       findRunnable: async () => options.found,
@@ -81,22 +47,14 @@ function setup(options: Setup) {
         return null;
       },
     },
-    queues: {
-      enqueue: async (entries) => {
-        enqueued.push(...entries);
-      },
-    },
-    events: {
-      publish: async (published) => {
-        events.push(...published);
-      },
-    },
-    metrics: { tookOver: () => undefined, attemptEnded: () => undefined, retried: () => undefined, executionFinished: () => undefined },
+    queues,
+    events,
+    metrics: attemptMetrics().metrics,
     clock: () => NOW,
-    logger: createLogger({}, 'info', (line) => lines.push(JSON.parse(line) as Record<string, unknown>)),
+    logger,
     workerId: 'worker-1',
   };
-  return { deps, calls, events, enqueued, lines };
+  return { deps, calls, events: published, enqueued, lines };
 }
 
 const ordinary = { takeover: false };
@@ -145,7 +103,7 @@ describe('readRun: the execution as MongoDB has it, after recording an attempt l
   });
 
   it('a lost last attempt fails the execution and frees the job slot it held', async () => {
-    const { deps, calls, events } = setup({ found: execution('RUNNING', 3, 3) });
+    const { deps, calls, events } = setup({ found: execution('RUNNING', 3, { maxAttempts: 3 }) });
     expect(await readRun(deps, ID, takeover)).toBeNull();
     expect(calls).toEqual(['take takeover of 3', 'crash attempt 3', `release job slot ${ID}`]);
     expect(events[0]).toMatchObject({ status: 'FAILED' });
@@ -153,35 +111,26 @@ describe('readRun: the execution as MongoDB has it, after recording an attempt l
 });
 
 describe("takeOverAndRequeue: this delivery's own attempt lost to a MongoDB or Redis failure", () => {
-  const run = (status: ExecutionStatus, attempt: number): Run => ({ ...execution(status, attempt), executionId: ID, job: null });
-  const started = (written: boolean): Started => ({
-    number: 1,
-    startedAt: T0,
-    claim: new DeferredClaim(
-      { claim: async () => ({ claimed: true }) },
-      { id: new ObjectId(ID), from: { status: 'QUEUED', attempt: 0 }, workerId: 'worker-1', startedAt: T0, deadlineAfterMs: 1 },
-      () => undefined,
-      written,
-    ),
-  });
+  const run = queuedRun();
+  const started = (written: boolean) => startedAttempt(T0, written);
 
   it('records a written attempt CRASHED and queues the next one, due now', async () => {
     const { deps, calls, enqueued } = setup({ found: execution('RUNNING', 1) });
-    await takeOverAndRequeue(deps, run('QUEUED', 0), started(true));
+    await takeOverAndRequeue(deps, run, started(true));
     expect(calls).toEqual(['take takeover of 1', 'crash attempt 1']);
     expect(enqueued).toEqual([expect.objectContaining({ id: `${ID}-r1`, dueAt: NOW })]);
   });
 
   it('records an unwritten one whole, as this worker started it', async () => {
     const { deps, calls, enqueued } = setup({ found: execution('QUEUED', 0) });
-    await takeOverAndRequeue(deps, run('QUEUED', 0), started(false));
+    await takeOverAndRequeue(deps, run, started(false));
     expect(calls).toEqual(['take takeover of 1', 'crash attempt 1 of worker-1']);
     expect(enqueued).toHaveLength(1);
   });
 
   it('leaves an execution that moved on alone', async () => {
     const { deps, calls, enqueued } = setup({ found: execution('RUNNING', 2) });
-    await takeOverAndRequeue(deps, run('QUEUED', 0), started(true));
+    await takeOverAndRequeue(deps, run, started(true));
     expect(calls).toEqual(['take takeover of 1']);
     expect(enqueued).toEqual([]);
   });
@@ -191,7 +140,7 @@ describe("takeOverAndRequeue: this delivery's own attempt lost to a MongoDB or R
     deps.runStore.findRunnable = async () => {
       throw new Error('MongoDB unreachable');
     };
-    await takeOverAndRequeue(deps, run('QUEUED', 0), started(true));
+    await takeOverAndRequeue(deps, run, started(true));
     expect(lines).toEqual([
       expect.objectContaining({ msg: 'could not record a failed attempt; the queue will hand it out again', error: 'MongoDB unreachable' }),
     ]);

@@ -56,7 +56,7 @@ export interface Kairos {
  * The composition root: opens the connections (and owns them: each is registered in the process's
  * closers as it opens), starts the roles named in `config.roles`, each from its factory in
  * `src/roles`, and on `stop()` closes everything once, in reverse order: the roles first, then the
- * shared services and connections, the tracer and MongoDB last.
+ * shared services and connections, MongoDB and the tracer last.
  */
 export async function startKairos(options: KairosOptions): Promise<Kairos> {
   const { config } = options;
@@ -67,11 +67,15 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
   // One registry per process (never prom-client's global one), handed to every part that records.
   const metrics = new KairosMetrics({ tenantLabel: config.metricsTenantLabel });
 
-  const database = await connectDatabase(config.mongoUrl, options.dbName, { logger, metrics });
   // Like the metrics, one tracer per process handed to the parts that make spans (never a global provider).
   const tracing = createTracing({ ...config.tracing, instanceId, exporter: options.traceExporter });
   // Shut down after every role has stopped (closers run in reverse), so their last spans are exported.
-  const closers = new Closers(logger, [() => database.client.close(), () => tracing.shutdown()]);
+  const closers = new Closers(logger, [() => tracing.shutdown()]);
+  const database = await connectDatabase(config.mongoUrl, options.dbName, { logger, metrics }).catch(async (error: unknown) => {
+    await closers.stop();
+    throw error;
+  });
+  closers.add(() => database.client.close());
   const runtime: ProcessServices = { instanceId, clock, logger, metrics, tracer: tracing.tracer, closers };
   try {
     // FerretDB cannot use the range indexes; there they only slow every write (see EnsureIndexesOptions).

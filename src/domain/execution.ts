@@ -10,7 +10,7 @@ export const EXECUTION_STATUSES = ['SCHEDULED', 'QUEUED', 'RUNNING', 'RETRYING',
 export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 
 export const FINAL_STATUSES: readonly ExecutionStatus[] = ['SUCCEEDED', 'FAILED', 'CANCELLED', 'SKIPPED'];
-/** Statuses a worker may start an execution from (the compare-and-set of docs/architecture.md, step 4). */
+/** Statuses a worker may start an execution from (the compare-and-set of docs/architecture.md, "The life of an occurrence", step 4). */
 export const STARTABLE_STATUSES: readonly ExecutionStatus[] = ['SCHEDULED', 'QUEUED', 'RETRYING'];
 /** The status of an execution while an attempt runs: what a worker's start writes, what an attempt's end and a takeover move it from. */
 export const RUNNING_STATUS: Extract<ExecutionStatus, 'RUNNING'> = 'RUNNING';
@@ -172,18 +172,18 @@ export function applyAttemptEnd(doc: ExecutionDoc, attempt: number, end: Attempt
 /** The status of every record of skipped occurrences, of one or many (scheduler/budgetSkips.ts): what reads and trims of such records filter on. */
 export const SKIPPED_STATUS: Extract<ExecutionStatus, 'SKIPPED'> = 'SKIPPED';
 
-/** A status an execution waits for a queue entry in, and the field that says since when it should have had one. */
-export interface WaitingSince {
+/** A status, and the field of an execution in it that says since when it is overdue (waiting for a queue entry, or RUNNING past its deadline). */
+export interface OverdueSince {
   status: ExecutionStatus;
   field: 'scheduledFor' | 'nextAttemptAt' | 'deadlineAt';
 }
 
 /** Executions waiting for a queue entry, by the time of their first run or next attempt (reconcile, a new leader's requeue). */
-export const WAITING_SINCE: readonly WaitingSince[] = [
+export const WAITING_SINCE: readonly OverdueSince[] = [
   { status: 'SCHEDULED', field: 'scheduledFor' },
   { status: 'QUEUED', field: 'scheduledFor' },
   { status: 'RETRYING', field: 'nextAttemptAt' },
 ];
 
 /** A RUNNING execution past its attempt's deadline: its worker is gone, whatever became of its queue entry (reconcile's takeover). */
-export const RUNNING_SINCE: WaitingSince = { status: 'RUNNING', field: 'deadlineAt' };
+export const RUNNING_SINCE: OverdueSince = { status: 'RUNNING', field: 'deadlineAt' };

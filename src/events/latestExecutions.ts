@@ -6,11 +6,25 @@ import { RelayedEvent, relayKey } from './relayedEvent.js';
 /** Loads an execution as stored, through a tenant-scoped store (null when it is gone). */
 export type ReadExecution = (executionId: string) => Promise<ExecutionDoc | null>;
 
+/**
+ * An event's resolution, started on first demand (a subscriber pulling the event, or the
+ * execution's next event needing the state it left) and shared after: an event no subscriber gets
+ * to (its buffer dropped it, its stream closed) costs no read, and a tenant's reads in flight stay
+ * bounded by its subscribers, each pulling one event at a time.
+ */
+export type LazyRelayed = () => Promise<RelayedEvent | null>;
+
 interface Latest {
   /** The relayKey of the execution's last relayed event. */
   key: string;
   /** That event as relayed (null: the execution was not found). */
-  relayed: Promise<RelayedEvent | null>;
+  relayed: LazyRelayed;
+}
+
+/** `start`, run once, on the first call. */
+function onDemand<T>(start: () => Promise<T>): () => Promise<T> {
+  let started: Promise<T> | null = null;
+  return () => (started ??= start());
 }
 
 /**
@@ -29,29 +43,28 @@ export class LatestExecutions {
   constructor(private readonly maxExecutions = 5000) {}
 
   /** The execution as of `event`, or null when it is not found; `read` is called only when neither the event nor the last state gives it. */
-  resolve(event: ExecutionEventMessage, read: ReadExecution): Promise<RelayedEvent | null> {
+  resolve(event: ExecutionEventMessage, read: ReadExecution): LazyRelayed {
     const execution = `${event.tenantId}:${event.executionId}`;
     const key = relayKey(event);
     const previous = this.latest.get(execution);
     if (previous?.key === key) return previous.relayed;
-    const relayed = this.relay(event, previous?.relayed ?? null, read);
-    // A failed read is its subscribers' error; one that none of them awaits any more must not crash the process.
-    void relayed.catch(() => undefined);
+    const relayed = onDemand(() => {
+      const resolving = this.relay(event, previous?.relayed ?? null, read);
+      // A failed read is its subscribers' error; one that none of them awaits any more must not crash the process.
+      void resolving.catch(() => undefined);
+      return resolving;
+    });
     this.latest.delete(execution);
     this.latest.set(execution, { key, relayed });
     if (this.latest.size > this.maxExecutions) this.latest.delete(this.latest.keys().next().value!);
     return relayed;
   }
 
-  private async relay(
-    event: ExecutionEventMessage,
-    previous: Promise<RelayedEvent | null> | null,
-    read: ReadExecution,
-  ): Promise<RelayedEvent | null> {
+  private async relay(event: ExecutionEventMessage, previous: LazyRelayed | null, read: ReadExecution): Promise<RelayedEvent | null> {
     let doc = carriedExecution(event);
     if (!doc && previous) {
       // Events of one execution arrive in order: the previous one is the state this event moved from, once known.
-      const known = await previous.catch(() => null);
+      const known = await previous().catch(() => null);
       doc = known && executionAfter(known.execution, event);
     }
     if (!doc) {

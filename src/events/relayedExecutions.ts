@@ -1,6 +1,6 @@
 import type { ExecutionEventMessage } from './executionEventBus.js';
 import { eventStream } from './eventStream.js';
-import { LatestExecutions, type ReadExecution } from './latestExecutions.js';
+import { LatestExecutions, type LazyRelayed, type ReadExecution } from './latestExecutions.js';
 import type { RelayedEvent } from './relayedEvent.js';
 import type { TenantEvents } from './tenantEvents.js';
 
@@ -14,8 +14,8 @@ export interface RelaySubscriber {
 
 interface Taker {
   subscriber: RelaySubscriber;
-  /** Queues the event's resolution for this subscriber, behind the ones before it. */
-  deliver(relayed: Promise<RelayedEvent | null>): void;
+  /** Queues the event's resolution for this subscriber, behind the ones before it (started when it pulls it). */
+  deliver(relayed: LazyRelayed): void;
 }
 
 /** A tenant's subscribers on this process, and the one bus listener they share (resolves with its unsubscribe). */
@@ -51,13 +51,13 @@ export class RelayedExecutions {
     subscriber: RelaySubscriber,
     maxBuffered?: number,
   ): Promise<AsyncIterableIterator<RelayedEvent>> {
-    const queued = await eventStream<Promise<RelayedEvent | null>>((deliver) => this.join(events, { subscriber, deliver }), maxBuffered);
+    const queued = await eventStream<LazyRelayed>((deliver) => this.join(events, { subscriber, deliver }), maxBuffered);
     const iterator: AsyncIterableIterator<RelayedEvent> = {
       next: async () => {
         for (;;) {
           const step = await queued.next();
           if (step.done) return { value: undefined, done: true };
-          const relayed = await step.value;
+          const relayed = await step.value();
           if (relayed) return { value: relayed, done: false };
         }
       },

@@ -23,7 +23,7 @@ export interface CreateJobInputFields extends JobInputFields {
 }
 
 /**
- * docs/architecture.md, step 1: validates, takes one of the tenant's job slots (a counter, so the check costs
+ * docs/architecture.md, "The life of an occurrence", step 1: validates, takes one of the tenant's job slots (a counter, so the check costs
  * the same at any size), computes the first occurrence (the schedule cursor) and inserts the job. A first occurrence inside
  * the look-ahead window is materialised here instead of waiting for the next sweep, so a job due
  * in 2 s is not late. Nothing is stored when validation fails.

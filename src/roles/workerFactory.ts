@@ -47,7 +47,7 @@ export async function startWorkerRole({ config, runtime, database, redis, consum
   await cancels.start();
   const overlap = new OverlapGuard(redis, config.redisPrefix);
   const tenantSlots = new ConcurrencyLimiter(redis, config.redisPrefix, clock, shared.quotas);
-  // A refusal is logged by the attempt it ended (runExecution), with its tenant, job and execution.
+  // A refusal is logged by the attempt it ended (runTarget.ts), with its tenant, job and execution.
   const dispatcher = targetAgent(config.allowPrivateTargets);
   closers.add(() => dispatcher.close());
   const cpu = new ChildProcessRunner({ handlersModule: config.handlersModule });

@@ -79,9 +79,9 @@ export function jobScheduling(deps: JobSchedulingDeps, options: JobSchedulingOpt
       } catch (error) {
         deps.logger.warn('near-term materialisation failed; leaving it to the sweep', { error: errorMessage(error) });
       }
-      // By the id the caller's tenant-scoped store gave it.
+      // By the id the caller's tenant-scoped store gave it; the tenant is checked all the same.
       const [current] = await deps.store.findJobsByIds([job._id]);
-      return current ?? job;
+      return current?.tenantId === job.tenantId ? current : job;
     },
   };
 }

@@ -34,7 +34,7 @@ export interface PassDeps {
 }
 
 /**
- * Materialises the due occurrences of `jobs` (docs/architecture.md, step 3): plans each job's
+ * Materialises the due occurrences of `jobs` (docs/architecture.md, "The life of an occurrence", step 3): plans each job's
  * occurrences up to its horizon (planOccurrences.ts), charges those that would run to their
  * tenant's scheduled budget and records the ones past it SKIPPED, several to a record (jobPass.ts,
  * budgetSkips.ts), inserts the executions, QUEUED or SKIPPED, publishes their events and enqueues

@@ -10,7 +10,7 @@ export interface ReconcileOptions {
 }
 
 /**
- * The leader's `reconcile` system job (docs/architecture.md, step 7): re-enqueues executions stuck in
+ * The leader's `reconcile` system job (docs/architecture.md, "The life of an occurrence", step 7): re-enqueues executions stuck in
  * SCHEDULED, QUEUED or RETRYING past their time plus a grace period, and hands RUNNING ones past
  * their attempt's deadline to a worker as a takeover (the lost attempt is recorded CRASHED). A
  * waiting one is enqueued under its usual entry id: when Redis lost the entry (or a crash came

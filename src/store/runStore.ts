@@ -85,7 +85,7 @@ export class RunStore {
   }
 
   /**
-   * Writes an attempt's start (docs/architecture.md step 4, the claim) without reading the execution
+   * Writes an attempt's start (docs/architecture.md, "The life of an occurrence", step 4: the claim) without reading the execution
    * first: RUNNING with attempt `from.attempt + 1` if it still has `from`'s status and attempts, else
    * not claimed (cancelled, finished, or the queue entry's picture was stale). Group-committed.
    */

@@ -1,5 +1,5 @@
 import type { AnyBulkWriteOperation, Db, ObjectId } from 'mongodb';
-import { RUNNING_SINCE, WAITING_SINCE, type ExecutionDoc, type ExecutionStatus, type WaitingSince } from '../domain/execution.js';
+import { RUNNING_SINCE, WAITING_SINCE, type ExecutionDoc, type ExecutionStatus, type OverdueSince } from '../domain/execution.js';
 import type { JobDoc, JobStatus } from '../domain/job.js';
 import { bulkUpdate } from './bulkUpdates.js';
 import { collections, type Collections } from './collections.js';
@@ -166,7 +166,7 @@ export class SchedulerStore {
   }
 
   /** Up to `limit` executions in one of the statuses whose time field is before `before`. */
-  private async findAny(alternatives: readonly WaitingSince[], before: Date, limit: number): Promise<ExecutionDoc[]> {
+  private async findAny(alternatives: readonly OverdueSince[], before: Date, limit: number): Promise<ExecutionDoc[]> {
     if (!this.equalityOnly) {
       const $or = alternatives.map((a) => ({ status: a.status, [a.field]: { $lt: before } }));
       return this.c.executions.find({ $or }).limit(limit).batchSize(limit).toArray();

@@ -19,7 +19,7 @@ export interface InsertOccurrencesDeps {
 }
 
 /**
- * The materialiser's write (docs/architecture.md, step 3): inserts a pass's executions, each QUEUED
+ * The materialiser's write (docs/architecture.md, "The life of an occurrence", step 3): inserts a pass's executions, each QUEUED
  * (queuedOnInsert) or SKIPPED (skippedOnInsert), a duplicate occurrence key meaning already done:
  * `heads` first, then the ones `rest` decides from what the heads found (a pass owns its decisions
  * for a job only where its head landed). Then queues again the executions it found still waiting

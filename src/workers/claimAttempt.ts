@@ -50,6 +50,8 @@ export async function claimAttempt(deps: ClaimDeps, run: Run, timeoutMs: number,
   const holder = { workerId: deps.workerId, startedAt, deadlineAt: new Date(startedAt.getTime() + deadlineAfterMs) };
   if (!(await deps.claims.take(run.executionId, number, holder, claimTtlMs))) return null;
   let started: { claim: DeferredClaim } | null;
+  // Only the start's write can throw here: what follows it in startAttempt (leaving the waiting
+  // index, publishing) logs its own failures, so a claim is never dropped once its start is on its way.
   try {
     started = await startAttempt(deps, { run, entryId, workerId: deps.workerId, deadlineAfterMs }, startedAt);
     if (!started) await deps.claims.drop(run.executionId, number);

@@ -71,7 +71,7 @@ export class DeferredClaim {
 
 /**
  * The starts of this worker's running attempts not yet written to MongoDB. Each is written after
- * `afterMs` (0 = before the attempt runs: the claim of docs/architecture.md step 4 as it was), and
+ * `afterMs` (0 = before the attempt runs: the claim of docs/architecture.md, "The life of an occurrence", step 4, as it was), and
  * all at once when Redis, which holds them meanwhile, becomes unreachable (`writeAll`): a Redis that
  * comes back empty must not let another worker start the same attempt while its start is only there.
  */

@@ -42,7 +42,7 @@ const DONE: Outcome = { kind: 'done' };
 const JOB_DELETED = 'job deleted';
 
 /**
- * Runs one delivery of an execution (docs/architecture.md, steps 4–6). Usually straight from the queue
+ * Runs one delivery of an execution (docs/architecture.md, "The life of an occurrence", steps 4–6). Usually straight from the queue
  * entry, which says what the execution is waiting as and carries its job: admitted (admission.ts: the
  * tenant's share of this process, its slot and the overlap policy), claimed (claimAttempt.ts: Redis
  * claim, then a group-committed compare-and-set), run under the per-attempt timeout (runTarget.ts),

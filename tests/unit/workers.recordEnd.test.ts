@@ -36,6 +36,9 @@ function setup(...answers: (Partial<EndResult> | Error)[]) {
   const { queues, enqueued } = enqueuedEntries();
   const { metrics, counted } = attemptMetrics();
   const { logger, lines } = loggedLines();
+  const children: unknown[] = [];
+  const child = logger.child.bind(logger);
+  logger.child = (bindings) => (children.push(bindings), child(bindings));
   const deps: EndDeps = {
     runStore: store,
     queues,
@@ -46,12 +49,12 @@ function setup(...answers: (Partial<EndResult> | Error)[]) {
     logger,
     workerId: 'worker-1',
   };
-  return { deps, requests, events: published, enqueued, metrics: counted, lines };
+  return { deps, requests, events: published, enqueued, metrics: counted, lines, children };
 }
 
 describe("recordEnd: the decision, the end's transition, the retry and what operators see", () => {
   it('records a success from RUNNING and announces it carrying what the end wrote', async () => {
-    const { deps, requests, events, enqueued, metrics, lines } = setup();
+    const { deps, requests, events, enqueued, metrics, lines, children } = setup();
     await recordEnd(deps, run, job, started(true), result('SUCCEEDED'));
     expect(requests).toEqual([{ id: run._id, attempt: 1, ...SUCCEEDED_END, start: null }]);
     expect(events).toEqual([
@@ -68,6 +71,8 @@ describe("recordEnd: the decision, the end's transition, the retry and what oper
     expect(metrics).toEqual(['attempt SUCCEEDED IO_BOUND acme 3250 ms', 'finished SUCCEEDED SCHEDULE acme']);
     expect(enqueued).toEqual([]);
     expect(lines).toEqual([]);
+    // A child logger per attempt is costly in a burst: one is made only for a line written.
+    expect(children).toEqual([]);
   });
 
   it('writes a start that never reached MongoDB with the end, as a compare-and-set on what the start expected', async () => {

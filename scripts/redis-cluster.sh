@@ -17,8 +17,15 @@ if ! command -v redis-server >/dev/null || ! command -v redis-cli >/dev/null; th
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server) >/dev/null
 fi
 answers() { redis-cli -h 127.0.0.1 -p "$1" ping >/dev/null 2>&1; }
+# A node whose directory is gone (the clone that started it was deleted) answers, but could not be
+# restarted where it runs: Redis reports an empty dir. It is replaced by one started here.
+homeless() { [ -z "$(redis-cli -h 127.0.0.1 -p "$1" config get dir 2>/dev/null | sed -n 2p)" ]; }
 started=()
 for port in "${PORTS[@]}"; do
+  if answers "$port" && homeless "$port"; then
+    redis-cli -h 127.0.0.1 -p "$port" shutdown nosave >/dev/null 2>&1 || true
+    for _ in $(seq 1 40); do answers "$port" || break; sleep 0.25; done
+  fi
   answers "$port" && continue
   dir="${REDIS_CLUSTER_DATA:-$ROOT/.data/redis-cluster}/$port"
   mkdir -p "$dir"

@@ -1,4 +1,5 @@
 import type { ObjectId } from 'mongodb';
+import type { FlowControl } from './flowControl.js';
 
 /*
  * Each string union below is the element type of an `as const` list, which src/schema registers as
@@ -81,6 +82,8 @@ export interface JobDoc {
   retryPolicy: RetryPolicy;
   overlapPolicy: OverlapPolicy;
   misfirePolicy: MisfirePolicy;
+  /** Limits shared by the jobs of the tenant that name the same key; absent or null: none. */
+  flowControl?: FlowControl | null;
   status: JobStatus;
   /**
    * The scheduler's materialisation cursor: the nominal (un-jittered) time of the first occurrence

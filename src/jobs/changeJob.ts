@@ -21,12 +21,12 @@ export async function changeJob(
   { jobs, scheduling }: { jobs: JobStore; scheduling: Pick<JobScheduling, 'cursorMoving' | 'cursorMoved'> },
   id: ObjectId,
   now: Date,
-  decide: (job: JobDoc) => JobChange | null,
+  decide: (job: JobDoc) => JobChange | null | Promise<JobChange | null>,
 ): Promise<{ job: JobDoc; changed: boolean }> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const current = await jobs.findById(id);
     if (!current) throw new NotFoundError('Job', toGlobalId('Job', id));
-    const change = decide(current);
+    const change = await decide(current);
     if (change === null) return { job: current, changed: false };
     const moves = change.scheduleCursor !== undefined;
     if (moves) await scheduling.cursorMoving(id, change.scheduleCursor ?? null);

@@ -7,6 +7,7 @@ import { parseIdempotencyKey, parseNewJob, type JobInputFields } from './parseJo
 import type { TenantLock } from '../quotas/tenantLock.js';
 import type { JobCounter } from '../quotas/jobCounter.js';
 import type { JobDeps } from './jobDeps.js';
+import { checkFlowKeyQuota } from './flowKeyQuota.js';
 
 export interface CreateJobDeps extends Pick<JobDeps, 'jobs' | 'scheduling' | 'logger'> {
   handlerNames: ReadonlySet<string>;
@@ -39,6 +40,7 @@ export async function createJob(
   const overQuota = () =>
     new QuotaExceededError(`This tenant may have at most ${tenant.maxJobs} jobs; delete one first`, { maxJobs: tenant.maxJobs });
   const { job, created } = await deps.createLock.run(tenant._id, async () => {
+    if (definition.flowControl) await checkFlowKeyQuota(deps.jobs, definition.flowControl.key);
     const _id = new ObjectId();
     const scheduleCursor = firstOccurrence(definition.schedule, now);
     const cursor = input.paused ? null : scheduleCursor;

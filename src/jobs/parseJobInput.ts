@@ -5,6 +5,7 @@ import { BadUserInputError } from '../errors/index.js';
 import { nestedDeeperThan } from '../domain/nesting.js';
 import { privateLiteralHost } from '../domain/privateAddresses.js';
 import { LIMITS } from '../domain/jobLimits.js';
+import { parseFlowControl, type FlowControlInputFields } from '../domain/flowControl.js';
 
 export { LIMITS };
 
@@ -28,6 +29,7 @@ export interface JobInputFields {
   retryPolicy?: Partial<Record<keyof RetryPolicy, number | null>> | null;
   overlapPolicy?: OverlapPolicy | null;
   misfirePolicy?: MisfirePolicy | null;
+  flowControl?: FlowControlInputFields | null;
 }
 
 /** C0 control characters (NUL included) and DEL; `multiline` lets tab and line breaks through. */
@@ -190,21 +192,24 @@ export type JobDefinition = Pick<
   | 'retryPolicy'
   | 'overlapPolicy'
   | 'misfirePolicy'
+  | 'flowControl'
 >;
 
 /** The validated definition of a new job; throws BadUserInputError naming the first field to fix. */
 export function parseNewJob(input: JobInputFields, now: Date, handlers: ReadonlySet<string>, allowPrivateTargets = false): JobDefinition {
   if (!input.schedule) throw new BadUserInputError('schedule is required', 'schedule');
+  const target = parseTarget(input.target, handlers, allowPrivateTargets);
   return {
     name: parseName(input.name),
     description: parseDescription(input.description),
     schedule: parseSchedule(input.schedule, now),
-    target: parseTarget(input.target, handlers, allowPrivateTargets),
+    target,
     payloadJson: parsePayload(input.payload),
     workload: input.workload ?? 'IO_BOUND',
     timeoutSeconds: parseTimeout(input.timeoutSeconds),
     retryPolicy: parseRetryPolicy(input.retryPolicy, DEFAULT_RETRY_POLICY),
     overlapPolicy: input.overlapPolicy ?? 'ALLOW',
     misfirePolicy: input.misfirePolicy ?? 'RUN_ONCE',
+    flowControl: input.flowControl ? parseFlowControl(input.flowControl, target) : null,
   };
 }

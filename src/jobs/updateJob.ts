@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ObjectId } from 'mongodb';
 import { parseRetryPolicy } from '../domain/backoff.js';
+import { parseFlowControl, withTarget } from '../domain/flowControl.js';
 import type { JobDoc, Schedule } from '../domain/job.js';
 import { firstOccurrence } from '../domain/schedule/nextOccurrences.js';
 import { parseSchedule } from '../domain/schedule/parseSchedule.js';
@@ -10,13 +11,14 @@ import { applySchedule } from './applySchedule.js';
 import { CANCEL_REASONS } from './cancelReasons.js';
 import { changeJob } from './changeJob.js';
 import type { JobDeps } from './jobDeps.js';
+import { checkFlowKeyQuota } from './flowKeyQuota.js';
 import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, type JobInputFields } from './parseJobInput.js';
 
 /**
  * Changes the fields given in `input` (undefined = omitted = kept; null clears a nullable field
  * and is BAD_USER_INPUT for the others), validated like createJob: a bad field is BAD_USER_INPUT
  * naming it, and nothing is written. `retryPolicy` is merged field by field into the current one;
- * `schedule` and `target` are replaced whole. An update that changes nothing writes nothing.
+ * `schedule`, `target` and `flowControl` are replaced whole. An update that changes nothing writes nothing.
  *
  * A changed schedule recomputes the schedule cursor from `now` (kept null while the job is PAUSED; a
  * COMPLETED job becomes ACTIVE again), cancels the waiting executions of the old schedule with
@@ -27,8 +29,10 @@ import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, t
  */
 export async function updateJob(deps: JobDeps, id: ObjectId, input: JobInputFields, now: Date): Promise<JobDoc> {
   let previousSchedule: Schedule | null = null;
-  const { job, changed } = await changeJob(deps, id, now, (current) => {
+  const { job, changed } = await changeJob(deps, id, now, async (current) => {
     const change = jobChange(current, input, now, deps);
+    const key = change?.flowControl?.key;
+    if (key && key !== current.flowControl?.key) await checkFlowKeyQuota(deps.jobs, key);
     previousSchedule = change?.schedule !== undefined ? current.schedule : null;
     return change;
   });
@@ -73,6 +77,10 @@ function jobChange(
     differs('retryPolicy', parseRetryPolicy(notNull(input.retryPolicy, 'retryPolicy'), current.retryPolicy));
   if (input.overlapPolicy !== undefined) differs('overlapPolicy', notNull(input.overlapPolicy, 'overlapPolicy'));
   if (input.misfirePolicy !== undefined) differs('misfirePolicy', notNull(input.misfirePolicy, 'misfirePolicy'));
+  // A key taken from the target follows it; a given key, or none, stays.
+  const target = change.target ?? current.target;
+  if (input.flowControl !== undefined) differs('flowControl', input.flowControl && parseFlowControl(input.flowControl, target));
+  else if (change.target && current.flowControl) differs('flowControl', withTarget(current.flowControl, target));
   return Object.keys(change).length > 0 ? change : null;
 }
 

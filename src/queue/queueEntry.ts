@@ -1,6 +1,7 @@
 import type { ExecutionDoc, ExecutionStatus, ExecutionTrigger } from '../domain/execution.js';
 import type { JobDoc, Workload } from '../domain/job.js';
 import { LIMITS } from '../domain/jobLimits.js';
+import { FLOW_LIMITS } from '../domain/flowControl.js';
 
 /**
  * A payload of up to this many bytes (its JSON text, as UTF-8) travels in the queue entry; a larger
@@ -22,7 +23,7 @@ export const INLINE_PAYLOAD_BYTES = 4 * 1024;
  * member take under 2 KiB (tests/integration/waitingExecutions.test.ts measures it).
  */
 export const MAX_ENTRY_DATA_BYTES =
-  2 * INLINE_PAYLOAD_BYTES + 9 * LIMITS.urlLength + 2 * LIMITS.headerBytes + 32 * LIMITS.headerCount + 1024;
+  2 * INLINE_PAYLOAD_BYTES + 9 * LIMITS.urlLength + 2 * LIMITS.headerBytes + 32 * LIMITS.headerCount + 3 * FLOW_LIMITS.keyLength + 1024;
 
 /**
  * The job's fields an attempt needs, as they were when the entry was made (with their version).
@@ -31,7 +32,7 @@ export const MAX_ENTRY_DATA_BYTES =
  */
 export type JobSnapshot = Pick<
   JobDoc,
-  'version' | 'target' | 'payloadJson' | 'timeoutSeconds' | 'retryPolicy' | 'overlapPolicy' | 'workload'
+  'version' | 'target' | 'payloadJson' | 'timeoutSeconds' | 'retryPolicy' | 'overlapPolicy' | 'workload' | 'flowControl'
 >;
 
 /**
@@ -174,7 +175,7 @@ function inline(payloadJson: string | null): boolean {
 
 export function jobSnapshot(job: JobDoc | JobSnapshot): JobSnapshot {
   const { version, target, payloadJson, timeoutSeconds, retryPolicy, overlapPolicy, workload } = job;
-  return { version, target, payloadJson, timeoutSeconds, retryPolicy, overlapPolicy, workload };
+  return { version, target, payloadJson, timeoutSeconds, retryPolicy, overlapPolicy, workload, flowControl: job.flowControl ?? null };
 }
 
 /** The entry of an execution BUFFER_ONE held back, released by the one that ran before it (only its id is known: the worker reads it). */

@@ -15,6 +15,7 @@ import type { TenantLock } from '../quotas/tenantLock.js';
 import type { ScheduleSearchBudget } from '../quotas/scheduleSearchBudget.js';
 import type { EventDeliveryBudget } from '../quotas/eventDeliveryBudget.js';
 import type { KairosMetrics } from '../metrics/kairosMetrics.js';
+import type { FlowLimiter } from '../quotas/flowLimiter.js';
 
 /** Each tenant's turns at one kind of work in this process (the api's TenantRequestGate). */
 export interface TenantTurns {
@@ -57,6 +58,8 @@ export interface RequestServices {
   eventBudget: EventDeliveryBudget;
   /** The executions relayed to subscribers as of each event (at most one read per event, none when derivable). */
   relayedExecutions: RelayedExecutions;
+  /** Why an execution waits for its job's flow-control key, as the workers noted it (Execution.waitingFor). */
+  flowWaits: Pick<FlowLimiter, 'waitNote'>;
   /** The process's metrics: served at /metrics, recorded by the GraphQL plugin and the subscriptions. */
   metrics: KairosMetrics;
 }

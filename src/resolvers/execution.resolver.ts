@@ -14,6 +14,7 @@ import { inTenantScan } from './tenantScan.js';
 import { jobDeps } from './deps.js';
 import { cancelExecution } from '../executions/cancelExecution.js';
 import { retryExecution } from '../executions/retryExecution.js';
+import { whyWaiting } from '../executions/whyWaiting.js';
 import { NotFoundError } from '../errors/index.js';
 import type { ObjectId } from 'mongodb';
 
@@ -53,6 +54,15 @@ export class ExecutionResolver {
   async job(@Root() execution: ExecutionNode, @Ctx() ctx: Context): Promise<JobNode | null> {
     const doc = await scopeOf(ctx).jobLoader.load(execution.doc.jobId.toHexString());
     return doc ? toJobNode(doc) : null;
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description:
+      "Why a QUEUED or RETRYING execution has not started though due, when Kairos knows: its job's flow-control key is at its limit (maxConcurrent attempts running, or maxPerMinute started in the last minute). Null otherwise.",
+  })
+  async waitingFor(@Root() execution: ExecutionNode, @Ctx() ctx: Context): Promise<string | null> {
+    return whyWaiting({ jobs: scopeOf(ctx).jobLoader, flowWaits: ctx.app.flowWaits }, execution.doc);
   }
 
   @Authorized('MEMBER')

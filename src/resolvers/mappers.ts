@@ -29,6 +29,7 @@ export function toJobNode(doc: JobDoc): JobNode {
     retryPolicy: doc.retryPolicy,
     overlapPolicy: doc.overlapPolicy,
     misfirePolicy: doc.misfirePolicy,
+    flowControl: doc.flowControl ?? null,
     status: doc.status,
     lastRunAt: doc.lastRunAt,
     createdAt: doc.createdAt,

@@ -32,7 +32,7 @@ export interface ApiRoleDeps {
   redis: RedisClient;
   shared: Pick<
     SharedServices,
-    'tenants' | 'quotas' | 'rateLimiter' | 'events' | 'queues' | 'waitingIndex' | 'cancels' | 'claims' | 'materialise'
+    'tenants' | 'quotas' | 'rateLimiter' | 'events' | 'queues' | 'waitingIndex' | 'cancels' | 'claims' | 'materialise' | 'flow'
   >;
   /** The handler names createJob and updateJob accept: those this process loaded (workers must load the same). */
   handlerNames: ReadonlySet<string>;
@@ -72,6 +72,7 @@ export async function startApiRole({ config, runtime, database, redis, shared, h
     ),
     eventBudget: new EventDeliveryBudget(config.subscriptionEventsPerSecond, clock),
     relayedExecutions: new RelayedExecutions(),
+    flowWaits: shared.flow,
     metrics,
   };
   const scopes: ScopeSources = {

@@ -10,6 +10,7 @@ import { TenantStore } from '../store/tenantStore.js';
 import { SchedulerStore } from '../store/schedulerStore.js';
 import { TenantQuotas } from '../quotas/tenantQuotas.js';
 import { RateLimiter } from '../quotas/rateLimiter.js';
+import { FlowLimiter } from '../quotas/flowLimiter.js';
 import { ScheduledBudget } from '../quotas/scheduledBudget.js';
 import { DueIndex } from '../scheduler/dueIndex.js';
 import type { MaterialiseDeps } from '../scheduler/materialise.js';
@@ -34,6 +35,8 @@ export interface SharedServices {
   rateLimiter: RateLimiter;
   /** Every role may publish a cancel; only workers listen for them (the worker role starts and closes it). */
   cancels: CancelSignals;
+  /** Flow-control keys: workers take and release places, the api reads why an execution waits for one. */
+  flow: FlowLimiter;
   /** Workers take attempt claims; the api reads them to tell a waiting execution whose attempt already runs. */
   claims: AttemptClaims;
   /** What materialising occurrences needs: the scheduler's sweep and the api's near-term materialisation. */
@@ -67,6 +70,7 @@ export function sharedServices(
   const tenants = new TenantStore(db, { ...config.defaultQuota, ...config.defaultConnectionQuota });
   const quotas = new TenantQuotas(tenants, clock);
   const rateLimiter = new RateLimiter(redis, config.redisPrefix, clock, logger);
+  const flow = new FlowLimiter(redis, config.redisPrefix, clock);
   const materialise: MaterialiseDeps = {
     store: new SchedulerStore(db, { updatesOneByOne: ferretDb, equalityFiltersOnly: ferretDb }),
     dueIndex: new DueIndex(redis, config.redisPrefix, (error) =>
@@ -86,6 +90,7 @@ export function sharedServices(
     tenants,
     quotas,
     rateLimiter,
+    flow,
     cancels: new CancelSignals(redis, config.redisPrefix),
     claims: new AttemptClaims(redis, config.redisPrefix),
     materialise,

@@ -29,7 +29,7 @@ export interface WorkerRoleDeps {
   redis: RedisClient;
   /** What each queue consumer connects with (or duplicates, on a cluster). */
   consumerConnection: ConnectionOptions;
-  shared: Pick<SharedServices, 'shards' | 'tenants' | 'quotas' | 'queues' | 'events' | 'cancels' | 'claims'>;
+  shared: Pick<SharedServices, 'shards' | 'tenants' | 'quotas' | 'queues' | 'events' | 'cancels' | 'claims' | 'flow'>;
   /** What IO_BOUND executions run in this process. */
   handlers: HandlerRegistry;
   tuning?: WorkerTuning;
@@ -78,6 +78,7 @@ export async function startWorkerRole({ config, runtime, database, redis, consum
       cancels,
       claims: shared.claims,
       tenantSlots,
+      flow: shared.flow,
       queueLockMs: config.queueLockMs,
       http: { dispatcher, allowPrivate: config.allowPrivateTargets },
       metrics,

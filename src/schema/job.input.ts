@@ -7,6 +7,7 @@ import type {
   Workload as WorkloadValue,
 } from '../domain/job.js';
 import { JobStatus, MisfirePolicy, OverlapPolicy, Workload } from './enums.js';
+import { FlowControlInput } from './flowControl.input.js';
 import { RetryPolicyInput } from './retryPolicy.input.js';
 import { JSONScalar } from './scalars.js';
 import { ScheduleInput } from './schedule.input.js';
@@ -29,6 +30,7 @@ interface JobDefinitionOptions {
   required: boolean;
   targetDescription?: string;
   workloadDescription?: string;
+  flowControlDescription?: string;
 }
 
 /**
@@ -69,6 +71,9 @@ function withJobDefinition<TBase extends ClassType>(Base: TBase, options: JobDef
 
     @Field(() => MisfirePolicy, { nullable: true })
     misfirePolicy?: MisfirePolicyValue | null;
+
+    @Field(() => FlowControlInput, { nullable: true, description: options.flowControlDescription })
+    flowControl?: FlowControlInput | null;
   }
   return JobDefinitionFields;
 }
@@ -111,6 +116,7 @@ class UpdateJobId {
 export class UpdateJobInput extends withJobDefinition(UpdateJobId, {
   typeName: 'UpdateJobDefinition',
   required: false,
+  flowControlDescription: 'Replaces the whole flow control (omitted limits are none); null removes it.',
   targetDescription:
     'Replaces the whole target, not merged field by field: give its method and headers too, or they fall back to POST and none. Validated as in createJob; an invalid target is refused (BAD_USER_INPUT) and nothing is changed.',
 }) {}

@@ -10,6 +10,7 @@ import { JobStatus, MisfirePolicy, OverlapPolicy, Workload } from './enums.js';
 import type { JobListFilter } from '../store/jobStore.js';
 import { Node } from './node.type.js';
 import { PageInfo } from './pageInfo.type.js';
+import { FlowControl } from './flowControl.type.js';
 import { RetryPolicy } from './retryPolicy.type.js';
 import { DateTimeScalar, JSONScalar } from './scalars.js';
 import { Schedule } from './schedule.type.js';
@@ -56,6 +57,9 @@ export class Job implements Node {
 
   @Field(() => MisfirePolicy, { description: 'Default RUN_ONCE.' })
   misfirePolicy!: MisfirePolicyValue;
+
+  @Field(() => FlowControl, { nullable: true, description: 'Null: the job has none.' })
+  flowControl?: FlowControl | null;
 
   @Field(() => JobStatus)
   status!: JobStatusValue;

@@ -100,6 +100,12 @@ export class JobStore {
     return count;
   }
 
+  /** The distinct flow-control keys the tenant's jobs use (at most FLOW_LIMITS.keysPerTenant, by the checks that add one). */
+  async flowControlKeys(): Promise<string[]> {
+    const keys = await this.c.jobs.distinct('flowControl.key', this.scoped({}));
+    return keys.filter((key): key is string => typeof key === 'string');
+  }
+
   /** Newest first (createdAt, then _id); fetches `limit + 1` rows so the caller knows whether there is more. */
   async list(filter: JobListFilter, page: PageRequest): Promise<JobDoc[]> {
     const base = this.listFilter(filter);

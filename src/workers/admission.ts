@@ -7,11 +7,13 @@ import type { KairosMetrics } from '../metrics/kairosMetrics.js';
 import type { ExecutionQueues } from '../queue/executionQueues.js';
 import type { EntryExecution, JobSnapshot } from '../queue/queueEntry.js';
 import type { ConcurrencyLimiter, SlotResult } from '../quotas/concurrencyLimiter.js';
+import type { FlowLimiter } from '../quotas/flowLimiter.js';
 import type { RunStore } from '../store/runStore.js';
+import { takeFlowPlace, type FlowPlace } from './flowAdmission.js';
 import { releaseJobSlot, type OverlapDecision, type OverlapGuard } from './overlapGuard.js';
 import type { TenantShare } from './tenantShare.js';
 import { waitForTenantSlot, type Redelivery, type TenantWait } from './tenantWait.js';
-import { releaseTenantSlot, waiterOf } from './wakeWaiter.js';
+import { releaseFlowPlace, releaseTenantSlot, waiterOf } from './wakeWaiter.js';
 
 /** How long CANCEL_PREVIOUS waits for the cancelled execution to give up the job's slot before taking it anyway. */
 const CANCEL_PREVIOUS_WAIT_MS = 15_000;
@@ -22,6 +24,8 @@ export interface AdmissionDeps {
   tenantShare: Pick<TenantShare, 'take'>;
   /** The tenants' running slots (maxConcurrentExecutions). */
   tenantSlots: Pick<ConcurrencyLimiter, 'take' | 'release'>;
+  /** The flow-control keys' running places and starts (a job's flowControl). */
+  flow: Pick<FlowLimiter, 'take' | 'release'>;
   /** The jobs' running slots (overlap policies). */
   overlap: Pick<OverlapGuard, 'decide' | 'release'>;
   cancels: Pick<CancelSignals, 'cancel'>;
@@ -51,7 +55,9 @@ export type Admission =
 
 /**
  * Admits a delivery (docs/architecture.md, "Fair share"): the tenant's share of this process first
- * (no round trip), then the tenant's slot, then the job's overlap policy. What it took is a Lease
+ * (no round trip), then the job's flow-control key ("Flow control"; before the tenant's slot, so
+ * executions waiting for a busy key hold none of the slots the tenant's other jobs need), then the
+ * tenant's slot, then the job's overlap policy. What it took is a Lease
  * the caller releases when the delivery is done. `entry`: the delivered entry's id, and whether a
  * wait gives it a fresh picture (this delivery read the execution or the job, so its next try reads neither).
  */
@@ -80,13 +86,42 @@ async function admitWithinShare(
   wait: TenantWait,
   share: () => void,
 ): Promise<Admission> {
+  const slotTtlMs = job.timeoutSeconds * 1000 + 30_000;
+  if (!job.flowControl) return admitToSlots(deps, run, job, wait, { share, flow: null }, slotTtlMs);
+  const taken = await takeFlowPlace(deps, run, job, job.flowControl, slotTtlMs, wait);
+  if (taken.kind === 'wait') {
+    share();
+    return taken;
+  }
+  const { place } = taken;
+  try {
+    return await admitToSlots(deps, run, job, wait, { share, flow: place }, slotTtlMs);
+  } catch (error) {
+    // The share is given back by admit(); a place this delivery took goes back without waking anyone.
+    if (place.taken === 'new')
+      await deps.flow.release(run.tenantId, place.hold.limits, place.hold, { began: false, wake: false }).catch(() => null);
+    throw error;
+  }
+}
+
+/** The tenant's slot and the job's overlap policy, for a delivery holding its share and its flow-control place (if any). */
+async function admitToSlots(
+  deps: AdmissionDeps,
+  run: AdmittedRun,
+  job: JobSnapshot,
+  wait: TenantWait,
+  held: Pick<Holdings, 'share' | 'flow'>,
+  slotTtlMs: number,
+): Promise<Admission> {
   const { executionId } = run;
   const jobId = run.jobId.toHexString();
-  const slotTtlMs = job.timeoutSeconds * 1000 + 30_000;
   const { slot, waiting, limit } = await deps.tenantSlots.take(run.tenantId, executionId, slotTtlMs, wait.waiter);
   if (slot === 'full') {
     deps.metrics.quotaRefused('concurrency', run.tenantId);
-    share();
+    // The key's place goes back unwoken: its waiters would find the tenant's slots as full as this one did.
+    if (held.flow?.taken === 'new')
+      await deps.flow.release(run.tenantId, held.flow.hold.limits, held.flow.hold, { began: false, wake: false });
+    held.share();
     return { kind: 'wait', redelivery: waitForTenantSlot(deps, run, job, { ...wait, waiting, limit }) };
   }
   let decision = await deps.overlap.decide(job.overlapPolicy, jobId, executionId, slotTtlMs);
@@ -94,17 +129,19 @@ async function admitWithinShare(
     decision = await cancelPrevious(deps, decision.runningId, jobId, executionId, slotTtlMs);
   }
   if (decision.action === 'run') {
-    return { kind: 'run', lease: new Lease(deps, run, { share, tenantSlot: slot, jobSlot: job.overlapPolicy !== 'ALLOW' }) };
+    return { kind: 'run', lease: new Lease(deps, run, { ...held, tenantSlot: slot, jobSlot: job.overlapPolicy !== 'ALLOW' }) };
   }
-  // Not running it: a tenant slot taken for it goes back now (one an earlier delivery of it holds stays with that one).
+  // Not running it: a tenant slot or key place taken for it goes back now (one an earlier delivery of it holds stays with that one).
   if (slot === 'new') await releaseTenantSlot(deps, run.tenantId, executionId);
-  const lease = new Lease(deps, run, { share, tenantSlot: null, jobSlot: false });
+  if (held.flow?.taken === 'new') await releaseFlowPlace(deps, run.tenantId, held.flow.hold.limits, held.flow.hold, false);
+  const lease = new Lease(deps, run, { share: held.share, flow: null, tenantSlot: null, jobSlot: false });
   return decision.action === 'skip' ? { kind: 'skip', reason: decision.reason, lease } : { kind: 'hold', lease };
 }
 
-/** What a lease holds: the share's release, the tenant slot as taken (null: none left to give back), and whether it took the job's slot. */
+/** What a lease holds: the share's release, the flow-control place, the tenant slot as taken (null: none left to give back), and whether it took the job's slot. */
 interface Holdings {
   share: () => void;
+  flow: FlowPlace | null;
   tenantSlot: Exclude<SlotResult, 'full'> | null;
   jobSlot: boolean;
 }
@@ -122,7 +159,7 @@ export class Lease {
   private elsewhere: boolean | null = null;
 
   constructor(
-    private readonly deps: Pick<AdmissionDeps, 'overlap' | 'queues' | 'tenantSlots' | 'runStore' | 'clock' | 'logger'>,
+    private readonly deps: Pick<AdmissionDeps, 'overlap' | 'queues' | 'tenantSlots' | 'flow' | 'runStore' | 'clock' | 'logger'>,
     private readonly run: Pick<AdmittedRun, 'executionId' | 'tenantId' | 'jobId' | 'workload'>,
     private readonly holds: Holdings,
   ) {}
@@ -148,14 +185,19 @@ export class Lease {
 
   /** Frees what the lease holds; the tenant's share always, last. */
   async release(): Promise<void> {
+    const { tenantId, executionId } = this.run;
+    const { flow, tenantSlot } = this.holds;
     try {
       if (this.started) {
         if (this.holds.jobSlot) await this.releaseJobSlot();
-        await releaseTenantSlot(this.deps, this.run.tenantId, this.run.executionId);
-      } else if (this.holds.tenantSlot === 'new' && !(this.elsewhere ?? (await this.runningElsewhere().catch(() => true)))) {
-        // A duplicate that took the slot as new but lost the claim to a delivery now running leaves
-        // it to that one (which found it held, and releases it when done).
-        await releaseTenantSlot(this.deps, this.run.tenantId, this.run.executionId);
+        await releaseTenantSlot(this.deps, tenantId, executionId);
+        if (flow) await releaseFlowPlace(this.deps, tenantId, flow.hold.limits, flow.hold, true);
+      } else if (tenantSlot === 'new' || flow?.taken === 'new') {
+        // A duplicate that took the slot (or the key's place) as new but lost the claim to a delivery
+        // now running leaves it to that one (which found it held, and releases it when done).
+        if (this.elsewhere ?? (await this.runningElsewhere().catch(() => true))) return;
+        if (tenantSlot === 'new') await releaseTenantSlot(this.deps, tenantId, executionId);
+        if (flow?.taken === 'new') await releaseFlowPlace(this.deps, tenantId, flow.hold.limits, flow.hold, false);
       }
     } finally {
       this.holds.share();

@@ -65,6 +65,10 @@ export function waitForTenantSlot(
   job: JobSnapshot,
   wait: TenantWait,
 ): Redelivery {
-  const at = new Date(deps.clock().getTime() + tenantWaitMs(wait.waiting, wait.limit, deps.random));
+  return redeliverAt(run, job, wait, new Date(deps.clock().getTime() + tenantWaitMs(wait.waiting, wait.limit, deps.random)));
+}
+
+/** The waiting delivery's entry comes back at `at`, with a fresh picture when `wait.refresh`. */
+export function redeliverAt(run: EntryExecution, job: JobSnapshot, wait: Pick<TenantWait, 'refresh'>, at: Date): Redelivery {
   return { at, message: wait.refresh ? queueEntry(run, at, { kind: 'waiting' }, job).message : null };
 }

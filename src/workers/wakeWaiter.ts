@@ -1,14 +1,20 @@
 import { WORKLOADS, type Workload } from '../domain/job.js';
 import { errorMessage, type Logger } from '../logger.js';
 import type { ConcurrencyLimiter } from '../quotas/concurrencyLimiter.js';
+import type { FlowHold, FlowLimiter, FlowLimits } from '../quotas/flowLimiter.js';
 import type { ExecutionQueues } from '../queue/executionQueues.js';
 
 /** How many waiters a freed slot tries to wake before leaving it to the waiters' timed tries. */
 const WAKE_TRIES = 3;
 
-/** What a delivery refused a tenant slot leaves in the waiting set: its workload (so its queue) and its queue entry's id. */
+/** What a delivery refused a tenant slot or a flow-control key leaves in a waiting set: its workload (so its queue) and its queue entry's id. */
 export function waiterOf(workload: Workload, entryId: string): string {
   return `${workload}/${entryId}`;
+}
+
+interface WakeDeps {
+  queues: Pick<ExecutionQueues, 'promote'>;
+  logger: Logger;
 }
 
 /**
@@ -19,19 +25,37 @@ export function waiterOf(workload: Workload, entryId: string): string {
  * A failed wake is only logged: the waiters' timed tries still come.
  */
 export async function releaseTenantSlot(
-  deps: { tenantSlots: Pick<ConcurrencyLimiter, 'release'>; queues: Pick<ExecutionQueues, 'promote'>; logger: Logger },
+  deps: WakeDeps & { tenantSlots: Pick<ConcurrencyLimiter, 'release'> },
   tenantId: string,
   executionId: string,
 ): Promise<void> {
-  let waiter = await deps.tenantSlots.release(tenantId, executionId);
+  await wake(deps, tenantId, 'its tenant slot', (first) => deps.tenantSlots.release(tenantId, first ? executionId : null));
+}
+
+/** Gives back an execution's place on a flow-control key (and its start, if its attempt never `began`) and wakes the key's oldest waiter, as releaseTenantSlot. */
+export async function releaseFlowPlace(
+  deps: WakeDeps & { flow: Pick<FlowLimiter, 'release'> },
+  tenantId: string,
+  limits: FlowLimits,
+  hold: Pick<FlowHold, 'executionId' | 'startId'>,
+  began: boolean,
+): Promise<void> {
+  await wake(deps, tenantId, 'its flow control key', (first) =>
+    deps.flow.release(tenantId, limits, first ? hold : null, { began, wake: true }),
+  );
+}
+
+/** Releases with `next(true)`, then wakes the waiter it hands out; `next(false)` hands out the next one when a waiter cannot be woken. */
+async function wake(deps: WakeDeps, tenantId: string, what: string, next: (first: boolean) => Promise<string | null>): Promise<void> {
+  let waiter = await next(true);
   try {
     for (let tries = 0; waiter !== null && tries < WAKE_TRIES; tries++) {
       const [workload, entryId] = splitWaiter(waiter);
       if (workload && (await deps.queues.promote(workload, tenantId, entryId))) return;
-      waiter = await deps.tenantSlots.release(tenantId, null);
+      waiter = await next(false);
     }
   } catch (error) {
-    deps.logger.warn('could not wake an execution waiting for its tenant slot', { tenantId, error: errorMessage(error) });
+    deps.logger.warn(`could not wake an execution waiting for ${what}`, { tenantId, error: errorMessage(error) });
   }
 }
 

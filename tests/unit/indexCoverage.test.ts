@@ -45,6 +45,7 @@ const QUERIES: Record<
   'jobStore.deleteById': { collection: 'jobs', index: '_id', fields: ['_id'] },
   'jobStore.findById': { collection: 'jobs', index: '_id', fields: ['_id'] },
   'jobStore.findByIds': { collection: 'jobs', index: '_id', fields: ['_id'] },
+  'jobStore.flowControlKeys': { collection: 'jobs', index: 'tenant_created', fields: ['tenantId'] },
   'jobStore.insert': { collection: 'jobs', index: 'tenant_idempotency', fields: ['tenantId', 'idempotencyKey'] },
   'jobStore.insertMany': { collection: 'jobs', index: 'tenant_idempotency', fields: ['tenantId', 'idempotencyKey'] },
   'jobStore.list': { collection: 'jobs', index: 'tenant_created', fields: ['tenantId', 'createdAt'] },

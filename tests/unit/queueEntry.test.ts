@@ -3,6 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import { ObjectId } from 'mongodb';
 import { newExecution, type ExecutionDoc } from '../../src/domain/execution.js';
 import type { JobDoc } from '../../src/domain/job.js';
+import { FLOW_LIMITS } from '../../src/domain/flowControl.js';
 import { LIMITS, parsePayload, parseTarget } from '../../src/jobs/parseJobInput.js';
 import { INLINE_PAYLOAD_BYTES, MAX_ENTRY_DATA_BYTES, queueEntry, type QueueEntry } from '../../src/queue/queueEntry.js';
 
@@ -112,14 +113,16 @@ describe('queueEntry keeps payloads over the inline size out of the entry', () =
     // An inline override that escaping doubles: backslashes, each already escaped once in the JSON text.
     const override = parsePayload('\\'.repeat((INLINE_PAYLOAD_BYTES - 2) / 2))!;
     expect(Buffer.byteLength(override)).toBeLessThanOrEqual(INLINE_PAYLOAD_BYTES);
-    const entry = queueEntry(execution(override, 't'.repeat(128)), NOW, { kind: 'waiting' }, job(max, target));
+    // A flow-control key at its length, 3 bytes a character.
+    const flowControl = { key: '\uffff'.repeat(FLOW_LIMITS.keyLength), keyFromTarget: false, maxConcurrent: 1000, maxPerMinute: 60_000 };
+    const entry = queueEntry(execution(override, 't'.repeat(128)), NOW, { kind: 'waiting' }, { ...job(max, target), flowControl });
     expect(entry.message.run?.payloadJson).toBe(override);
     expect(entry.message.job?.target).toEqual(target);
     const bytes = dataBytes(entry);
     expect(bytes).toBeLessThanOrEqual(MAX_ENTRY_DATA_BYTES);
     // The bound is the sum of what each part can take, not a guess far above them.
     expect(bytes).toBeGreaterThan(MAX_ENTRY_DATA_BYTES * 0.9);
-    expect(MAX_ENTRY_DATA_BYTES).toBe(60 * 1024);
+    expect(MAX_ENTRY_DATA_BYTES).toBe(60 * 1024 + 3 * FLOW_LIMITS.keyLength);
   });
 
   it('carries no payload on a takeover', () => {

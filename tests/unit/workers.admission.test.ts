@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { ExecutionDoc } from '../../src/domain/execution.js';
 import type { OverlapPolicy } from '../../src/domain/job.js';
 import type { SlotResult } from '../../src/quotas/concurrencyLimiter.js';
+import type { FlowTake } from '../../src/quotas/flowLimiter.js';
 import { admit, type Admission, type AdmissionDeps, type AdmittedRun } from '../../src/workers/admission.js';
 import type { OverlapDecision } from '../../src/workers/overlapGuard.js';
 import { TenantShare } from '../../src/workers/tenantShare.js';
@@ -21,6 +22,8 @@ interface Setup {
   running?: boolean | 'unreachable';
   /** The execution BUFFER_ONE held back, which the job slot's release hands back. */
   buffered?: string | null;
+  /** What the flow-control key's take answers. */
+  flow?: FlowTake;
 }
 
 /** Admission over fakes of its ports; `calls` is what they were asked, in order. */
@@ -37,6 +40,18 @@ function setup(options: Setup = {}) {
       },
       release: async (_tenantId, executionId) => {
         calls.push(`release tenant slot ${executionId}`);
+        return null;
+      },
+    },
+    flow: {
+      take: async (hold, ttlMs, waiter) => {
+        calls.push(`take key ${hold.limits.key} start ${hold.startId} ttl ${ttlMs} waiter ${waiter}`);
+        return options.flow ?? { kind: 'new' };
+      },
+      release: async (_tenantId, limits, hold, { began, wake }) => {
+        calls.push(
+          `release key ${limits.key} ${hold ? hold.executionId : 'none'}${began ? '' : ' and its start'}${wake ? ', waking' : ''}`,
+        );
         return null;
       },
     },
@@ -238,5 +253,73 @@ describe('admission: the tenant share, the tenant slot and the overlap policy, a
     };
     await expect(admit(deps, run, job(), entry)).rejects.toThrow('Redis unreachable');
     expect(held()).toBe(0);
+  });
+});
+
+describe('admission: a job with flow control takes its key first', () => {
+  const flowControl = { key: 'https://api.example', keyFromTarget: true, maxConcurrent: 2, maxPerMinute: null };
+  const flowJob = (overlapPolicy: OverlapPolicy = 'ALLOW') => jobSnapshot({ overlapPolicy, flowControl });
+  const takeKey = `take key https://api.example start ${run.executionId}:1 ttl 40000 waiter IO_BOUND/entry-1`;
+
+  it('waits for a busy key holding nothing, not even a tenant slot, spaced by the key queue', async () => {
+    const { deps, calls, held } = setup({ flow: { kind: 'concurrency', waiting: 6 } });
+    const admission = await admit(deps, run, flowJob(), entry);
+    // 6 waiting for 2 places: 500 ms × 4 × 6 / 2 = 6 s.
+    expect(admission).toEqual({ kind: 'wait', redelivery: { at: new Date(T0.getTime() + 6000), message: null } });
+    expect(calls).toEqual([takeKey]);
+    expect(held()).toBe(0);
+  });
+
+  it("comes back at the next free start when the key's minute is used up", async () => {
+    const at = new Date(T0.getTime() + 42_000);
+    const { deps, calls } = setup({ flow: { kind: 'rate', waiting: 3, at } });
+    const admission = await admit(deps, run, flowJob(), { refresh: true, entryId: 'entry-1' });
+    expect(admission.kind === 'wait' && admission.redelivery.at).toEqual(at);
+    expect(admission.kind === 'wait' && admission.redelivery.message?.run?.status).toBe('QUEUED');
+    expect(calls).toEqual([takeKey]);
+  });
+
+  it('gives the key back unwoken, start included, when the tenant slot is full', async () => {
+    const { deps, calls, held } = setup({ slot: 'full' });
+    const admission = await admit(deps, run, flowJob(), entry);
+    expect(admission.kind).toBe('wait');
+    expect(calls.slice(1)).toEqual([
+      `take tenant slot ${run.executionId} ttl 40000 waiter IO_BOUND/entry-1`,
+      'refused concurrency',
+      `release key https://api.example ${run.executionId} and its start`,
+    ]);
+    expect(held()).toBe(0);
+  });
+
+  it('once the attempt started, release frees the tenant slot and then the key, waking its next waiter; its start counts', async () => {
+    const { deps, calls } = setup();
+    const lease = leaseOf(await admit(deps, run, flowJob(), entry));
+    lease.attemptStarted();
+    calls.length = 0;
+    await lease.release();
+    expect(calls).toEqual([`release tenant slot ${run.executionId}`, `release key https://api.example ${run.executionId}, waking`]);
+  });
+
+  it('unstarted, a new place and its start go back; a place an earlier delivery holds stays', async () => {
+    const fresh = setup();
+    await leaseOf(await admit(fresh.deps, run, flowJob(), entry)).release();
+    expect(fresh.calls.slice(-2)).toEqual([
+      `release tenant slot ${run.executionId}`,
+      `release key https://api.example ${run.executionId} and its start, waking`,
+    ]);
+
+    const redelivered = setup({ slot: 'held', flow: { kind: 'held' } });
+    await leaseOf(await admit(redelivered.deps, run, flowJob(), entry)).release();
+    expect(redelivered.calls.filter((c) => c.startsWith('release'))).toEqual([]);
+  });
+
+  it('a skip gives the new key place back at once, waking the next waiter', async () => {
+    const { deps, calls } = setup({ decisions: [{ action: 'skip', reason: 'overlap policy SKIP' }] });
+    const admission = await admit(deps, run, flowJob('SKIP'), entry);
+    expect(admission.kind).toBe('skip');
+    expect(calls.slice(-2)).toEqual([
+      `release tenant slot ${run.executionId}`,
+      `release key https://api.example ${run.executionId} and its start, waking`,
+    ]);
   });
 });

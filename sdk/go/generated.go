@@ -279,6 +279,11 @@ func (v *CancelExecutionCancelExecutionExecutionPayloadExecution) GetReason() *s
 	return v.ExecutionFields.Reason
 }
 
+// GetWaitingFor returns CancelExecutionCancelExecutionExecutionPayloadExecution.WaitingFor, and is useful for accessing the field via an interface.
+func (v *CancelExecutionCancelExecutionExecutionPayloadExecution) GetWaitingFor() *string {
+	return v.ExecutionFields.WaitingFor
+}
+
 // GetSkippedCount returns CancelExecutionCancelExecutionExecutionPayloadExecution.SkippedCount, and is useful for accessing the field via an interface.
 func (v *CancelExecutionCancelExecutionExecutionPayloadExecution) GetSkippedCount() *int {
 	return v.ExecutionFields.SkippedCount
@@ -367,6 +372,8 @@ type __premarshalCancelExecutionCancelExecutionExecutionPayloadExecution struct 
 
 	Reason *string `json:"reason"`
 
+	WaitingFor *string `json:"waitingFor"`
+
 	SkippedCount *int `json:"skippedCount"`
 
 	SkippedUntil *time.Time `json:"skippedUntil"`
@@ -407,6 +414,7 @@ func (v *CancelExecutionCancelExecutionExecutionPayloadExecution) __premarshalJS
 	retval.Attempts = v.ExecutionFields.Attempts
 	retval.Error = v.ExecutionFields.Error
 	retval.Reason = v.ExecutionFields.Reason
+	retval.WaitingFor = v.ExecutionFields.WaitingFor
 	retval.SkippedCount = v.ExecutionFields.SkippedCount
 	retval.SkippedUntil = v.ExecutionFields.SkippedUntil
 	retval.Result = v.ExecutionFields.Result
@@ -597,6 +605,11 @@ func (v *CreateJobCreateJobJobPayloadJob) GetMisfirePolicy() MisfirePolicy {
 	return v.JobFields.MisfirePolicy
 }
 
+// GetFlowControl returns CreateJobCreateJobJobPayloadJob.FlowControl, and is useful for accessing the field via an interface.
+func (v *CreateJobCreateJobJobPayloadJob) GetFlowControl() *JobFieldsFlowControl {
+	return v.JobFields.FlowControl
+}
+
 // GetStatus returns CreateJobCreateJobJobPayloadJob.Status, and is useful for accessing the field via an interface.
 func (v *CreateJobCreateJobJobPayloadJob) GetStatus() JobStatus { return v.JobFields.Status }
 
@@ -660,6 +673,8 @@ type __premarshalCreateJobCreateJobJobPayloadJob struct {
 
 	MisfirePolicy MisfirePolicy `json:"misfirePolicy"`
 
+	FlowControl *JobFieldsFlowControl `json:"flowControl"`
+
 	Status JobStatus `json:"status"`
 
 	NextRunAt *time.Time `json:"nextRunAt"`
@@ -704,6 +719,7 @@ func (v *CreateJobCreateJobJobPayloadJob) __premarshalJSON() (*__premarshalCreat
 	retval.RetryPolicy = v.JobFields.RetryPolicy
 	retval.OverlapPolicy = v.JobFields.OverlapPolicy
 	retval.MisfirePolicy = v.JobFields.MisfirePolicy
+	retval.FlowControl = v.JobFields.FlowControl
 	retval.Status = v.JobFields.Status
 	retval.NextRunAt = v.JobFields.NextRunAt
 	retval.LastRunAt = v.JobFields.LastRunAt
@@ -724,6 +740,7 @@ type CreateJobInput struct {
 	RetryPolicy    *RetryPolicyInput `json:"retryPolicy,omitempty"`
 	OverlapPolicy  *OverlapPolicy    `json:"overlapPolicy,omitempty"`
 	MisfirePolicy  *MisfirePolicy    `json:"misfirePolicy,omitempty"`
+	FlowControl    *FlowControlInput `json:"flowControl,omitempty"`
 	// Create the job PAUSED. Default false.
 	Paused *bool `json:"paused,omitempty"`
 	// Creating again with the same key returns the job created first, unchanged.
@@ -759,6 +776,9 @@ func (v *CreateJobInput) GetOverlapPolicy() *OverlapPolicy { return v.OverlapPol
 
 // GetMisfirePolicy returns CreateJobInput.MisfirePolicy, and is useful for accessing the field via an interface.
 func (v *CreateJobInput) GetMisfirePolicy() *MisfirePolicy { return v.MisfirePolicy }
+
+// GetFlowControl returns CreateJobInput.FlowControl, and is useful for accessing the field via an interface.
+func (v *CreateJobInput) GetFlowControl() *FlowControlInput { return v.FlowControl }
 
 // GetPaused returns CreateJobInput.Paused, and is useful for accessing the field via an interface.
 func (v *CreateJobInput) GetPaused() *bool { return v.Paused }
@@ -813,6 +833,8 @@ type ExecutionFields struct {
 	Error         *string                                   `json:"error"`
 	// Why it was SKIPPED or CANCELLED (overlap policy, misfire policy, the tenant budget of scheduled runs per minute, pause, schedule change, delete, user), in words.
 	Reason *string `json:"reason"`
+	// Why a QUEUED or RETRYING execution has not started though due, when Kairos knows: its job's flow-control key is at its limit (maxConcurrent attempts running, or maxPerMinute started in the last minute). Null otherwise.
+	WaitingFor *string `json:"waitingFor"`
 	// On a SKIPPED record of occurrences past the tenant's budget of scheduled runs per minute: how many consecutive occurrences of its job it stands for (one or more), the first at scheduledFor and the last at skippedUntil; executionStats counts each. Null on any other execution.
 	SkippedCount *int `json:"skippedCount"`
 	// The last occurrence a SKIPPED budget record stands for (see skippedCount); null on any other execution.
@@ -872,6 +894,9 @@ func (v *ExecutionFields) GetError() *string { return v.Error }
 
 // GetReason returns ExecutionFields.Reason, and is useful for accessing the field via an interface.
 func (v *ExecutionFields) GetReason() *string { return v.Reason }
+
+// GetWaitingFor returns ExecutionFields.WaitingFor, and is useful for accessing the field via an interface.
+func (v *ExecutionFields) GetWaitingFor() *string { return v.WaitingFor }
 
 // GetSkippedCount returns ExecutionFields.SkippedCount, and is useful for accessing the field via an interface.
 func (v *ExecutionFields) GetSkippedCount() *int { return v.SkippedCount }
@@ -1198,6 +1223,11 @@ func (v *ExecutionUpdatedExecutionUpdatedExecutionEventExecution) GetReason() *s
 	return v.ExecutionFields.Reason
 }
 
+// GetWaitingFor returns ExecutionUpdatedExecutionUpdatedExecutionEventExecution.WaitingFor, and is useful for accessing the field via an interface.
+func (v *ExecutionUpdatedExecutionUpdatedExecutionEventExecution) GetWaitingFor() *string {
+	return v.ExecutionFields.WaitingFor
+}
+
 // GetSkippedCount returns ExecutionUpdatedExecutionUpdatedExecutionEventExecution.SkippedCount, and is useful for accessing the field via an interface.
 func (v *ExecutionUpdatedExecutionUpdatedExecutionEventExecution) GetSkippedCount() *int {
 	return v.ExecutionFields.SkippedCount
@@ -1286,6 +1316,8 @@ type __premarshalExecutionUpdatedExecutionUpdatedExecutionEventExecution struct 
 
 	Reason *string `json:"reason"`
 
+	WaitingFor *string `json:"waitingFor"`
+
 	SkippedCount *int `json:"skippedCount"`
 
 	SkippedUntil *time.Time `json:"skippedUntil"`
@@ -1326,6 +1358,7 @@ func (v *ExecutionUpdatedExecutionUpdatedExecutionEventExecution) __premarshalJS
 	retval.Attempts = v.ExecutionFields.Attempts
 	retval.Error = v.ExecutionFields.Error
 	retval.Reason = v.ExecutionFields.Reason
+	retval.WaitingFor = v.ExecutionFields.WaitingFor
 	retval.SkippedCount = v.ExecutionFields.SkippedCount
 	retval.SkippedUntil = v.ExecutionFields.SkippedUntil
 	retval.Result = v.ExecutionFields.Result
@@ -1463,6 +1496,11 @@ func (v *ExecutionsExecutionsExecutionConnectionEdgesExecutionEdgeNodeExecution)
 	return v.ExecutionFields.Reason
 }
 
+// GetWaitingFor returns ExecutionsExecutionsExecutionConnectionEdgesExecutionEdgeNodeExecution.WaitingFor, and is useful for accessing the field via an interface.
+func (v *ExecutionsExecutionsExecutionConnectionEdgesExecutionEdgeNodeExecution) GetWaitingFor() *string {
+	return v.ExecutionFields.WaitingFor
+}
+
 // GetSkippedCount returns ExecutionsExecutionsExecutionConnectionEdgesExecutionEdgeNodeExecution.SkippedCount, and is useful for accessing the field via an interface.
 func (v *ExecutionsExecutionsExecutionConnectionEdgesExecutionEdgeNodeExecution) GetSkippedCount() *int {
 	return v.ExecutionFields.SkippedCount
@@ -1551,6 +1589,8 @@ type __premarshalExecutionsExecutionsExecutionConnectionEdgesExecutionEdgeNodeEx
 
 	Reason *string `json:"reason"`
 
+	WaitingFor *string `json:"waitingFor"`
+
 	SkippedCount *int `json:"skippedCount"`
 
 	SkippedUntil *time.Time `json:"skippedUntil"`
@@ -1591,6 +1631,7 @@ func (v *ExecutionsExecutionsExecutionConnectionEdgesExecutionEdgeNodeExecution)
 	retval.Attempts = v.ExecutionFields.Attempts
 	retval.Error = v.ExecutionFields.Error
 	retval.Reason = v.ExecutionFields.Reason
+	retval.WaitingFor = v.ExecutionFields.WaitingFor
 	retval.SkippedCount = v.ExecutionFields.SkippedCount
 	retval.SkippedUntil = v.ExecutionFields.SkippedUntil
 	retval.Result = v.ExecutionFields.Result
@@ -1689,6 +1730,25 @@ func (v *ExecutionsResponse) GetExecutions() ExecutionsExecutionsExecutionConnec
 	return v.Executions
 }
 
+// Limits on the attempts of every job of this tenant that shares the key, across all workers. Give maxConcurrent, maxPerMinute or both. An execution waiting for its key stays QUEUED, holding none of the tenant's running slots, and says why in Execution.waitingFor.
+type FlowControlInput struct {
+	// Jobs of this tenant with the same key share its limits (never across tenants). Default: the target URL's origin (scheme, host and port), or `handler:<name>`, following the target when it changes. At most 200 characters; a tenant's jobs may use at most 100 keys.
+	Key *string `json:"key,omitempty"`
+	// Attempts with this key running at once, at most. 1 to 1000.
+	MaxConcurrent *int `json:"maxConcurrent,omitempty"`
+	// Attempts with this key started in any 60 s, at most. 1 to 60000.
+	MaxPerMinute *int `json:"maxPerMinute,omitempty"`
+}
+
+// GetKey returns FlowControlInput.Key, and is useful for accessing the field via an interface.
+func (v *FlowControlInput) GetKey() *string { return v.Key }
+
+// GetMaxConcurrent returns FlowControlInput.MaxConcurrent, and is useful for accessing the field via an interface.
+func (v *FlowControlInput) GetMaxConcurrent() *int { return v.MaxConcurrent }
+
+// GetMaxPerMinute returns FlowControlInput.MaxPerMinute, and is useful for accessing the field via an interface.
+func (v *FlowControlInput) GetMaxPerMinute() *int { return v.MaxPerMinute }
+
 // GetExecutionExecution includes the requested fields of the GraphQL type Execution.
 type GetExecutionExecution struct {
 	ExecutionFields `json:"-"`
@@ -1743,6 +1803,9 @@ func (v *GetExecutionExecution) GetError() *string { return v.ExecutionFields.Er
 
 // GetReason returns GetExecutionExecution.Reason, and is useful for accessing the field via an interface.
 func (v *GetExecutionExecution) GetReason() *string { return v.ExecutionFields.Reason }
+
+// GetWaitingFor returns GetExecutionExecution.WaitingFor, and is useful for accessing the field via an interface.
+func (v *GetExecutionExecution) GetWaitingFor() *string { return v.ExecutionFields.WaitingFor }
 
 // GetSkippedCount returns GetExecutionExecution.SkippedCount, and is useful for accessing the field via an interface.
 func (v *GetExecutionExecution) GetSkippedCount() *int { return v.ExecutionFields.SkippedCount }
@@ -1820,6 +1883,8 @@ type __premarshalGetExecutionExecution struct {
 
 	Reason *string `json:"reason"`
 
+	WaitingFor *string `json:"waitingFor"`
+
 	SkippedCount *int `json:"skippedCount"`
 
 	SkippedUntil *time.Time `json:"skippedUntil"`
@@ -1860,6 +1925,7 @@ func (v *GetExecutionExecution) __premarshalJSON() (*__premarshalGetExecutionExe
 	retval.Attempts = v.ExecutionFields.Attempts
 	retval.Error = v.ExecutionFields.Error
 	retval.Reason = v.ExecutionFields.Reason
+	retval.WaitingFor = v.ExecutionFields.WaitingFor
 	retval.SkippedCount = v.ExecutionFields.SkippedCount
 	retval.SkippedUntil = v.ExecutionFields.SkippedUntil
 	retval.Result = v.ExecutionFields.Result
@@ -1963,6 +2029,9 @@ func (v *GetJobJob) GetOverlapPolicy() OverlapPolicy { return v.JobFields.Overla
 // GetMisfirePolicy returns GetJobJob.MisfirePolicy, and is useful for accessing the field via an interface.
 func (v *GetJobJob) GetMisfirePolicy() MisfirePolicy { return v.JobFields.MisfirePolicy }
 
+// GetFlowControl returns GetJobJob.FlowControl, and is useful for accessing the field via an interface.
+func (v *GetJobJob) GetFlowControl() *JobFieldsFlowControl { return v.JobFields.FlowControl }
+
 // GetStatus returns GetJobJob.Status, and is useful for accessing the field via an interface.
 func (v *GetJobJob) GetStatus() JobStatus { return v.JobFields.Status }
 
@@ -2026,6 +2095,8 @@ type __premarshalGetJobJob struct {
 
 	MisfirePolicy MisfirePolicy `json:"misfirePolicy"`
 
+	FlowControl *JobFieldsFlowControl `json:"flowControl"`
+
 	Status JobStatus `json:"status"`
 
 	NextRunAt *time.Time `json:"nextRunAt"`
@@ -2070,6 +2141,7 @@ func (v *GetJobJob) __premarshalJSON() (*__premarshalGetJobJob, error) {
 	retval.RetryPolicy = v.JobFields.RetryPolicy
 	retval.OverlapPolicy = v.JobFields.OverlapPolicy
 	retval.MisfirePolicy = v.JobFields.MisfirePolicy
+	retval.FlowControl = v.JobFields.FlowControl
 	retval.Status = v.JobFields.Status
 	retval.NextRunAt = v.JobFields.NextRunAt
 	retval.LastRunAt = v.JobFields.LastRunAt
@@ -2215,7 +2287,9 @@ type JobFields struct {
 	OverlapPolicy OverlapPolicy `json:"overlapPolicy"`
 	// Default RUN_ONCE.
 	MisfirePolicy MisfirePolicy `json:"misfirePolicy"`
-	Status        JobStatus     `json:"status"`
+	// Null: the job has none.
+	FlowControl *JobFieldsFlowControl `json:"flowControl"`
+	Status      JobStatus             `json:"status"`
 	// When the next occurrence that has not started yet is due (materialised or not): its nominal time, which jitterSeconds may delay. Null when the job is paused or has no occurrence left.
 	NextRunAt *time.Time `json:"nextRunAt"`
 	LastRunAt *time.Time `json:"lastRunAt"`
@@ -2255,6 +2329,9 @@ func (v *JobFields) GetOverlapPolicy() OverlapPolicy { return v.OverlapPolicy }
 
 // GetMisfirePolicy returns JobFields.MisfirePolicy, and is useful for accessing the field via an interface.
 func (v *JobFields) GetMisfirePolicy() MisfirePolicy { return v.MisfirePolicy }
+
+// GetFlowControl returns JobFields.FlowControl, and is useful for accessing the field via an interface.
+func (v *JobFields) GetFlowControl() *JobFieldsFlowControl { return v.FlowControl }
 
 // GetStatus returns JobFields.Status, and is useful for accessing the field via an interface.
 func (v *JobFields) GetStatus() JobStatus { return v.Status }
@@ -2327,6 +2404,8 @@ type __premarshalJobFields struct {
 
 	MisfirePolicy MisfirePolicy `json:"misfirePolicy"`
 
+	FlowControl *JobFieldsFlowControl `json:"flowControl"`
+
 	Status JobStatus `json:"status"`
 
 	NextRunAt *time.Time `json:"nextRunAt"`
@@ -2371,6 +2450,7 @@ func (v *JobFields) __premarshalJSON() (*__premarshalJobFields, error) {
 	retval.RetryPolicy = v.RetryPolicy
 	retval.OverlapPolicy = v.OverlapPolicy
 	retval.MisfirePolicy = v.MisfirePolicy
+	retval.FlowControl = v.FlowControl
 	retval.Status = v.Status
 	retval.NextRunAt = v.NextRunAt
 	retval.LastRunAt = v.LastRunAt
@@ -2378,6 +2458,31 @@ func (v *JobFields) __premarshalJSON() (*__premarshalJobFields, error) {
 	retval.UpdatedAt = v.UpdatedAt
 	return &retval, nil
 }
+
+// JobFieldsFlowControl includes the requested fields of the GraphQL type FlowControl.
+// The GraphQL type's documentation follows.
+//
+// See FlowControlInput.
+type JobFieldsFlowControl struct {
+	// The key in effect: the one given, or the target's.
+	Key string `json:"key"`
+	// The key was not given: it is the target URL's origin (or `handler:<name>`) and follows the target.
+	KeyFromTarget bool `json:"keyFromTarget"`
+	MaxConcurrent *int `json:"maxConcurrent"`
+	MaxPerMinute  *int `json:"maxPerMinute"`
+}
+
+// GetKey returns JobFieldsFlowControl.Key, and is useful for accessing the field via an interface.
+func (v *JobFieldsFlowControl) GetKey() string { return v.Key }
+
+// GetKeyFromTarget returns JobFieldsFlowControl.KeyFromTarget, and is useful for accessing the field via an interface.
+func (v *JobFieldsFlowControl) GetKeyFromTarget() bool { return v.KeyFromTarget }
+
+// GetMaxConcurrent returns JobFieldsFlowControl.MaxConcurrent, and is useful for accessing the field via an interface.
+func (v *JobFieldsFlowControl) GetMaxConcurrent() *int { return v.MaxConcurrent }
+
+// GetMaxPerMinute returns JobFieldsFlowControl.MaxPerMinute, and is useful for accessing the field via an interface.
+func (v *JobFieldsFlowControl) GetMaxPerMinute() *int { return v.MaxPerMinute }
 
 // JobFieldsRetryPolicy includes the requested fields of the GraphQL type RetryPolicy.
 type JobFieldsRetryPolicy struct {
@@ -2744,6 +2849,11 @@ func (v *JobsJobsJobConnectionEdgesJobEdgeNodeJob) GetMisfirePolicy() MisfirePol
 	return v.JobFields.MisfirePolicy
 }
 
+// GetFlowControl returns JobsJobsJobConnectionEdgesJobEdgeNodeJob.FlowControl, and is useful for accessing the field via an interface.
+func (v *JobsJobsJobConnectionEdgesJobEdgeNodeJob) GetFlowControl() *JobFieldsFlowControl {
+	return v.JobFields.FlowControl
+}
+
 // GetStatus returns JobsJobsJobConnectionEdgesJobEdgeNodeJob.Status, and is useful for accessing the field via an interface.
 func (v *JobsJobsJobConnectionEdgesJobEdgeNodeJob) GetStatus() JobStatus { return v.JobFields.Status }
 
@@ -2815,6 +2925,8 @@ type __premarshalJobsJobsJobConnectionEdgesJobEdgeNodeJob struct {
 
 	MisfirePolicy MisfirePolicy `json:"misfirePolicy"`
 
+	FlowControl *JobFieldsFlowControl `json:"flowControl"`
+
 	Status JobStatus `json:"status"`
 
 	NextRunAt *time.Time `json:"nextRunAt"`
@@ -2859,6 +2971,7 @@ func (v *JobsJobsJobConnectionEdgesJobEdgeNodeJob) __premarshalJSON() (*__premar
 	retval.RetryPolicy = v.JobFields.RetryPolicy
 	retval.OverlapPolicy = v.JobFields.OverlapPolicy
 	retval.MisfirePolicy = v.JobFields.MisfirePolicy
+	retval.FlowControl = v.JobFields.FlowControl
 	retval.Status = v.JobFields.Status
 	retval.NextRunAt = v.JobFields.NextRunAt
 	retval.LastRunAt = v.JobFields.LastRunAt
@@ -3232,6 +3345,11 @@ func (v *PauseJobPauseJobJobPayloadJob) GetMisfirePolicy() MisfirePolicy {
 	return v.JobFields.MisfirePolicy
 }
 
+// GetFlowControl returns PauseJobPauseJobJobPayloadJob.FlowControl, and is useful for accessing the field via an interface.
+func (v *PauseJobPauseJobJobPayloadJob) GetFlowControl() *JobFieldsFlowControl {
+	return v.JobFields.FlowControl
+}
+
 // GetStatus returns PauseJobPauseJobJobPayloadJob.Status, and is useful for accessing the field via an interface.
 func (v *PauseJobPauseJobJobPayloadJob) GetStatus() JobStatus { return v.JobFields.Status }
 
@@ -3295,6 +3413,8 @@ type __premarshalPauseJobPauseJobJobPayloadJob struct {
 
 	MisfirePolicy MisfirePolicy `json:"misfirePolicy"`
 
+	FlowControl *JobFieldsFlowControl `json:"flowControl"`
+
 	Status JobStatus `json:"status"`
 
 	NextRunAt *time.Time `json:"nextRunAt"`
@@ -3339,6 +3459,7 @@ func (v *PauseJobPauseJobJobPayloadJob) __premarshalJSON() (*__premarshalPauseJo
 	retval.RetryPolicy = v.JobFields.RetryPolicy
 	retval.OverlapPolicy = v.JobFields.OverlapPolicy
 	retval.MisfirePolicy = v.JobFields.MisfirePolicy
+	retval.FlowControl = v.JobFields.FlowControl
 	retval.Status = v.JobFields.Status
 	retval.NextRunAt = v.JobFields.NextRunAt
 	retval.LastRunAt = v.JobFields.LastRunAt
@@ -3443,6 +3564,11 @@ func (v *ResumeJobResumeJobJobPayloadJob) GetMisfirePolicy() MisfirePolicy {
 	return v.JobFields.MisfirePolicy
 }
 
+// GetFlowControl returns ResumeJobResumeJobJobPayloadJob.FlowControl, and is useful for accessing the field via an interface.
+func (v *ResumeJobResumeJobJobPayloadJob) GetFlowControl() *JobFieldsFlowControl {
+	return v.JobFields.FlowControl
+}
+
 // GetStatus returns ResumeJobResumeJobJobPayloadJob.Status, and is useful for accessing the field via an interface.
 func (v *ResumeJobResumeJobJobPayloadJob) GetStatus() JobStatus { return v.JobFields.Status }
 
@@ -3506,6 +3632,8 @@ type __premarshalResumeJobResumeJobJobPayloadJob struct {
 
 	MisfirePolicy MisfirePolicy `json:"misfirePolicy"`
 
+	FlowControl *JobFieldsFlowControl `json:"flowControl"`
+
 	Status JobStatus `json:"status"`
 
 	NextRunAt *time.Time `json:"nextRunAt"`
@@ -3550,6 +3678,7 @@ func (v *ResumeJobResumeJobJobPayloadJob) __premarshalJSON() (*__premarshalResum
 	retval.RetryPolicy = v.JobFields.RetryPolicy
 	retval.OverlapPolicy = v.JobFields.OverlapPolicy
 	retval.MisfirePolicy = v.JobFields.MisfirePolicy
+	retval.FlowControl = v.JobFields.FlowControl
 	retval.Status = v.JobFields.Status
 	retval.NextRunAt = v.JobFields.NextRunAt
 	retval.LastRunAt = v.JobFields.LastRunAt
@@ -3664,6 +3793,11 @@ func (v *RetryExecutionRetryExecutionExecutionPayloadExecution) GetReason() *str
 	return v.ExecutionFields.Reason
 }
 
+// GetWaitingFor returns RetryExecutionRetryExecutionExecutionPayloadExecution.WaitingFor, and is useful for accessing the field via an interface.
+func (v *RetryExecutionRetryExecutionExecutionPayloadExecution) GetWaitingFor() *string {
+	return v.ExecutionFields.WaitingFor
+}
+
 // GetSkippedCount returns RetryExecutionRetryExecutionExecutionPayloadExecution.SkippedCount, and is useful for accessing the field via an interface.
 func (v *RetryExecutionRetryExecutionExecutionPayloadExecution) GetSkippedCount() *int {
 	return v.ExecutionFields.SkippedCount
@@ -3752,6 +3886,8 @@ type __premarshalRetryExecutionRetryExecutionExecutionPayloadExecution struct {
 
 	Reason *string `json:"reason"`
 
+	WaitingFor *string `json:"waitingFor"`
+
 	SkippedCount *int `json:"skippedCount"`
 
 	SkippedUntil *time.Time `json:"skippedUntil"`
@@ -3792,6 +3928,7 @@ func (v *RetryExecutionRetryExecutionExecutionPayloadExecution) __premarshalJSON
 	retval.Attempts = v.ExecutionFields.Attempts
 	retval.Error = v.ExecutionFields.Error
 	retval.Reason = v.ExecutionFields.Reason
+	retval.WaitingFor = v.ExecutionFields.WaitingFor
 	retval.SkippedCount = v.ExecutionFields.SkippedCount
 	retval.SkippedUntil = v.ExecutionFields.SkippedUntil
 	retval.Result = v.ExecutionFields.Result
@@ -4138,6 +4275,11 @@ func (v *TriggerJobTriggerJobExecutionPayloadExecution) GetReason() *string {
 	return v.ExecutionFields.Reason
 }
 
+// GetWaitingFor returns TriggerJobTriggerJobExecutionPayloadExecution.WaitingFor, and is useful for accessing the field via an interface.
+func (v *TriggerJobTriggerJobExecutionPayloadExecution) GetWaitingFor() *string {
+	return v.ExecutionFields.WaitingFor
+}
+
 // GetSkippedCount returns TriggerJobTriggerJobExecutionPayloadExecution.SkippedCount, and is useful for accessing the field via an interface.
 func (v *TriggerJobTriggerJobExecutionPayloadExecution) GetSkippedCount() *int {
 	return v.ExecutionFields.SkippedCount
@@ -4226,6 +4368,8 @@ type __premarshalTriggerJobTriggerJobExecutionPayloadExecution struct {
 
 	Reason *string `json:"reason"`
 
+	WaitingFor *string `json:"waitingFor"`
+
 	SkippedCount *int `json:"skippedCount"`
 
 	SkippedUntil *time.Time `json:"skippedUntil"`
@@ -4266,6 +4410,7 @@ func (v *TriggerJobTriggerJobExecutionPayloadExecution) __premarshalJSON() (*__p
 	retval.Attempts = v.ExecutionFields.Attempts
 	retval.Error = v.ExecutionFields.Error
 	retval.Reason = v.ExecutionFields.Reason
+	retval.WaitingFor = v.ExecutionFields.WaitingFor
 	retval.SkippedCount = v.ExecutionFields.SkippedCount
 	retval.SkippedUntil = v.ExecutionFields.SkippedUntil
 	retval.Result = v.ExecutionFields.Result
@@ -4289,6 +4434,8 @@ type UpdateJobInput struct {
 	RetryPolicy    *RetryPolicyInput `json:"retryPolicy,omitempty"`
 	OverlapPolicy  *OverlapPolicy    `json:"overlapPolicy,omitempty"`
 	MisfirePolicy  *MisfirePolicy    `json:"misfirePolicy,omitempty"`
+	// Replaces the whole flow control (omitted limits are none); null removes it.
+	FlowControl *FlowControlInput `json:"flowControl,omitempty"`
 }
 
 // GetId returns UpdateJobInput.Id, and is useful for accessing the field via an interface.
@@ -4323,6 +4470,9 @@ func (v *UpdateJobInput) GetOverlapPolicy() *OverlapPolicy { return v.OverlapPol
 
 // GetMisfirePolicy returns UpdateJobInput.MisfirePolicy, and is useful for accessing the field via an interface.
 func (v *UpdateJobInput) GetMisfirePolicy() *MisfirePolicy { return v.MisfirePolicy }
+
+// GetFlowControl returns UpdateJobInput.FlowControl, and is useful for accessing the field via an interface.
+func (v *UpdateJobInput) GetFlowControl() *FlowControlInput { return v.FlowControl }
 
 // UpdateJobResponse is returned by UpdateJob on success.
 type UpdateJobResponse struct {
@@ -4388,6 +4538,11 @@ func (v *UpdateJobUpdateJobJobPayloadJob) GetMisfirePolicy() MisfirePolicy {
 	return v.JobFields.MisfirePolicy
 }
 
+// GetFlowControl returns UpdateJobUpdateJobJobPayloadJob.FlowControl, and is useful for accessing the field via an interface.
+func (v *UpdateJobUpdateJobJobPayloadJob) GetFlowControl() *JobFieldsFlowControl {
+	return v.JobFields.FlowControl
+}
+
 // GetStatus returns UpdateJobUpdateJobJobPayloadJob.Status, and is useful for accessing the field via an interface.
 func (v *UpdateJobUpdateJobJobPayloadJob) GetStatus() JobStatus { return v.JobFields.Status }
 
@@ -4451,6 +4606,8 @@ type __premarshalUpdateJobUpdateJobJobPayloadJob struct {
 
 	MisfirePolicy MisfirePolicy `json:"misfirePolicy"`
 
+	FlowControl *JobFieldsFlowControl `json:"flowControl"`
+
 	Status JobStatus `json:"status"`
 
 	NextRunAt *time.Time `json:"nextRunAt"`
@@ -4495,6 +4652,7 @@ func (v *UpdateJobUpdateJobJobPayloadJob) __premarshalJSON() (*__premarshalUpdat
 	retval.RetryPolicy = v.JobFields.RetryPolicy
 	retval.OverlapPolicy = v.JobFields.OverlapPolicy
 	retval.MisfirePolicy = v.JobFields.MisfirePolicy
+	retval.FlowControl = v.JobFields.FlowControl
 	retval.Status = v.JobFields.Status
 	retval.NextRunAt = v.JobFields.NextRunAt
 	retval.LastRunAt = v.JobFields.LastRunAt
@@ -4782,6 +4940,7 @@ fragment ExecutionFields on Execution {
 	}
 	error
 	reason
+	waitingFor
 	skippedCount
 	skippedUntil
 	result
@@ -4916,6 +5075,12 @@ fragment JobFields on Job {
 	}
 	overlapPolicy
 	misfirePolicy
+	flowControl {
+		key
+		keyFromTarget
+		maxConcurrent
+		maxPerMinute
+	}
 	status
 	nextRunAt
 	lastRunAt
@@ -5027,6 +5192,7 @@ fragment ExecutionFields on Execution {
 	}
 	error
 	reason
+	waitingFor
 	skippedCount
 	skippedUntil
 	result
@@ -5129,6 +5295,7 @@ fragment ExecutionFields on Execution {
 	}
 	error
 	reason
+	waitingFor
 	skippedCount
 	skippedUntil
 	result
@@ -5215,6 +5382,7 @@ fragment ExecutionFields on Execution {
 	}
 	error
 	reason
+	waitingFor
 	skippedCount
 	skippedUntil
 	result
@@ -5344,6 +5512,12 @@ fragment JobFields on Job {
 	}
 	overlapPolicy
 	misfirePolicy
+	flowControl {
+		key
+		keyFromTarget
+		maxConcurrent
+		maxPerMinute
+	}
 	status
 	nextRunAt
 	lastRunAt
@@ -5476,6 +5650,12 @@ fragment JobFields on Job {
 	}
 	overlapPolicy
 	misfirePolicy
+	flowControl {
+		key
+		keyFromTarget
+		maxConcurrent
+		maxPerMinute
+	}
 	status
 	nextRunAt
 	lastRunAt
@@ -5609,6 +5789,12 @@ fragment JobFields on Job {
 	}
 	overlapPolicy
 	misfirePolicy
+	flowControl {
+		key
+		keyFromTarget
+		maxConcurrent
+		maxPerMinute
+	}
 	status
 	nextRunAt
 	lastRunAt
@@ -5730,6 +5916,12 @@ fragment JobFields on Job {
 	}
 	overlapPolicy
 	misfirePolicy
+	flowControl {
+		key
+		keyFromTarget
+		maxConcurrent
+		maxPerMinute
+	}
 	status
 	nextRunAt
 	lastRunAt
@@ -5801,6 +5993,7 @@ fragment ExecutionFields on Execution {
 	}
 	error
 	reason
+	waitingFor
 	skippedCount
 	skippedUntil
 	result
@@ -5947,6 +6140,7 @@ fragment ExecutionFields on Execution {
 	}
 	error
 	reason
+	waitingFor
 	skippedCount
 	skippedUntil
 	result
@@ -6036,6 +6230,12 @@ fragment JobFields on Job {
 	}
 	overlapPolicy
 	misfirePolicy
+	flowControl {
+		key
+		keyFromTarget
+		maxConcurrent
+		maxPerMinute
+	}
 	status
 	nextRunAt
 	lastRunAt

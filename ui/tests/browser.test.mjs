@@ -269,7 +269,8 @@ describe('dashboard', { concurrency: false }, () => {
   const FULL_JOB = `id name description status nextRunAt workload timeoutSeconds overlapPolicy misfirePolicy payload
     schedule { kind cron timezone intervalSeconds runAt startAt endAt jitterSeconds }
     target { __typename ... on HttpTarget { url method headers { name value } } ... on HandlerTarget { handler } }
-    retryPolicy { maxAttempts initialBackoffSeconds maxBackoffSeconds backoffMultiplier }`;
+    retryPolicy { maxAttempts initialBackoffSeconds maxBackoffSeconds backoffMultiplier }
+    flowControl { key keyFromTarget maxConcurrent maxPerMinute }`;
 
   /** A job with every setting away from its default (an HTTP target with an Authorization header among them), read back. */
   async function jobWithEverySetting(jobName, { paused }) {
@@ -301,6 +302,7 @@ describe('dashboard', { concurrency: false }, () => {
         retryPolicy: { maxAttempts: 6, initialBackoffSeconds: 2.5, maxBackoffSeconds: 120, backoffMultiplier: 3 },
         overlapPolicy: 'CANCEL_PREVIOUS',
         misfirePolicy: 'RUN_ALL',
+        flowControl: { key: 'partner-api', maxConcurrent: 4, maxPerMinute: 120 },
         paused,
       },
     });
@@ -328,6 +330,18 @@ describe('dashboard', { concurrency: false }, () => {
     await page.waitForFunction(() => !location.hash.endsWith('/edit'));
     return (await api('member', `query($id: ID!) { job(id: $id) { ${FULL_JOB} } }`, { id: job.id })).job;
   }
+
+  test("editing a flow control limit sends the job's flow control whole, key and other limit kept", async () => {
+    const before = await jobWithEverySetting('edit-flow', { paused: true });
+    const { page, sent } = await openEditForm(before);
+    assert.equal(await page.inputValue('#flowKey'), 'partner-api');
+    await page.fill('#flowMaxConcurrent', '2');
+    const after = await save(page, before);
+    assert.deepEqual(after, { ...before, flowControl: { ...before.flowControl, maxConcurrent: 2 } });
+    assert.deepEqual(sent, [{ id: before.id, flowControl: { key: 'partner-api', maxConcurrent: 2, maxPerMinute: 120 } }]);
+    assert.match(await page.getByTestId('flow-control').innerText(), /2 at once, 120 a minute per key partner-api/);
+    await page.context().close();
+  });
 
   test('editing only the description in the form keeps every other setting, hidden ones included', async () => {
     const before = await jobWithEverySetting('edit-description', { paused: true });

@@ -52,6 +52,13 @@ export function ExecutionPage({ id }: { id: string }) {
         )}
       </header>
       <ErrorBanner error={act.error} />
+      {e.waitingFor && (
+        <div class="banner banner-info" data-testid="execution-waiting">
+          <p>
+            <strong>Not started yet:</strong> {e.waitingFor}
+          </p>
+        </div>
+      )}
       {(e.reason || e.error) && (
         <div class={`banner ${e.status === 'FAILED' ? 'banner-error' : 'banner-info'}`} data-testid="execution-problem">
           {e.reason && (

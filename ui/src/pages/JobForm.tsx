@@ -27,6 +27,10 @@ interface Draft {
   maxAttempts: string;
   timeoutSeconds: string;
   overlapPolicy: string;
+  /** Flow control: an empty key is the target's; both limits empty is none. */
+  flowKey: string;
+  flowMaxConcurrent: string;
+  flowMaxPerMinute: string;
   paused: boolean;
 }
 
@@ -46,6 +50,9 @@ const EMPTY: Draft = {
   maxAttempts: '3',
   timeoutSeconds: '60',
   overlapPolicy: 'ALLOW',
+  flowKey: '',
+  flowMaxConcurrent: '',
+  flowMaxPerMinute: '',
   paused: false,
 };
 
@@ -68,7 +75,19 @@ function fromJob(job: Job): Draft {
     maxAttempts: String(job.retryPolicy.maxAttempts),
     timeoutSeconds: String(job.timeoutSeconds),
     overlapPolicy: job.overlapPolicy,
+    flowKey: job.flowControl && !job.flowControl.keyFromTarget ? job.flowControl.key : '',
+    flowMaxConcurrent: String(job.flowControl?.maxConcurrent ?? ''),
+    flowMaxPerMinute: String(job.flowControl?.maxPerMinute ?? ''),
   };
+}
+
+/** Flow control as the API takes it (replaced whole by updateJob): null when both limits are empty. */
+function flowControlInput(d: Draft): Record<string, unknown> | null {
+  const limit = (text: string) => (text.trim() === '' ? null : Number(text));
+  const maxConcurrent = limit(d.flowMaxConcurrent);
+  const maxPerMinute = limit(d.flowMaxPerMinute);
+  if (maxConcurrent === null && maxPerMinute === null) return null;
+  return { key: d.flowKey.trim() || null, maxConcurrent, maxPerMinute };
 }
 
 /** `<input type=datetime-local>` wants local "YYYY-MM-DDTHH:mm". */
@@ -141,6 +160,7 @@ function jobInput(d: Draft, loaded: Job | null, payload: unknown): Record<string
   // Merged field by field into the job's retry policy by updateJob.
   if (changed('maxAttempts')) input.retryPolicy = { maxAttempts: Number(d.maxAttempts) };
   if (changed('overlapPolicy')) input.overlapPolicy = d.overlapPolicy;
+  if (changed('flowKey', 'flowMaxConcurrent', 'flowMaxPerMinute') && (loaded || flowControlInput(d))) input.flowControl = flowControlInput(d);
   if (!loaded && d.paused) input.paused = true;
   return input;
 }
@@ -334,6 +354,17 @@ export function JobForm({ id }: { id?: string }) {
               </select>
             </Field>
           </div>
+          <div class="row">
+            <Field label="Calls at once per key" name="flowMaxConcurrent" error={errors.flowMaxConcurrent} hint="Empty: no limit">
+              <input id="flowMaxConcurrent" name="flowMaxConcurrent" type="number" min={1} value={draft.flowMaxConcurrent} onInput={(e) => set('flowMaxConcurrent', e.currentTarget.value)} />
+            </Field>
+            <Field label="Calls a minute per key" name="flowMaxPerMinute" error={errors.flowMaxPerMinute} hint="Empty: no limit">
+              <input id="flowMaxPerMinute" name="flowMaxPerMinute" type="number" min={1} value={draft.flowMaxPerMinute} onInput={(e) => set('flowMaxPerMinute', e.currentTarget.value)} />
+            </Field>
+            <Field label="Flow control key" name="flowKey" error={errors.flowKey} hint="Empty: the target's host (jobs calling it share the limits)">
+              <input id="flowKey" name="flowKey" value={draft.flowKey} onInput={(e) => set('flowKey', e.currentTarget.value)} />
+            </Field>
+          </div>
           {!id && (
             <label class="check">
               <input type="checkbox" name="paused" checked={draft.paused} onChange={(e) => set('paused', e.currentTarget.checked)} /> Create paused
@@ -377,6 +408,10 @@ function fieldKey(field: string): string {
     'target.http.headers': 'url',
     'target.handler': 'handler',
     'retryPolicy.maxAttempts': 'maxAttempts',
+    flowControl: 'flowMaxConcurrent',
+    'flowControl.key': 'flowKey',
+    'flowControl.maxConcurrent': 'flowMaxConcurrent',
+    'flowControl.maxPerMinute': 'flowMaxPerMinute',
   };
   return known[field] ?? field.split('.')[0]!;
 }

@@ -125,6 +125,21 @@ function Settings({ job, now }: { job: Job; now: number }) {
       <dd>{job.overlapPolicy.replace('_', ' ').toLowerCase()}</dd>
       <dt>Misfire</dt>
       <dd>{job.misfirePolicy.replace('_', ' ').toLowerCase()}</dd>
+      {job.flowControl && (
+        <>
+          <dt>Flow control</dt>
+          <dd class="break" data-testid="flow-control">
+            {[
+              job.flowControl.maxConcurrent !== null && job.flowControl.maxConcurrent !== undefined && `${job.flowControl.maxConcurrent} at once`,
+              job.flowControl.maxPerMinute !== null && job.flowControl.maxPerMinute !== undefined && `${job.flowControl.maxPerMinute} a minute`,
+            ]
+              .filter(Boolean)
+              .join(', ')}{' '}
+            per key <span class="mono">{job.flowControl.key}</span>
+            {job.flowControl.keyFromTarget ? " (the target's)" : ''}
+          </dd>
+        </>
+      )}
       {job.payload !== null && job.payload !== undefined && (
         <>
           <dt>Payload</dt>

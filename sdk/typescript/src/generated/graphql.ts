@@ -13,6 +13,7 @@ export type AttemptOutcome =
 
 export type CreateJobInput = {
   description?: string | null | undefined;
+  flowControl?: FlowControlInput | null | undefined;
   /** Creating again with the same key returns the job created first, unchanged. */
   idempotencyKey?: string | null | undefined;
   misfirePolicy?: MisfirePolicy | null | undefined;
@@ -68,6 +69,16 @@ export type ExecutionTrigger =
   /** triggerJob. */
   | 'MANUAL'
   | 'SCHEDULE';
+
+/** Limits on the attempts of every job of this tenant that shares the key, across all workers. Give maxConcurrent, maxPerMinute or both. An execution waiting for its key stays QUEUED, holding none of the tenant's running slots, and says why in Execution.waitingFor. */
+export type FlowControlInput = {
+  /** Jobs of this tenant with the same key share its limits (never across tenants). Default: the target URL's origin (scheme, host and port), or `handler:<name>`, following the target when it changes. At most 200 characters; a tenant's jobs may use at most 100 keys. */
+  key?: string | null | undefined;
+  /** Attempts with this key running at once, at most. 1 to 1000. */
+  maxConcurrent?: number | null | undefined;
+  /** Attempts with this key started in any 60 s, at most. 1 to 60000. */
+  maxPerMinute?: number | null | undefined;
+};
 
 export type HttpHeaderInput = {
   name: string;
@@ -158,6 +169,8 @@ export type ScheduleKind =
 /** Omitted fields keep their value. Changing the schedule recomputes nextRunAt and cancels the old schedule's executions that have not started yet, SCHEDULED or QUEUED, except occurrences the new schedule also has (triggerJob's executions are kept). */
 export type UpdateJobInput = {
   description?: string | null | undefined;
+  /** Replaces the whole flow control (omitted limits are none); null removes it. */
+  flowControl?: FlowControlInput | null | undefined;
   id: string;
   misfirePolicy?: MisfirePolicy | null | undefined;
   name?: string | null | undefined;
@@ -183,11 +196,11 @@ export type ScheduleFieldsFragment = { kind: ScheduleKind, cron: string | null, 
 export type JobFieldsFragment = { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
     | { __typename: 'HandlerTarget', handler: string }
     | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-  , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number } };
+  , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null };
 
 export type AttemptFieldsFragment = { number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null };
 
-export type ExecutionFieldsFragment = { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null };
+export type ExecutionFieldsFragment = { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, waitingFor: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null };
 
 export type ApiKeyFieldsFragment = { id: string, name: string, role: Role, prefix: string, createdAt: string, lastUsedAt: string | null };
 
@@ -199,7 +212,7 @@ export type CreateJobMutationVariables = Exact<{
 export type CreateJobMutation = { createJob: { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
         | { __typename: 'HandlerTarget', handler: string }
         | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number } } } };
+      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null } } };
 
 export type UpdateJobMutationVariables = Exact<{
   input: UpdateJobInput;
@@ -209,7 +222,7 @@ export type UpdateJobMutationVariables = Exact<{
 export type UpdateJobMutation = { updateJob: { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
         | { __typename: 'HandlerTarget', handler: string }
         | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number } } } };
+      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null } } };
 
 export type PauseJobMutationVariables = Exact<{
   id: string;
@@ -219,7 +232,7 @@ export type PauseJobMutationVariables = Exact<{
 export type PauseJobMutation = { pauseJob: { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
         | { __typename: 'HandlerTarget', handler: string }
         | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number } } } };
+      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null } } };
 
 export type ResumeJobMutationVariables = Exact<{
   id: string;
@@ -229,7 +242,7 @@ export type ResumeJobMutationVariables = Exact<{
 export type ResumeJobMutation = { resumeJob: { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
         | { __typename: 'HandlerTarget', handler: string }
         | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number } } } };
+      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null } } };
 
 export type DeleteJobMutationVariables = Exact<{
   id: string;
@@ -244,21 +257,21 @@ export type TriggerJobMutationVariables = Exact<{
 }>;
 
 
-export type TriggerJobMutation = { triggerJob: { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
+export type TriggerJobMutation = { triggerJob: { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, waitingFor: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
 
 export type CancelExecutionMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type CancelExecutionMutation = { cancelExecution: { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
+export type CancelExecutionMutation = { cancelExecution: { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, waitingFor: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
 
 export type RetryExecutionMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type RetryExecutionMutation = { retryExecution: { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
+export type RetryExecutionMutation = { retryExecution: { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, waitingFor: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
 
 export type CreateApiKeyMutationVariables = Exact<{
   name: string;
@@ -293,7 +306,7 @@ export type JobQueryVariables = Exact<{
 export type JobQuery = { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
       | { __typename: 'HandlerTarget', handler: string }
       | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-    , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number } } | null };
+    , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null } | null };
 
 export type JobsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -307,14 +320,14 @@ export type JobsQueryVariables = Exact<{
 export type JobsQuery = { jobs: { totalCount: number, edges: Array<{ cursor: string, node: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
           | { __typename: 'HandlerTarget', handler: string }
           | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-        , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number } } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
+        , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
 
 export type ExecutionQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type ExecutionQuery = { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } | null };
+export type ExecutionQuery = { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, waitingFor: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } | null };
 
 export type ExecutionsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -325,7 +338,7 @@ export type ExecutionsQueryVariables = Exact<{
 }>;
 
 
-export type ExecutionsQuery = { executions: { edges: Array<{ cursor: string, node: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
+export type ExecutionsQuery = { executions: { edges: Array<{ cursor: string, node: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, waitingFor: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
 
 export type ExecutionStatsQueryVariables = Exact<{
   since: string;
@@ -365,7 +378,7 @@ export type ExecutionUpdatedSubscriptionVariables = Exact<{
 }>;
 
 
-export type ExecutionUpdatedSubscription = { executionUpdated: { previousStatus: ExecutionStatus | null, status: ExecutionStatus, occurredAt: string, execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
+export type ExecutionUpdatedSubscription = { executionUpdated: { previousStatus: ExecutionStatus | null, status: ExecutionStatus, occurredAt: string, execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, waitingFor: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -438,6 +451,12 @@ export const JobFieldsFragmentDoc = new TypedDocumentString(`
   }
   overlapPolicy
   misfirePolicy
+  flowControl {
+    key
+    keyFromTarget
+    maxConcurrent
+    maxPerMinute
+  }
   status
   nextRunAt
   lastRunAt
@@ -485,6 +504,7 @@ export const ExecutionFieldsFragmentDoc = new TypedDocumentString(`
   }
   error
   reason
+  waitingFor
   skippedCount
   skippedUntil
   result
@@ -564,6 +584,12 @@ fragment JobFields on Job {
   }
   overlapPolicy
   misfirePolicy
+  flowControl {
+    key
+    keyFromTarget
+    maxConcurrent
+    maxPerMinute
+  }
   status
   nextRunAt
   lastRunAt
@@ -620,6 +646,12 @@ fragment JobFields on Job {
   }
   overlapPolicy
   misfirePolicy
+  flowControl {
+    key
+    keyFromTarget
+    maxConcurrent
+    maxPerMinute
+  }
   status
   nextRunAt
   lastRunAt
@@ -676,6 +708,12 @@ fragment JobFields on Job {
   }
   overlapPolicy
   misfirePolicy
+  flowControl {
+    key
+    keyFromTarget
+    maxConcurrent
+    maxPerMinute
+  }
   status
   nextRunAt
   lastRunAt
@@ -732,6 +770,12 @@ fragment JobFields on Job {
   }
   overlapPolicy
   misfirePolicy
+  flowControl {
+    key
+    keyFromTarget
+    maxConcurrent
+    maxPerMinute
+  }
   status
   nextRunAt
   lastRunAt
@@ -781,6 +825,7 @@ fragment ExecutionFields on Execution {
   }
   error
   reason
+  waitingFor
   skippedCount
   skippedUntil
   result
@@ -827,6 +872,7 @@ fragment ExecutionFields on Execution {
   }
   error
   reason
+  waitingFor
   skippedCount
   skippedUntil
   result
@@ -873,6 +919,7 @@ fragment ExecutionFields on Execution {
   }
   error
   reason
+  waitingFor
   skippedCount
   skippedUntil
   result
@@ -986,6 +1033,12 @@ fragment JobFields on Job {
   }
   overlapPolicy
   misfirePolicy
+  flowControl {
+    key
+    keyFromTarget
+    maxConcurrent
+    maxPerMinute
+  }
   status
   nextRunAt
   lastRunAt
@@ -1061,6 +1114,12 @@ fragment JobFields on Job {
   }
   overlapPolicy
   misfirePolicy
+  flowControl {
+    key
+    keyFromTarget
+    maxConcurrent
+    maxPerMinute
+  }
   status
   nextRunAt
   lastRunAt
@@ -1101,6 +1160,7 @@ fragment ExecutionFields on Execution {
   }
   error
   reason
+  waitingFor
   skippedCount
   skippedUntil
   result
@@ -1165,6 +1225,7 @@ fragment ExecutionFields on Execution {
   }
   error
   reason
+  waitingFor
   skippedCount
   skippedUntil
   result
@@ -1257,6 +1318,7 @@ fragment ExecutionFields on Execution {
   }
   error
   reason
+  waitingFor
   skippedCount
   skippedUntil
   result

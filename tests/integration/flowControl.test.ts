@@ -76,7 +76,7 @@ describe('flow control per key', () => {
     const tenant = uniqueName('flow');
     const token = tokenFor(tenant, 'member');
     // Two jobs calling one host share its key (the URL's origin) unless they name another.
-    const jobs = [];
+    const jobs: string[] = [];
     for (const path of ['/a', '/b']) {
       const { createJob } = await gqlOk(api.url, token, CREATE, { input: once(receiver.url + path, { maxConcurrent: 2 }, path) });
       expect(createJob.job.flowControl).toEqual({ key: receiver.url, keyFromTarget: true, maxConcurrent: 2, maxPerMinute: null });

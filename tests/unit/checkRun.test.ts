@@ -38,16 +38,21 @@ function execution(
     })),
   };
 }
-const delivery = (e: CheckedExecution, attempt: number, response: Delivery['response'] = 200): Delivery => ({
+const delivery = (e: CheckedExecution, attempt: number, response: Delivery['response'] = 200, more: Partial<Delivery> = {}): Delivery => ({
   idempotencyKey: toGlobalId('Execution', e._id),
   attempt,
   at: e.scheduledFor.getTime() + attempt,
   response,
+  inFlight: 1,
+  path: '/hook',
+  ...more,
 });
 
+const FLOW = { path: '/limited', maxConcurrent: 2, forgotten: [] as [Date, Date][] };
+
 /** Occurrences at +10 s, +20 s and +30 s are due by +35 s. */
-function check(executions: CheckedExecution[], deliveries: Delivery[] = [], now = at(40)) {
-  const input: CheckInput = { jobs: [job], executions, deliveries, until: at(35), now, pendingGraceMs: 30_000 };
+function check(executions: CheckedExecution[], deliveries: Delivery[] = [], now = at(40), flow = FLOW) {
+  const input: CheckInput = { jobs: [job], executions, deliveries, until: at(35), now, pendingGraceMs: 30_000, flow };
   return checkRun(input);
 }
 
@@ -141,5 +146,38 @@ describe('checkRun, the chaos verdict', () => {
 
     const offSchedule = check([execution(10, ['SUCCEEDED']), record(20, 2, 25)]);
     expect(offSchedule.violations).toEqual([expect.stringMatching(/^unexpected: SKIPPED record .* 2 occurrences to .*10:00:25/)]);
+  });
+
+  it("flags a retry that came sooner than a recorded 429's Retry-After, not one after a crash", () => {
+    const obeyed = execution(10, ['FAILED', 'SUCCEEDED']);
+    const early = execution(20, ['FAILED', 'SUCCEEDED']);
+    const crashed = execution(30, ['CRASHED', 'SUCCEEDED']);
+    const result = check(
+      [obeyed, early, crashed],
+      [
+        delivery(obeyed, 1, 429),
+        delivery(obeyed, 2, 200, { at: obeyed.scheduledFor.getTime() + 2001 }),
+        delivery(early, 1, 429),
+        delivery(early, 2, 200, { at: early.scheduledFor.getTime() + 1500 }),
+        delivery(crashed, 1, 429),
+        delivery(crashed, 2, 200, { at: crashed.scheduledFor.getTime() + 10 }),
+      ],
+    );
+    expect(result.violations).toEqual([expect.stringMatching(/^retry-after: .* attempt 2 came 1499 ms after a 429 asking for 2 s/)]);
+    expect(result.counts.tooManyRequests).toBe(3);
+  });
+
+  it('flags more requests in flight on the flow-controlled path than its maxConcurrent, except just after Redis lost its data', () => {
+    const one = execution(10, ['SUCCEEDED']);
+    const two = execution(20, ['SUCCEEDED']);
+    const deliveries = [
+      delivery(one, 1, 200, { path: '/hook/limited', inFlight: 3 }),
+      delivery(two, 1, 200, { path: '/hook/limited', inFlight: 2 }),
+    ];
+    const result = check([one, two, execution(30, ['SUCCEEDED'])], deliveries);
+    expect(result.violations).toEqual([expect.stringMatching(/^flow control: 3 requests in flight at .* with maxConcurrent 2/)]);
+    expect(result.counts.flowPeak).toBe(3);
+    const forgiven = check([one, two, execution(30, ['SUCCEEDED'])], deliveries, at(40), { ...FLOW, forgotten: [[at(5), at(15)]] });
+    expect(forgiven.violations).toEqual([]);
   });
 });

@@ -45,6 +45,8 @@ const sizes = quick
       kairos: [
         { n: 500, split: false },
         { n: 500, split: true },
+        { n: 1000, split: false },
+        { n: 1000, split: false, flow: true },
       ],
       idle: 20,
     }
@@ -55,10 +57,15 @@ const sizes = quick
         { n: 2000, split: false },
         { n: 2000, split: true },
         { n: 10_000, split: true },
+        { n: 5000, split: false },
+        { n: 5000, split: false, flow: true },
       ],
       idle: 50,
     };
 const CONCURRENCY = 64;
+/** The flow-control case: its jobs spread over this many keys, each with this maxConcurrent. */
+const FLOW_KEYS = 50;
+const FLOW_MAX_CONCURRENT = 10;
 const BUILTIN_NAMES = new Set(BUILTIN_HANDLERS.keys());
 const run = `bench_${randomBytes(3).toString('hex')}`;
 const secret = randomBytes(24).toString('base64url');
@@ -236,8 +243,9 @@ async function startCluster(label: string, split: boolean): Promise<KairosCluste
   };
 }
 
-function oneOffJob(runAt: Date, label: string) {
-  const definition = parseNewJob({ name: label, schedule: { runAt }, target: { handler: 'noop' } }, new Date(), BUILTIN_NAMES);
+function oneOffJob(runAt: Date, label: string, flowKey: string | null = null) {
+  const flowControl = flowKey ? { key: flowKey, maxConcurrent: FLOW_MAX_CONCURRENT } : null;
+  const definition = parseNewJob({ name: label, schedule: { runAt }, target: { handler: 'noop' }, flowControl }, new Date(), BUILTIN_NAMES);
   const _id = new ObjectId();
   const now = new Date();
   return {
@@ -254,9 +262,12 @@ function oneOffJob(runAt: Date, label: string) {
   };
 }
 
-/** 3. Kairos end to end: N one-off noop jobs due in the same second, from due time to SUCCEEDED. */
-async function benchKairos(n: number, split: boolean): Promise<void> {
-  const label = `${split ? 'split' : 'one'}_${n}`;
+/**
+ * 3. Kairos end to end: N one-off noop jobs due in the same second, from due time to SUCCEEDED;
+ * with `flow`, spread over FLOW_KEYS flow-control keys of FLOW_MAX_CONCURRENT each (what the check costs).
+ */
+async function benchKairos(n: number, split: boolean, flow = false): Promise<void> {
+  const label = `${split ? 'split' : 'one'}_${n}${flow ? '_flow' : ''}`;
   const cluster = await startCluster(label, split);
   const tenant = 'bench-burst';
   // Stored ahead of time (faster than the API), far enough ahead for the sweep to materialise them
@@ -268,7 +279,7 @@ async function benchKairos(n: number, split: boolean): Promise<void> {
   const dueIndex = new DueIndex(redis, cluster.prefix);
   for (let i = 0; i < n; i += 500) {
     const batch = Array.from({ length: Math.min(500, n - i) }, (_, j) =>
-      oneOffJob(new Date(due.getTime() + ((i + j) % 1000)), `burst-${i + j}`),
+      oneOffJob(new Date(due.getTime() + ((i + j) % 1000)), `burst-${i + j}`, flow ? `key-${(i + j) % FLOW_KEYS}` : null),
     );
     await Promise.all(batch.map((job) => dueIndex.expect(job._id, job.scheduleCursor)));
     await jobs.insertMany(batch);
@@ -288,7 +299,7 @@ async function benchKairos(n: number, split: boolean): Promise<void> {
   const done = timings.filter((t) => t.status === 'SUCCEEDED').length;
   const per = (k: keyof CommandCounts) => Math.round(((after[k] - before[k]) / Math.max(1, done)) * 100) / 100;
   rows.push({
-    case: `Kairos ${split ? 'api/scheduler/worker processes' : 'all roles, one process'}`,
+    case: `Kairos ${split ? 'api/scheduler/worker processes' : 'all roles, one process'}${flow ? `, flow control (${FLOW_KEYS} keys × maxConcurrent ${FLOW_MAX_CONCURRENT})` : ''}`,
     n,
     started: started.length,
     perSecond: done / ((lastFinish - due.getTime()) / 1000),
@@ -363,7 +374,8 @@ try {
   if (wanted('bullmq')) await step(`BullMQ ${sizes.bullmq}`, () => benchBullmq(sizes.bullmq));
   if (wanted('agenda')) await step(`Agenda ${sizes.agenda}`, () => benchAgenda(sizes.agenda));
   if (wanted('kairos'))
-    for (const k of sizes.kairos) await step(`Kairos ${k.n}${k.split ? ' split' : ''}`, () => benchKairos(k.n, k.split));
+    for (const k of sizes.kairos)
+      await step(`Kairos ${k.n}${k.split ? ' split' : ''}${k.flow ? ' flow control' : ''}`, () => benchKairos(k.n, k.split, k.flow));
   if (wanted('idle')) await step(`idle ${sizes.idle}`, () => benchIdle(sizes.idle));
   process.stdout.write(`${formatBenchTable(rows)}\n`);
   for (const r of rows.filter((x) => x.cores)) {

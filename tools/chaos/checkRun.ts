@@ -4,7 +4,7 @@ import type { JobDoc } from '#kairos/domain/job.js';
 import { firstOccurrence, nextAfter } from '#kairos/domain/schedule/nextOccurrences.js';
 import { skippedOccurrences } from '#kairos/domain/skippedOccurrences.js';
 import { toGlobalId } from '#kairos/ids/globalId.js';
-import type { Delivery } from './flakyReceiver.js';
+import { RETRY_AFTER_SECONDS, type Delivery } from './flakyReceiver.js';
 
 export type CheckedJob = Pick<JobDoc, '_id' | 'schedule' | 'createdAt'>;
 export type CheckedExecution = Pick<
@@ -33,6 +33,11 @@ export interface CheckInput {
   now: Date;
   /** An execution not final is legitimately pending if its next step is due less than this ago. */
   pendingGraceMs: number;
+  /**
+   * The flow-controlled target: its path, its key's maxConcurrent, and the windows when Redis had
+   * just come back empty (the running places it lost let more in until their attempts end).
+   */
+  flow: { path: string; maxConcurrent: number; forgotten: [Date, Date][] };
 }
 
 export interface CheckResult {
@@ -71,6 +76,8 @@ export function checkRun(input: CheckInput): CheckResult {
     doubled: 0,
     unfinished: 0,
     skippedRecords: 0,
+    flowPeak: 0,
+    tooManyRequests: input.deliveries.filter((d) => d.response === 429).length,
   };
   const byKey = new Map<string, CheckedExecution[]>();
   const jobs = new Map(input.jobs.map((job) => [job._id.toHexString(), job]));
@@ -132,7 +139,22 @@ export function checkRun(input: CheckInput): CheckResult {
   }
 
   checkDeliveries(input.deliveries, executionsByGlobalId, counts, violations);
+  checkFlow(input, counts, violations);
   return { counts, violations };
+}
+
+/** The flow-controlled target never saw more than its key's maxConcurrent requests at once (but just after Redis lost its data). */
+function checkFlow({ deliveries, flow }: CheckInput, counts: Record<string, number>, violations: string[]): void {
+  for (const delivery of deliveries) {
+    if (!delivery.path.endsWith(flow.path)) continue;
+    counts.flowPeak = Math.max(counts.flowPeak, delivery.inFlight);
+    const forgotten = flow.forgotten.some(([from, to]) => delivery.at >= from.getTime() && delivery.at <= to.getTime());
+    if (delivery.inFlight > flow.maxConcurrent && !forgotten) {
+      violations.push(
+        `flow control: ${delivery.inFlight} requests in flight at ${new Date(delivery.at).toISOString()} with maxConcurrent ${flow.maxConcurrent}`,
+      );
+    }
+  }
 }
 
 /**
@@ -178,6 +200,7 @@ function checkDeliveries(
     const seen = new Set<number>();
     // Whether the delivery just before this one was answered 2xx: a delivery after that is a duplicate.
     let previousAnsweredOk = false;
+    let previousDelivery: Delivery | null = null;
     for (const delivery of received.sort((a, b) => a.at - b.at)) {
       const attempt = execution.attempts.find((a) => a.number === delivery.attempt);
       if (!attempt) violations.push(`unrecorded: ${key} attempt ${delivery.attempt} reached the target but is not in MongoDB`);
@@ -186,6 +209,16 @@ function checkDeliveries(
         const previous = execution.attempts.find((a) => a.number === delivery.attempt - 1);
         if (previous && !REPEATABLE_AFTER.includes(previous.outcome)) {
           violations.push(`repeated: ${key} attempt ${delivery.attempt} after attempt ${delivery.attempt - 1} ended ${previous.outcome}`);
+        }
+        // A recorded 429's Retry-After is obeyed (a crashed attempt's next one may come at once).
+        if (
+          previousDelivery?.response === 429 &&
+          previous?.outcome === 'FAILED' &&
+          delivery.at - previousDelivery.at < RETRY_AFTER_SECONDS * 1000
+        ) {
+          violations.push(
+            `retry-after: ${key} attempt ${delivery.attempt} came ${delivery.at - previousDelivery.at} ms after a 429 asking for ${RETRY_AFTER_SECONDS} s`,
+          );
         }
         if (previousAnsweredOk) {
           counts.duplicateDeliveries++;
@@ -196,6 +229,7 @@ function checkDeliveries(
         }
       }
       seen.add(delivery.attempt);
+      previousDelivery = delivery;
       previousAnsweredOk = typeof delivery.response === 'number' && delivery.response < 300;
     }
   }

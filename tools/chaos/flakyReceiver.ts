@@ -8,15 +8,23 @@ export interface Delivery {
   idempotencyKey: string;
   attempt: number;
   at: number;
-  /** What the receiver answered: 2xx, 500, or 'stalled' (held past the job's timeout, then 200). */
+  /** What the receiver answered: 2xx, 500, 429 (with Retry-After: RETRY_AFTER_SECONDS), or 'stalled' (held past the job's timeout, then 200). */
   response: number | 'stalled';
+  /** Requests to the same path in flight when this one arrived, itself included. */
+  inFlight: number;
+  path: string;
 }
+
+/** What a 429 answer asks for in its Retry-After header. */
+export const RETRY_AFTER_SECONDS = 2;
 
 export interface FlakyReceiverOptions {
   /** Share of (execution, attempt) pairs answered 500. Default 0.1. */
   failRate?: number;
   /** Share held for `stallMs` before answering, past the job's timeout. Default 0.05. */
   stallRate?: number;
+  /** Share answered 429 with Retry-After. Default 0.05. */
+  tooManyRate?: number;
   stallMs?: number;
 }
 
@@ -30,6 +38,8 @@ export class FlakyReceiver {
   private readonly server: http.Server;
 
   private readonly timers = new Set<NodeJS.Timeout>();
+
+  private readonly inFlight = new Map<string, number>();
 
   constructor(private readonly options: FlakyReceiverOptions = {}) {
     this.server = http.createServer((req, res) => this.handle(req, res));
@@ -48,8 +58,15 @@ export class FlakyReceiver {
     const roll = createHash('sha256').update(`${key}/${attempt}`).digest().readUInt32BE(0) / 2 ** 32;
     const failRate = this.options.failRate ?? 0.1;
     const stallRate = this.options.stallRate ?? 0.05;
-    const response: Delivery['response'] = roll < failRate ? 500 : roll < failRate + stallRate ? 'stalled' : 200;
-    this.deliveries.push({ idempotencyKey: key, attempt, at: Date.now(), response });
+    const tooManyRate = this.options.tooManyRate ?? 0.05;
+    const response: Delivery['response'] =
+      roll < failRate ? 500 : roll < failRate + stallRate ? 'stalled' : roll < failRate + stallRate + tooManyRate ? 429 : 200;
+    // Counted until the connection closes, answered or aborted by the worker (its timeout, or its death).
+    const path = (req.url ?? '').split('?')[0]!;
+    const inFlight = (this.inFlight.get(path) ?? 0) + 1;
+    this.inFlight.set(path, inFlight);
+    res.once('close', () => this.inFlight.set(path, (this.inFlight.get(path) ?? 1) - 1));
+    this.deliveries.push({ idempotencyKey: key, attempt, at: Date.now(), response, inFlight, path });
     if (response === 'stalled') {
       const timer = setTimeout(() => {
         this.timers.delete(timer);
@@ -58,7 +75,8 @@ export class FlakyReceiver {
       this.timers.add(timer);
       return;
     }
-    res.writeHead(response, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: response === 200 }));
+    const retryAfter = response === 429 ? { 'retry-after': String(RETRY_AFTER_SECONDS) } : {};
+    res.writeHead(response, { 'content-type': 'application/json', ...retryAfter }).end(JSON.stringify({ ok: response === 200 }));
   }
 
   async close(): Promise<void> {

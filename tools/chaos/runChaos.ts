@@ -6,12 +6,13 @@ import { MongoClient } from 'mongodb';
 import { Redis } from 'ioredis';
 import { signDevToken } from '#kairos/auth/verifyToken.js';
 import { AuditStore } from '../audit/auditStore.js';
-import { chaosJobs } from './chaosJobs.js';
+import { CHAOS_FLOW, chaosJobs } from './chaosJobs.js';
 import { checkRun } from './checkRun.js';
 import { FlakyReceiver } from './flakyReceiver.js';
 import { spawnKairos, type KairosProcess } from '../servers/kairosProcess.js';
 import { startLocalMongo, startLocalRedis } from '../servers/localServers.js';
 import { leaseKey } from '#kairos/scheduler/leaderLease.js';
+import { FlowLimiter } from '#kairos/quotas/flowLimiter.js';
 
 /**
  * `npm run chaos [-- --short] [--duration S] [--jobs N] [--postgres-url URL]`: runs Kairos as
@@ -120,6 +121,8 @@ const audit = new AuditStore(mongoClient.db());
 const pidOf = (candidateId: string | null | undefined) => (candidateId ? Number(candidateId.split('-').at(-2)) : undefined);
 
 const takeovers: number[] = [];
+/** When Redis came back empty, until the attempts then running ended. */
+const forgotten: [Date, Date][] = [];
 let workerKills = 0;
 /** Creates the jobs, runs the chaos timeline, lets the run settle and checks it. */
 async function exercise(): Promise<ReturnType<typeof checkRun>> {
@@ -174,7 +177,10 @@ async function exercise(): Promise<ReturnType<typeof checkRun>> {
     await spawn('worker');
   }
   async function restartRedisEmpty(): Promise<void> {
+    const at = new Date();
     await redis.restart({ downMs: 1000 });
+    // Until the attempts running then end (their 3 s timeout, and a margin), the key's places they held are forgotten.
+    forgotten.push([at, new Date(Date.now() + 8000)]);
     say('restarted Redis with its data gone');
   }
   async function pauseMongo(): Promise<void> {
@@ -207,7 +213,15 @@ async function exercise(): Promise<ReturnType<typeof checkRun>> {
     await sleep(2000);
   }
 
+  // A killed worker's places on the flow-control key free themselves (the attempt's timeout plus 30 s).
+  const flow = new FlowLimiter(probe, PREFIX, () => new Date());
+  const heldUntil = Date.now() + 40_000;
+  while ((await flow.running('chaos', CHAOS_FLOW.key)) > 0 && Date.now() < heldUntil) await sleep(1000);
+  const held = await flow.running('chaos', CHAOS_FLOW.key);
+  if (held > 0) violations.push(`flow control: key ${CHAOS_FLOW.key} still has ${held} places held 40 s after the run settled`);
+
   return checkRun({
+    flow: { path: CHAOS_FLOW.path, maxConcurrent: CHAOS_FLOW.maxConcurrent, forgotten },
     jobs: await audit.allJobs(),
     executions: await audit.allExecutions(),
     deliveries: receiver.deliveries,
@@ -255,7 +269,7 @@ if (!c) {
 process.stdout.write(
   `chaos: ${violations.length === 0 ? 'PASS' : 'FAIL'} in ${Math.round((Date.now() - started) / 1000)} s: ${c.jobs} jobs, ${c.occurrences} occurrences due, ` +
     `${c.executions} executions (${c.succeeded} succeeded, ${c.failed} failed, ${c.pending} pending), ${c.attempts} attempts (${c.failedAttempts} failed, ${c.timedoutAttempts} timed out, ${c.crashedAttempts} crashed), ` +
-    `${c.deliveries} deliveries (${c.duplicateDeliveries} repeats after a 2xx, all of crashed attempts); lost ${c.lost}, doubled ${c.doubled}, unfinished ${c.unfinished}, ` +
+    `${c.deliveries} deliveries (${c.duplicateDeliveries} repeats after a 2xx, all of crashed attempts; ${c.tooManyRequests} answered 429; at most ${c.flowPeak} at once on the flow-controlled key); lost ${c.lost}, doubled ${c.doubled}, unfinished ${c.unfinished}, ` +
     `violations ${violations.length}; chaos: ${takeovers.length} leader kills (takeover ${takeovers.map((t) => (t / 1000).toFixed(1)).join(', ')} s), ` +
     `${workerKills} worker kills, 1 Redis restart without data, MongoDB paused ${MONGO_PAUSE_MS / 1000} s\n`,
 );

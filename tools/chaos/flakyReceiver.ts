@@ -62,7 +62,7 @@ export class FlakyReceiver {
     const response: Delivery['response'] =
       roll < failRate ? 500 : roll < failRate + stallRate ? 'stalled' : roll < failRate + stallRate + tooManyRate ? 429 : 200;
     // Counted until the connection closes, answered or aborted by the worker (its timeout, or its death).
-    const path = (req.url ?? '').split('?')[0]!;
+    const path = (req.url ?? '').split('?')[0];
     const inFlight = (this.inFlight.get(path) ?? 0) + 1;
     this.inFlight.set(path, inFlight);
     res.once('close', () => this.inFlight.set(path, (this.inFlight.get(path) ?? 1) - 1));

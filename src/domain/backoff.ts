@@ -37,15 +37,14 @@ export type RetryPolicyInput = Partial<Record<NumericField, number | null | unde
   nonRetryableStatuses?: readonly number[] | null;
 };
 
-function given(value: number | null | undefined): value is number {
+function given<T>(value: T | null | undefined): value is T {
   return value !== null && value !== undefined;
 }
 
 /**
  * Validates a RetryPolicyInput. Omitted (null or undefined) fields keep their value in `base` (the defaults
- * for a new job, the current policy for an update), but for `nonRetryableStatuses`, where only omitted
- * (undefined) keeps it and null goes back to the default rule (which no list can spell: it covers every 4xx).
- * Throws BadUserInputError naming the field, e.g. `retryPolicy.maxAttempts`.
+ * for a new job, the current policy for an update). Throws BadUserInputError naming the field, e.g.
+ * `retryPolicy.maxAttempts`.
  */
 export function parseRetryPolicy(input: RetryPolicyInput | null | undefined, base: RetryPolicy = DEFAULT_RETRY_POLICY): RetryPolicy {
   const raw = input ?? {};
@@ -55,7 +54,7 @@ export function parseRetryPolicy(input: RetryPolicyInput | null | undefined, bas
     maxBackoffSeconds: given(raw.maxBackoffSeconds) ? raw.maxBackoffSeconds : base.maxBackoffSeconds,
     backoffMultiplier: given(raw.backoffMultiplier) ? raw.backoffMultiplier : base.backoffMultiplier,
   };
-  const statuses = raw.nonRetryableStatuses === undefined ? base.nonRetryableStatuses : parseStatuses(raw.nonRetryableStatuses);
+  const statuses = given(raw.nonRetryableStatuses) ? parseStatuses(raw.nonRetryableStatuses) : base.nonRetryableStatuses;
   // Stored only when set, so jobs on the default rule keep the policy they always had.
   if (statuses) policy.nonRetryableStatuses = [...statuses];
 
@@ -98,9 +97,8 @@ export function parseRetryPolicy(input: RetryPolicyInput | null | undefined, bas
   return policy;
 }
 
-/** A job's own list of non-retryable statuses, deduplicated and sorted; null (the default rule) stays null. */
-function parseStatuses(statuses: readonly number[] | null): number[] | null {
-  if (statuses === null) return null;
+/** A job's own list of non-retryable statuses, deduplicated and sorted. */
+function parseStatuses(statuses: readonly number[]): number[] {
   const field = 'retryPolicy.nonRetryableStatuses';
   if (statuses.length > MAX_NON_RETRYABLE_STATUSES) {
     throw new BadUserInputError(`${field} may list at most ${MAX_NON_RETRYABLE_STATUSES} statuses; got ${statuses.length}`, field);

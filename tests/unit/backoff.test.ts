@@ -151,11 +151,11 @@ describe('parseRetryPolicy', () => {
       expect(parseRetryPolicy({ nonRetryableStatuses: fifty }).nonRetryableStatuses).toEqual(fifty);
     });
 
-    it('keeps the current list on an update that omits it, and goes back to the default rule on null', () => {
+    it('keeps the current list on an update that omits it or gives null, and replaces it with a given one', () => {
       const current: RetryPolicy = { ...DEFAULT_RETRY_POLICY, nonRetryableStatuses: [] };
       expect(parseRetryPolicy({ maxAttempts: 5 }, current)).toEqual({ ...current, maxAttempts: 5 });
+      expect(parseRetryPolicy({ nonRetryableStatuses: null }, current)).toEqual(current);
       expect(parseRetryPolicy({ nonRetryableStatuses: [410] }, current)).toEqual({ ...current, nonRetryableStatuses: [410] });
-      expect(parseRetryPolicy({ nonRetryableStatuses: null }, current)).toEqual(DEFAULT_RETRY_POLICY);
     });
   });
 });

@@ -132,6 +132,8 @@ export type RetryPolicyInput = {
   initialBackoffSeconds?: number | null | undefined;
   maxAttempts?: number | null | undefined;
   maxBackoffSeconds?: number | null | undefined;
+  /** HTTP statuses (100 to 599, at most 50) that fail the execution at once instead of being retried; [] retries every status. Omitted or null: keeps the current list, or on create the default rule (every 4xx but 408, 425 and 429). Redirects (3xx) are never retried whatever the list says. */
+  nonRetryableStatuses?: Array<number> | null | undefined;
 };
 
 export type Role =
@@ -183,11 +185,11 @@ export type ScheduleFieldsFragment = { kind: ScheduleKind, cron: string | null, 
 export type JobFieldsFragment = { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
     | { __typename: 'HandlerTarget', handler: string }
     | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-  , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number } };
+  , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null } };
 
-export type AttemptFieldsFragment = { number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null };
+export type AttemptFieldsFragment = { number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, retryAfterSeconds: number | null, workerId: string | null };
 
-export type ExecutionFieldsFragment = { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null };
+export type ExecutionFieldsFragment = { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, retryAfterSeconds: number | null, workerId: string | null }>, job: { id: string, name: string } | null };
 
 export type ApiKeyFieldsFragment = { id: string, name: string, role: Role, prefix: string, createdAt: string, lastUsedAt: string | null };
 
@@ -199,7 +201,7 @@ export type CreateJobMutationVariables = Exact<{
 export type CreateJobMutation = { createJob: { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
         | { __typename: 'HandlerTarget', handler: string }
         | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number } } } };
+      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null } } } };
 
 export type UpdateJobMutationVariables = Exact<{
   input: UpdateJobInput;
@@ -209,7 +211,7 @@ export type UpdateJobMutationVariables = Exact<{
 export type UpdateJobMutation = { updateJob: { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
         | { __typename: 'HandlerTarget', handler: string }
         | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number } } } };
+      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null } } } };
 
 export type PauseJobMutationVariables = Exact<{
   id: string;
@@ -219,7 +221,7 @@ export type PauseJobMutationVariables = Exact<{
 export type PauseJobMutation = { pauseJob: { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
         | { __typename: 'HandlerTarget', handler: string }
         | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number } } } };
+      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null } } } };
 
 export type ResumeJobMutationVariables = Exact<{
   id: string;
@@ -229,7 +231,7 @@ export type ResumeJobMutationVariables = Exact<{
 export type ResumeJobMutation = { resumeJob: { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
         | { __typename: 'HandlerTarget', handler: string }
         | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number } } } };
+      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null } } } };
 
 export type DeleteJobMutationVariables = Exact<{
   id: string;
@@ -244,21 +246,21 @@ export type TriggerJobMutationVariables = Exact<{
 }>;
 
 
-export type TriggerJobMutation = { triggerJob: { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
+export type TriggerJobMutation = { triggerJob: { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, retryAfterSeconds: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
 
 export type CancelExecutionMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type CancelExecutionMutation = { cancelExecution: { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
+export type CancelExecutionMutation = { cancelExecution: { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, retryAfterSeconds: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
 
 export type RetryExecutionMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type RetryExecutionMutation = { retryExecution: { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
+export type RetryExecutionMutation = { retryExecution: { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, retryAfterSeconds: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
 
 export type CreateApiKeyMutationVariables = Exact<{
   name: string;
@@ -293,7 +295,7 @@ export type JobQueryVariables = Exact<{
 export type JobQuery = { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
       | { __typename: 'HandlerTarget', handler: string }
       | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-    , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number } } | null };
+    , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null } } | null };
 
 export type JobsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -307,14 +309,14 @@ export type JobsQueryVariables = Exact<{
 export type JobsQuery = { jobs: { totalCount: number, edges: Array<{ cursor: string, node: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
           | { __typename: 'HandlerTarget', handler: string }
           | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-        , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number } } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
+        , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null } } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
 
 export type ExecutionQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type ExecutionQuery = { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } | null };
+export type ExecutionQuery = { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, retryAfterSeconds: number | null, workerId: string | null }>, job: { id: string, name: string } | null } | null };
 
 export type ExecutionsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -325,7 +327,7 @@ export type ExecutionsQueryVariables = Exact<{
 }>;
 
 
-export type ExecutionsQuery = { executions: { edges: Array<{ cursor: string, node: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
+export type ExecutionsQuery = { executions: { edges: Array<{ cursor: string, node: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, retryAfterSeconds: number | null, workerId: string | null }>, job: { id: string, name: string } | null } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
 
 export type ExecutionStatsQueryVariables = Exact<{
   since: string;
@@ -365,7 +367,7 @@ export type ExecutionUpdatedSubscriptionVariables = Exact<{
 }>;
 
 
-export type ExecutionUpdatedSubscription = { executionUpdated: { previousStatus: ExecutionStatus | null, status: ExecutionStatus, occurredAt: string, execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
+export type ExecutionUpdatedSubscription = { executionUpdated: { previousStatus: ExecutionStatus | null, status: ExecutionStatus, occurredAt: string, execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, retryAfterSeconds: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -435,6 +437,7 @@ export const JobFieldsFragmentDoc = new TypedDocumentString(`
     initialBackoffSeconds
     maxBackoffSeconds
     backoffMultiplier
+    nonRetryableStatuses
   }
   overlapPolicy
   misfirePolicy
@@ -462,6 +465,7 @@ export const AttemptFieldsFragmentDoc = new TypedDocumentString(`
   outcome
   error
   httpStatus
+  retryAfterSeconds
   workerId
 }
     `, {"fragmentName":"AttemptFields"}) as unknown as TypedDocumentString<AttemptFieldsFragment, unknown>;
@@ -502,6 +506,7 @@ export const ExecutionFieldsFragmentDoc = new TypedDocumentString(`
   outcome
   error
   httpStatus
+  retryAfterSeconds
   workerId
 }`, {"fragmentName":"ExecutionFields"}) as unknown as TypedDocumentString<ExecutionFieldsFragment, unknown>;
 export const ApiKeyFieldsFragmentDoc = new TypedDocumentString(`
@@ -561,6 +566,7 @@ fragment JobFields on Job {
     initialBackoffSeconds
     maxBackoffSeconds
     backoffMultiplier
+    nonRetryableStatuses
   }
   overlapPolicy
   misfirePolicy
@@ -617,6 +623,7 @@ fragment JobFields on Job {
     initialBackoffSeconds
     maxBackoffSeconds
     backoffMultiplier
+    nonRetryableStatuses
   }
   overlapPolicy
   misfirePolicy
@@ -673,6 +680,7 @@ fragment JobFields on Job {
     initialBackoffSeconds
     maxBackoffSeconds
     backoffMultiplier
+    nonRetryableStatuses
   }
   overlapPolicy
   misfirePolicy
@@ -729,6 +737,7 @@ fragment JobFields on Job {
     initialBackoffSeconds
     maxBackoffSeconds
     backoffMultiplier
+    nonRetryableStatuses
   }
   overlapPolicy
   misfirePolicy
@@ -760,6 +769,7 @@ export const TriggerJobDocument = new TypedDocumentString(`
   outcome
   error
   httpStatus
+  retryAfterSeconds
   workerId
 }
 fragment ExecutionFields on Execution {
@@ -806,6 +816,7 @@ export const CancelExecutionDocument = new TypedDocumentString(`
   outcome
   error
   httpStatus
+  retryAfterSeconds
   workerId
 }
 fragment ExecutionFields on Execution {
@@ -852,6 +863,7 @@ export const RetryExecutionDocument = new TypedDocumentString(`
   outcome
   error
   httpStatus
+  retryAfterSeconds
   workerId
 }
 fragment ExecutionFields on Execution {
@@ -983,6 +995,7 @@ fragment JobFields on Job {
     initialBackoffSeconds
     maxBackoffSeconds
     backoffMultiplier
+    nonRetryableStatuses
   }
   overlapPolicy
   misfirePolicy
@@ -1058,6 +1071,7 @@ fragment JobFields on Job {
     initialBackoffSeconds
     maxBackoffSeconds
     backoffMultiplier
+    nonRetryableStatuses
   }
   overlapPolicy
   misfirePolicy
@@ -1080,6 +1094,7 @@ export const ExecutionDocument = new TypedDocumentString(`
   outcome
   error
   httpStatus
+  retryAfterSeconds
   workerId
 }
 fragment ExecutionFields on Execution {
@@ -1144,6 +1159,7 @@ fragment AttemptFields on ExecutionAttempt {
   outcome
   error
   httpStatus
+  retryAfterSeconds
   workerId
 }
 fragment ExecutionFields on Execution {
@@ -1236,6 +1252,7 @@ export const ExecutionUpdatedDocument = new TypedDocumentString(`
   outcome
   error
   httpStatus
+  retryAfterSeconds
   workerId
 }
 fragment ExecutionFields on Execution {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MongoClient } from 'mongodb';
 import type { Client } from 'graphql-ws';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
-import { gqlOk } from '../support/graphqlClient.js';
+import { gql, gqlOk } from '../support/graphqlClient.js';
 import { EventCollector, wsClient } from '../support/subscriptions.js';
 import { startReceiver, type Reply } from '../support/httpReceiver.js';
 import { MONGO_URL } from '../support/env.js';
@@ -116,6 +116,13 @@ describe("HTTP deliveries obey the receiver's signals", () => {
       [2, 'FAILED', 400],
     ]);
     expect(execution.error).toBe('HTTP 400');
+
+    // An update that leaves the list out keeps it; a bad one is refused, naming the field.
+    const UPDATE = `mutation($input: UpdateJobInput!) { updateJob(input: $input) { job { retryPolicy { maxAttempts nonRetryableStatuses } } } }`;
+    const kept = await gqlOk(k.url, token, UPDATE, { input: { id: job.id, retryPolicy: { maxAttempts: 5 } } });
+    expect(kept.updateJob.job.retryPolicy).toEqual({ maxAttempts: 5, nonRetryableStatuses: [] });
+    const refused = await gql(k.url, token, UPDATE, { input: { id: job.id, retryPolicy: { nonRetryableStatuses: [404, 99] } } });
+    expect(refused.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'retryPolicy.nonRetryableStatuses' });
   });
 
   it('fails a redirect at once, naming where it pointed, without following it', async () => {

@@ -140,8 +140,10 @@ type AttemptFields struct {
 	Outcome    *AttemptOutcome `json:"outcome"`
 	Error      *string         `json:"error"`
 	// For HTTP targets.
-	HttpStatus *int    `json:"httpStatus"`
-	WorkerId   *string `json:"workerId"`
+	HttpStatus *int `json:"httpStatus"`
+	// The wait the receiver asked for with Retry-After on a 429 or 503, as obeyed (capped at 3600 s): the next attempt started no earlier. Null when none was given, it was unusable, or no attempt followed.
+	RetryAfterSeconds *int    `json:"retryAfterSeconds"`
+	WorkerId          *string `json:"workerId"`
 }
 
 // GetNumber returns AttemptFields.Number, and is useful for accessing the field via an interface.
@@ -161,6 +163,9 @@ func (v *AttemptFields) GetError() *string { return v.Error }
 
 // GetHttpStatus returns AttemptFields.HttpStatus, and is useful for accessing the field via an interface.
 func (v *AttemptFields) GetHttpStatus() *int { return v.HttpStatus }
+
+// GetRetryAfterSeconds returns AttemptFields.RetryAfterSeconds, and is useful for accessing the field via an interface.
+func (v *AttemptFields) GetRetryAfterSeconds() *int { return v.RetryAfterSeconds }
 
 // GetWorkerId returns AttemptFields.WorkerId, and is useful for accessing the field via an interface.
 func (v *AttemptFields) GetWorkerId() *string { return v.WorkerId }
@@ -947,6 +952,11 @@ func (v *ExecutionFieldsAttemptsExecutionAttempt) GetHttpStatus() *int {
 	return v.AttemptFields.HttpStatus
 }
 
+// GetRetryAfterSeconds returns ExecutionFieldsAttemptsExecutionAttempt.RetryAfterSeconds, and is useful for accessing the field via an interface.
+func (v *ExecutionFieldsAttemptsExecutionAttempt) GetRetryAfterSeconds() *int {
+	return v.AttemptFields.RetryAfterSeconds
+}
+
 // GetWorkerId returns ExecutionFieldsAttemptsExecutionAttempt.WorkerId, and is useful for accessing the field via an interface.
 func (v *ExecutionFieldsAttemptsExecutionAttempt) GetWorkerId() *string {
 	return v.AttemptFields.WorkerId
@@ -990,6 +1000,8 @@ type __premarshalExecutionFieldsAttemptsExecutionAttempt struct {
 
 	HttpStatus *int `json:"httpStatus"`
 
+	RetryAfterSeconds *int `json:"retryAfterSeconds"`
+
 	WorkerId *string `json:"workerId"`
 }
 
@@ -1010,6 +1022,7 @@ func (v *ExecutionFieldsAttemptsExecutionAttempt) __premarshalJSON() (*__premars
 	retval.Outcome = v.AttemptFields.Outcome
 	retval.Error = v.AttemptFields.Error
 	retval.HttpStatus = v.AttemptFields.HttpStatus
+	retval.RetryAfterSeconds = v.AttemptFields.RetryAfterSeconds
 	retval.WorkerId = v.AttemptFields.WorkerId
 	return &retval, nil
 }
@@ -2494,6 +2507,8 @@ type JobFieldsRetryPolicy struct {
 	MaxBackoffSeconds float64 `json:"maxBackoffSeconds"`
 	// Default 2.
 	BackoffMultiplier float64 `json:"backoffMultiplier"`
+	// HTTP statuses that fail the execution at once instead of being retried; [] retries every status. Null: the default rule, every 4xx but 408 (Request Timeout), 425 (Too Early) and 429 (Too Many Requests). Redirects (3xx) are never retried.
+	NonRetryableStatuses []int `json:"nonRetryableStatuses"`
 }
 
 // GetMaxAttempts returns JobFieldsRetryPolicy.MaxAttempts, and is useful for accessing the field via an interface.
@@ -2507,6 +2522,9 @@ func (v *JobFieldsRetryPolicy) GetMaxBackoffSeconds() float64 { return v.MaxBack
 
 // GetBackoffMultiplier returns JobFieldsRetryPolicy.BackoffMultiplier, and is useful for accessing the field via an interface.
 func (v *JobFieldsRetryPolicy) GetBackoffMultiplier() float64 { return v.BackoffMultiplier }
+
+// GetNonRetryableStatuses returns JobFieldsRetryPolicy.NonRetryableStatuses, and is useful for accessing the field via an interface.
+func (v *JobFieldsRetryPolicy) GetNonRetryableStatuses() []int { return v.NonRetryableStatuses }
 
 // JobFieldsSchedule includes the requested fields of the GraphQL type Schedule.
 type JobFieldsSchedule struct {
@@ -3943,6 +3961,8 @@ type RetryPolicyInput struct {
 	InitialBackoffSeconds *float64 `json:"initialBackoffSeconds,omitempty"`
 	MaxBackoffSeconds     *float64 `json:"maxBackoffSeconds,omitempty"`
 	BackoffMultiplier     *float64 `json:"backoffMultiplier,omitempty"`
+	// HTTP statuses (100 to 599, at most 50) that fail the execution at once instead of being retried; [] retries every status. Omitted or null: keeps the current list, or on create the default rule (every 4xx but 408, 425 and 429). Redirects (3xx) are never retried whatever the list says.
+	NonRetryableStatuses []int `json:"nonRetryableStatuses"`
 }
 
 // GetMaxAttempts returns RetryPolicyInput.MaxAttempts, and is useful for accessing the field via an interface.
@@ -3956,6 +3976,9 @@ func (v *RetryPolicyInput) GetMaxBackoffSeconds() *float64 { return v.MaxBackoff
 
 // GetBackoffMultiplier returns RetryPolicyInput.BackoffMultiplier, and is useful for accessing the field via an interface.
 func (v *RetryPolicyInput) GetBackoffMultiplier() *float64 { return v.BackoffMultiplier }
+
+// GetNonRetryableStatuses returns RetryPolicyInput.NonRetryableStatuses, and is useful for accessing the field via an interface.
+func (v *RetryPolicyInput) GetNonRetryableStatuses() []int { return v.NonRetryableStatuses }
 
 // RevokeApiKeyResponse is returned by RevokeApiKey on success.
 type RevokeApiKeyResponse struct {
@@ -4958,6 +4981,7 @@ fragment AttemptFields on ExecutionAttempt {
 	outcome
 	error
 	httpStatus
+	retryAfterSeconds
 	workerId
 }
 `
@@ -5072,6 +5096,7 @@ fragment JobFields on Job {
 		initialBackoffSeconds
 		maxBackoffSeconds
 		backoffMultiplier
+		nonRetryableStatuses
 	}
 	overlapPolicy
 	misfirePolicy
@@ -5210,6 +5235,7 @@ fragment AttemptFields on ExecutionAttempt {
 	outcome
 	error
 	httpStatus
+	retryAfterSeconds
 	workerId
 }
 `
@@ -5319,6 +5345,7 @@ fragment AttemptFields on ExecutionAttempt {
 	outcome
 	error
 	httpStatus
+	retryAfterSeconds
 	workerId
 }
 `
@@ -5400,6 +5427,7 @@ fragment AttemptFields on ExecutionAttempt {
 	outcome
 	error
 	httpStatus
+	retryAfterSeconds
 	workerId
 }
 `
@@ -5509,6 +5537,7 @@ fragment JobFields on Job {
 		initialBackoffSeconds
 		maxBackoffSeconds
 		backoffMultiplier
+		nonRetryableStatuses
 	}
 	overlapPolicy
 	misfirePolicy
@@ -5647,6 +5676,7 @@ fragment JobFields on Job {
 		initialBackoffSeconds
 		maxBackoffSeconds
 		backoffMultiplier
+		nonRetryableStatuses
 	}
 	overlapPolicy
 	misfirePolicy
@@ -5786,6 +5816,7 @@ fragment JobFields on Job {
 		initialBackoffSeconds
 		maxBackoffSeconds
 		backoffMultiplier
+		nonRetryableStatuses
 	}
 	overlapPolicy
 	misfirePolicy
@@ -5913,6 +5944,7 @@ fragment JobFields on Job {
 		initialBackoffSeconds
 		maxBackoffSeconds
 		backoffMultiplier
+		nonRetryableStatuses
 	}
 	overlapPolicy
 	misfirePolicy
@@ -6011,6 +6043,7 @@ fragment AttemptFields on ExecutionAttempt {
 	outcome
 	error
 	httpStatus
+	retryAfterSeconds
 	workerId
 }
 `
@@ -6158,6 +6191,7 @@ fragment AttemptFields on ExecutionAttempt {
 	outcome
 	error
 	httpStatus
+	retryAfterSeconds
 	workerId
 }
 `
@@ -6227,6 +6261,7 @@ fragment JobFields on Job {
 		initialBackoffSeconds
 		maxBackoffSeconds
 		backoffMultiplier
+		nonRetryableStatuses
 	}
 	overlapPolicy
 	misfirePolicy

@@ -1,5 +1,6 @@
 import type { RetryPolicy } from './job.js';
 import { BadUserInputError } from '../errors/index.js';
+import { MAX_NON_RETRYABLE_STATUSES, STATUS_RANGE } from './nonRetryableStatuses.js';
 
 /** The retry policy of a job created without one (schema defaults). */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -29,9 +30,14 @@ export function backoffDelayMs(policy: RetryPolicy, failedAttempt: number, rando
   return Math.min(highMs, Math.max(lowMs, delayMs));
 }
 
-type RetryPolicyInput = Partial<Record<keyof RetryPolicy, number | null | undefined>>;
+type NumericField = 'maxAttempts' | 'initialBackoffSeconds' | 'maxBackoffSeconds' | 'backoffMultiplier';
 
-function given(value: number | null | undefined): value is number {
+/** A RetryPolicyInput as the API gives it: any field may be omitted (undefined) or null. */
+export type RetryPolicyInput = Partial<Record<NumericField, number | null | undefined>> & {
+  nonRetryableStatuses?: readonly number[] | null;
+};
+
+function given<T>(value: T | null | undefined): value is T {
   return value !== null && value !== undefined;
 }
 
@@ -48,6 +54,9 @@ export function parseRetryPolicy(input: RetryPolicyInput | null | undefined, bas
     maxBackoffSeconds: given(raw.maxBackoffSeconds) ? raw.maxBackoffSeconds : base.maxBackoffSeconds,
     backoffMultiplier: given(raw.backoffMultiplier) ? raw.backoffMultiplier : base.backoffMultiplier,
   };
+  const statuses = given(raw.nonRetryableStatuses) ? parseStatuses(raw.nonRetryableStatuses) : base.nonRetryableStatuses;
+  // Stored only when set, so jobs on the default rule keep the policy they always had.
+  if (statuses) policy.nonRetryableStatuses = [...statuses];
 
   const { maxAttempts, initialBackoffSeconds, maxBackoffSeconds, backoffMultiplier } = policy;
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > MAX_ATTEMPTS) {
@@ -86,4 +95,20 @@ export function parseRetryPolicy(input: RetryPolicyInput | null | undefined, bas
     );
   }
   return policy;
+}
+
+/** A job's own list of non-retryable statuses, deduplicated and sorted. */
+function parseStatuses(statuses: readonly number[]): number[] {
+  const field = 'retryPolicy.nonRetryableStatuses';
+  if (statuses.length > MAX_NON_RETRYABLE_STATUSES) {
+    throw new BadUserInputError(`${field} may list at most ${MAX_NON_RETRYABLE_STATUSES} statuses; got ${statuses.length}`, field);
+  }
+  const bad = statuses.find((s) => !Number.isInteger(s) || s < STATUS_RANGE.min || s > STATUS_RANGE.max);
+  if (bad !== undefined) {
+    throw new BadUserInputError(
+      `${field} must hold HTTP statuses, whole numbers from ${STATUS_RANGE.min} to ${STATUS_RANGE.max}; got ${bad}`,
+      field,
+    );
+  }
+  return [...new Set(statuses)].sort((a, b) => a - b);
 }

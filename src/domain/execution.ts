@@ -34,6 +34,8 @@ export interface AttemptDoc {
   error: string | null;
   httpStatus: number | null;
   workerId: string;
+  /** The wait the receiver asked for with Retry-After, as obeyed (capped) before the next attempt; absent when none. */
+  retryAfterSeconds?: number | null;
 }
 
 /** The `executions` collection's document: one per occurrence, in every state. */
@@ -137,6 +139,8 @@ export interface AttemptEnd {
   resultJson: string | null;
   outcome: AttemptOutcome;
   httpStatus: number | null;
+  /** The receiver's Retry-After the next attempt waits for (decideAttemptEnd); null or absent when none. */
+  retryAfterSeconds?: number | null;
 }
 
 /** The execution's fields an end sets at `now` (runStore writes them; a subscriber applies them: applyAttemptEnd). */
@@ -155,9 +159,13 @@ export function executionEndFields(
   };
 }
 
-/** The ended attempt's fields an end sets at `now`. */
-export function attemptEndFields(end: AttemptEnd, now: Date): Pick<AttemptDoc, 'finishedAt' | 'outcome' | 'error' | 'httpStatus'> {
-  return { finishedAt: now, outcome: end.outcome, error: end.error, httpStatus: end.httpStatus };
+/** The ended attempt's fields an end sets at `now` (`retryAfterSeconds` only when the receiver's was obeyed). */
+export function attemptEndFields(
+  end: AttemptEnd,
+  now: Date,
+): Pick<AttemptDoc, 'finishedAt' | 'outcome' | 'error' | 'httpStatus' | 'retryAfterSeconds'> {
+  const fields = { finishedAt: now, outcome: end.outcome, error: end.error, httpStatus: end.httpStatus };
+  return end.retryAfterSeconds != null ? { ...fields, retryAfterSeconds: end.retryAfterSeconds } : fields;
 }
 
 /** `doc` (RUNNING attempt `attempt`) as the end of that attempt at `now` leaves it. Pure. */

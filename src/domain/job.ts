@@ -63,6 +63,12 @@ export interface RetryPolicy {
   initialBackoffSeconds: number;
   maxBackoffSeconds: number;
   backoffMultiplier: number;
+  /**
+   * HTTP statuses that end the execution at once instead of being retried; an empty list retries
+   * every status. Absent (or null): the default rule, every 4xx but 408, 425 and 429
+   * (domain/nonRetryableStatuses.ts). Stored only when the job set it.
+   */
+  nonRetryableStatuses?: number[] | null;
 }
 
 /** The `jobs` collection's document. */

@@ -1,6 +1,6 @@
-import type { HttpHeader, HttpMethod, JobDoc, JobTarget, RetryPolicy, Workload, OverlapPolicy, MisfirePolicy } from '../domain/job.js';
+import type { HttpHeader, HttpMethod, JobDoc, JobTarget, Workload, OverlapPolicy, MisfirePolicy } from '../domain/job.js';
 import { parseSchedule, type ScheduleInputFields } from '../domain/schedule/parseSchedule.js';
-import { DEFAULT_RETRY_POLICY, parseRetryPolicy } from '../domain/backoff.js';
+import { DEFAULT_RETRY_POLICY, parseRetryPolicy, type RetryPolicyInput } from '../domain/backoff.js';
 import { BadUserInputError } from '../errors/index.js';
 import { nestedDeeperThan } from '../domain/nesting.js';
 import { privateLiteralHost } from '../domain/privateAddresses.js';
@@ -26,7 +26,7 @@ export interface JobInputFields {
   payload?: unknown;
   workload?: Workload | null;
   timeoutSeconds?: number | null;
-  retryPolicy?: Partial<Record<keyof RetryPolicy, number | null>> | null;
+  retryPolicy?: RetryPolicyInput | null;
   overlapPolicy?: OverlapPolicy | null;
   misfirePolicy?: MisfirePolicy | null;
   flowControl?: FlowControlInputFields | null;

@@ -17,7 +17,7 @@ export const INLINE_PAYLOAD_BYTES = 4 * 1024;
  * at the job input's limits (the URL as stored, its characters percent-encoded at most 9 bytes each;
  * header names and values at most 2 bytes a character, Latin-1 in UTF-8 or escaped, and 32 bytes of
  * JSON around each header); and 1 KiB for the rest (ids, a tenant id of at most 128 characters,
- * instants, policies). 60 KiB with today's limits; an entry of a job with a plain target and no
+ * instants, policies, a retry policy's 50 non-retryable statuses included). 60 KiB with today's limits; an entry of a job with a plain target and no
  * inline payload takes under 1 KiB. In Redis an entry takes at most 66 KiB: the allocator rounds
  * the data up (to 64 KiB at most), and BullMQ's other fields, its event and the waiting index's
  * member take under 2 KiB (tests/integration/waitingExecutions.test.ts measures it).

@@ -26,7 +26,7 @@ export function toJobNode(doc: JobDoc): JobNode {
     payload: doc.payloadJson === null ? null : JSON.parse(doc.payloadJson),
     workload: doc.workload,
     timeoutSeconds: doc.timeoutSeconds,
-    retryPolicy: doc.retryPolicy,
+    retryPolicy: { ...doc.retryPolicy, nonRetryableStatuses: doc.retryPolicy.nonRetryableStatuses ?? null },
     overlapPolicy: doc.overlapPolicy,
     misfirePolicy: doc.misfirePolicy,
     flowControl: doc.flowControl ?? null,

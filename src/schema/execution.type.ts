@@ -32,6 +32,13 @@ export class ExecutionAttempt {
 
   @Field(() => String, { nullable: true })
   workerId?: string | null;
+
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'The wait the receiver asked for with Retry-After on a 429 or 503, as obeyed (capped at 3600 s): the next attempt started no earlier. Null when none was given, it was unusable, or no attempt followed.',
+  })
+  retryAfterSeconds?: number | null;
 }
 
 /**

@@ -14,4 +14,11 @@ export class RetryPolicy {
 
   @Field(() => Float, { description: 'Default 2.' })
   backoffMultiplier!: number;
+
+  @Field(() => [Int], {
+    nullable: true,
+    description:
+      'HTTP statuses that fail the execution at once instead of being retried; [] retries every status. Null: the default rule, every 4xx but 408 (Request Timeout), 425 (Too Early) and 429 (Too Many Requests). Redirects (3xx) are never retried.',
+  })
+  nonRetryableStatuses?: number[] | null;
 }

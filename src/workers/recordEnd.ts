@@ -41,7 +41,7 @@ export async function recordEnd(
   started: Started,
   result: AttemptResult,
 ): Promise<void> {
-  const decision = decideAttemptEnd(
+  const { retryAfterSeconds, ...decision } = decideAttemptEnd(
     result,
     { number: started.number, maxAttempts: run.maxAttempts, retryPolicy: job.retryPolicy },
     deps.clock(),
@@ -60,7 +60,13 @@ export async function recordEnd(
       startedAt: started.startedAt,
       workerId: deps.workerId,
       startWritten,
-      end: { ...decision, outcome: result.outcome, httpStatus: result.httpStatus },
+      // The obeyed Retry-After only when there is one: every end's event carries the end's fields.
+      end: {
+        ...decision,
+        ...(retryAfterSeconds !== null ? { retryAfterSeconds } : {}),
+        outcome: result.outcome,
+        httpStatus: result.httpStatus,
+      },
     },
   );
   // Made only when a line is written: a pino child logger costs about 65 µs, too much for every attempt.
@@ -71,7 +77,7 @@ export async function recordEnd(
   if (ended.kind !== 'ended') return;
   if (result.outcome === 'FAILED' || result.outcome === 'TIMED_OUT' || result.outcome === 'CRASHED') {
     // One line per failed attempt (a refused target included: its error says so), for operators.
-    logger().warn('attempt failed', { attempt: started.number, outcome: result.outcome, error: result.error, next: decision.status });
+    logger().warn('attempt failed', { attempt: started.number, outcome: result.outcome, error: decision.error, next: decision.status });
   }
   if (ended.retry) await deps.queues.enqueue([queueEntry(ended.retry.execution, ended.retry.dueAt)]);
 }

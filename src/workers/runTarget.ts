@@ -112,6 +112,10 @@ async function attempt(
         error: response.ok ? null : `HTTP ${response.status}`,
         httpStatus: response.status,
         resultJson: JSON.stringify(response.result),
+        // What decideAttemptEnd reads of a failed answer: when to come back, where it redirects.
+        ...(response.ok
+          ? {}
+          : { retryAfter: response.result.headers['retry-after'] ?? null, location: response.result.headers['location'] ?? null }),
       };
     }
     const context = {

@@ -9,11 +9,19 @@ export interface ReceivedRequest {
   at: number;
 }
 
+/** A test receiver's answer: its status, and optionally its body, headers and a delay before it. */
+export interface Reply {
+  status: number;
+  body?: string;
+  headers?: Record<string, string>;
+  delayMs?: number;
+}
+
 /**
  * A local HTTP target for tests (127.0.0.1 only). `respond` decides each reply; every request is
  * recorded. The caller closes it with `close()`.
  */
-export async function startReceiver(respond: (req: ReceivedRequest, index: number) => { status: number; body?: string; delayMs?: number }) {
+export async function startReceiver(respond: (req: ReceivedRequest, index: number) => Reply) {
   const received: ReceivedRequest[] = [];
   const waiters: (() => void)[] = [];
   /** Records a request and answers it as `respond` says; rejects only when the client aborts mid-body. */
@@ -33,6 +41,7 @@ export async function startReceiver(respond: (req: ReceivedRequest, index: numbe
     const send = () => {
       if (res.destroyed) return;
       res.statusCode = reply.status;
+      for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
       res.end(reply.body ?? '');
     };
     if (reply.delayMs) {

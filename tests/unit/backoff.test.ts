@@ -117,6 +117,15 @@ describe('parseRetryPolicy', () => {
     ['max over a day', { maxBackoffSeconds: 86_401 }, 'retryPolicy.maxBackoffSeconds', /at most 86400/],
     ['multiplier below 1', { backoffMultiplier: 0.5 }, 'retryPolicy.backoffMultiplier', /from 1 .* to 10/],
     ['multiplier above 10', { backoffMultiplier: 11 }, 'retryPolicy.backoffMultiplier', /from 1 .* to 10/],
+    ['a status below 100', { nonRetryableStatuses: [400, 99] }, 'retryPolicy.nonRetryableStatuses', /from 100 to 599; got 99/],
+    ['a status above 599', { nonRetryableStatuses: [600] }, 'retryPolicy.nonRetryableStatuses', /from 100 to 599; got 600/],
+    ['a fractional status', { nonRetryableStatuses: [404.5] }, 'retryPolicy.nonRetryableStatuses', /whole numbers/],
+    [
+      '51 statuses',
+      { nonRetryableStatuses: Array.from({ length: 51 }, (_, i) => 400 + i) },
+      'retryPolicy.nonRetryableStatuses',
+      /at most 50 statuses; got 51/,
+    ],
   ])('rejects %s', (_, input, field, message) => {
     const error = rejection(input);
     expect(error.code).toBe('BAD_USER_INPUT');
@@ -127,5 +136,26 @@ describe('parseRetryPolicy', () => {
   it('validates against the base it updates', () => {
     const current: RetryPolicy = { maxAttempts: 3, initialBackoffSeconds: 10, maxBackoffSeconds: 20, backoffMultiplier: 2 };
     expect(rejection({ maxBackoffSeconds: 5 }, current).details).toEqual({ field: 'retryPolicy.maxBackoffSeconds' });
+  });
+
+  describe('nonRetryableStatuses', () => {
+    it('is absent (the default rule) unless given', () => {
+      expect(parseRetryPolicy({ maxAttempts: 5 })).not.toHaveProperty('nonRetryableStatuses');
+      expect(parseRetryPolicy({ nonRetryableStatuses: null })).toEqual(DEFAULT_RETRY_POLICY);
+    });
+
+    it('keeps a list deduplicated and sorted, an empty one included', () => {
+      expect(parseRetryPolicy({ nonRetryableStatuses: [500, 400, 500, 100, 599] }).nonRetryableStatuses).toEqual([100, 400, 500, 599]);
+      expect(parseRetryPolicy({ nonRetryableStatuses: [] }).nonRetryableStatuses).toEqual([]);
+      const fifty = Array.from({ length: 50 }, (_, i) => 400 + i);
+      expect(parseRetryPolicy({ nonRetryableStatuses: fifty }).nonRetryableStatuses).toEqual(fifty);
+    });
+
+    it('keeps the current list on an update that omits it or gives null, and replaces it with a given one', () => {
+      const current: RetryPolicy = { ...DEFAULT_RETRY_POLICY, nonRetryableStatuses: [] };
+      expect(parseRetryPolicy({ maxAttempts: 5 }, current)).toEqual({ ...current, maxAttempts: 5 });
+      expect(parseRetryPolicy({ nonRetryableStatuses: null }, current)).toEqual(current);
+      expect(parseRetryPolicy({ nonRetryableStatuses: [410] }, current)).toEqual({ ...current, nonRetryableStatuses: [410] });
+    });
   });
 });

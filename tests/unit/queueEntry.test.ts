@@ -6,6 +6,7 @@ import type { JobDoc } from '../../src/domain/job.js';
 import { FLOW_LIMITS } from '../../src/domain/flowControl.js';
 import { LIMITS, parsePayload, parseTarget } from '../../src/jobs/parseJobInput.js';
 import { INLINE_PAYLOAD_BYTES, MAX_ENTRY_DATA_BYTES, queueEntry, type QueueEntry } from '../../src/queue/queueEntry.js';
+import { MAX_NON_RETRYABLE_STATUSES } from '../../src/domain/nonRetryableStatuses.js';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 const PLAIN_TARGET = parseTarget({ http: { url: 'https://hooks.example.com/run' } }, new Set());
@@ -22,7 +23,13 @@ function job(payloadJson: string | null, target = PLAIN_TARGET): JobDoc {
     target,
     payloadJson,
     timeoutSeconds: LIMITS.timeoutSeconds,
-    retryPolicy: { maxAttempts: 10, initialBackoffSeconds: 86_400, maxBackoffSeconds: 86_400, backoffMultiplier: 10 },
+    retryPolicy: {
+      maxAttempts: 10,
+      initialBackoffSeconds: 86_400,
+      maxBackoffSeconds: 86_400,
+      backoffMultiplier: 10,
+      nonRetryableStatuses: Array.from({ length: MAX_NON_RETRYABLE_STATUSES }, (_, i) => 500 + i),
+    },
     overlapPolicy: 'CANCEL_PREVIOUS',
     workload: 'IO_BOUND',
   } as JobDoc;

@@ -113,6 +113,21 @@ describe("recordEnd: the decision, the end's transition, the retry and what oper
     ]);
   });
 
+  it("writes and announces the receiver's Retry-After it obeys, and queues the retry at it; a refused answer's line says why", async () => {
+    const { deps, requests, events, enqueued, lines } = setup();
+    const busy: AttemptResult = { outcome: 'FAILED', error: 'HTTP 429', httpStatus: 429, resultJson: '{}', retryAfter: '30' };
+    await recordEnd(deps, run, job, started(true), busy);
+    const nextAttemptAt = new Date(NOW.getTime() + 30_000);
+    expect(requests[0]).toMatchObject({ status: 'RETRYING', nextAttemptAt, retryAfterSeconds: 30, httpStatus: 429 });
+    expect(events[0]).toMatchObject({ status: 'RETRYING', end: { retryAfterSeconds: 30, nextAttemptAt: nextAttemptAt.toISOString() } });
+    expect(enqueued).toEqual([expect.objectContaining({ dueAt: nextAttemptAt })]);
+
+    await recordEnd(deps, run, job, started(true), { ...busy, error: 'HTTP 404', httpStatus: 404, retryAfter: null });
+    expect(requests[1]).toMatchObject({ status: 'FAILED', final: true, error: expect.stringMatching(/^HTTP 404: not retried/) });
+    expect(requests[1]).not.toHaveProperty('retryAfterSeconds');
+    expect(lines[1]).toMatchObject({ msg: 'attempt failed', error: expect.stringMatching(/^HTTP 404: not retried/), next: 'FAILED' });
+  });
+
   it('the last failed attempt ends the execution FAILED, with nothing re-enqueued', async () => {
     const { deps, enqueued, metrics, lines } = setup();
     await recordEnd(deps, { ...run, maxAttempts: 1 }, job, started(true), result('TIMED_OUT', 'Timed out after 1 s'));

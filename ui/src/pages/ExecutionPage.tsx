@@ -134,7 +134,10 @@ export function ExecutionPage({ id }: { id: string }) {
                   <td>{a.number}</td>
                   <td>{a.outcome ? <StatusBadge status={a.outcome} /> : <StatusBadge status="RUNNING" />}</td>
                   <td class="mono break">{a.error ?? <span class="muted">—</span>}</td>
-                  <td>{a.httpStatus ?? <span class="muted">—</span>}</td>
+                  <td>
+                    {a.httpStatus ?? <span class="muted">—</span>}
+                    {a.retryAfterSeconds != null && <span class="muted small"> · Retry-After {a.retryAfterSeconds} s</span>}
+                  </td>
                   <td class="mono small">{a.workerId ?? '—'}</td>
                   <td>{absolute(a.startedAt)}</td>
                   <td>{a.finishedAt ? duration(Date.parse(a.finishedAt) - Date.parse(a.startedAt)) : 'running…'}</td>

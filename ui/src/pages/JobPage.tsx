@@ -120,6 +120,7 @@ function Settings({ job, now }: { job: Job; now: number }) {
       <dt>Retries</dt>
       <dd>
         {r.maxAttempts} attempts, backoff {r.initialBackoffSeconds} s × {r.backoffMultiplier} up to {r.maxBackoffSeconds} s
+        {r.nonRetryableStatuses && `; not retried: ${r.nonRetryableStatuses.join(', ') || 'none (every status is retried)'}`}
       </dd>
       <dt>Overlap</dt>
       <dd>{job.overlapPolicy.replace('_', ' ').toLowerCase()}</dd>

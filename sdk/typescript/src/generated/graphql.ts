@@ -143,6 +143,8 @@ export type RetryPolicyInput = {
   initialBackoffSeconds?: number | null | undefined;
   maxAttempts?: number | null | undefined;
   maxBackoffSeconds?: number | null | undefined;
+  /** HTTP statuses (100 to 599, at most 50) that fail the execution at once instead of being retried; [] retries every status. Omitted or null: keeps the current list, or on create the default rule (every 4xx but 408, 425 and 429). Redirects (3xx) are never retried whatever the list says. */
+  nonRetryableStatuses?: Array<number> | null | undefined;
 };
 
 export type Role =
@@ -196,11 +198,11 @@ export type ScheduleFieldsFragment = { kind: ScheduleKind, cron: string | null, 
 export type JobFieldsFragment = { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
     | { __typename: 'HandlerTarget', handler: string }
     | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-  , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null };
+  , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null };
 
-export type AttemptFieldsFragment = { number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null };
+export type AttemptFieldsFragment = { number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, retryAfterSeconds: number | null, workerId: string | null };
 
-export type ExecutionFieldsFragment = { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, waitingFor: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null };
+export type ExecutionFieldsFragment = { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, waitingFor: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, retryAfterSeconds: number | null, workerId: string | null }>, job: { id: string, name: string } | null };
 
 export type ApiKeyFieldsFragment = { id: string, name: string, role: Role, prefix: string, createdAt: string, lastUsedAt: string | null };
 
@@ -212,7 +214,7 @@ export type CreateJobMutationVariables = Exact<{
 export type CreateJobMutation = { createJob: { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
         | { __typename: 'HandlerTarget', handler: string }
         | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null } } };
+      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null } } };
 
 export type UpdateJobMutationVariables = Exact<{
   input: UpdateJobInput;
@@ -222,7 +224,7 @@ export type UpdateJobMutationVariables = Exact<{
 export type UpdateJobMutation = { updateJob: { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
         | { __typename: 'HandlerTarget', handler: string }
         | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null } } };
+      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null } } };
 
 export type PauseJobMutationVariables = Exact<{
   id: string;
@@ -232,7 +234,7 @@ export type PauseJobMutationVariables = Exact<{
 export type PauseJobMutation = { pauseJob: { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
         | { __typename: 'HandlerTarget', handler: string }
         | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null } } };
+      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null } } };
 
 export type ResumeJobMutationVariables = Exact<{
   id: string;
@@ -242,7 +244,7 @@ export type ResumeJobMutationVariables = Exact<{
 export type ResumeJobMutation = { resumeJob: { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
         | { __typename: 'HandlerTarget', handler: string }
         | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null } } };
+      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null } } };
 
 export type DeleteJobMutationVariables = Exact<{
   id: string;
@@ -257,21 +259,21 @@ export type TriggerJobMutationVariables = Exact<{
 }>;
 
 
-export type TriggerJobMutation = { triggerJob: { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, waitingFor: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
+export type TriggerJobMutation = { triggerJob: { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, waitingFor: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, retryAfterSeconds: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
 
 export type CancelExecutionMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type CancelExecutionMutation = { cancelExecution: { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, waitingFor: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
+export type CancelExecutionMutation = { cancelExecution: { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, waitingFor: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, retryAfterSeconds: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
 
 export type RetryExecutionMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type RetryExecutionMutation = { retryExecution: { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, waitingFor: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
+export type RetryExecutionMutation = { retryExecution: { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, waitingFor: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, retryAfterSeconds: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
 
 export type CreateApiKeyMutationVariables = Exact<{
   name: string;
@@ -306,7 +308,7 @@ export type JobQueryVariables = Exact<{
 export type JobQuery = { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
       | { __typename: 'HandlerTarget', handler: string }
       | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-    , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null } | null };
+    , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null } | null };
 
 export type JobsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -320,14 +322,14 @@ export type JobsQueryVariables = Exact<{
 export type JobsQuery = { jobs: { totalCount: number, edges: Array<{ cursor: string, node: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
           | { __typename: 'HandlerTarget', handler: string }
           | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-        , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
+        , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
 
 export type ExecutionQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type ExecutionQuery = { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, waitingFor: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } | null };
+export type ExecutionQuery = { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, waitingFor: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, retryAfterSeconds: number | null, workerId: string | null }>, job: { id: string, name: string } | null } | null };
 
 export type ExecutionsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -338,7 +340,7 @@ export type ExecutionsQueryVariables = Exact<{
 }>;
 
 
-export type ExecutionsQuery = { executions: { edges: Array<{ cursor: string, node: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, waitingFor: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
+export type ExecutionsQuery = { executions: { edges: Array<{ cursor: string, node: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, waitingFor: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, retryAfterSeconds: number | null, workerId: string | null }>, job: { id: string, name: string } | null } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
 
 export type ExecutionStatsQueryVariables = Exact<{
   since: string;
@@ -378,7 +380,7 @@ export type ExecutionUpdatedSubscriptionVariables = Exact<{
 }>;
 
 
-export type ExecutionUpdatedSubscription = { executionUpdated: { previousStatus: ExecutionStatus | null, status: ExecutionStatus, occurredAt: string, execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, waitingFor: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
+export type ExecutionUpdatedSubscription = { executionUpdated: { previousStatus: ExecutionStatus | null, status: ExecutionStatus, occurredAt: string, execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, waitingFor: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, retryAfterSeconds: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -448,6 +450,7 @@ export const JobFieldsFragmentDoc = new TypedDocumentString(`
     initialBackoffSeconds
     maxBackoffSeconds
     backoffMultiplier
+    nonRetryableStatuses
   }
   overlapPolicy
   misfirePolicy
@@ -481,6 +484,7 @@ export const AttemptFieldsFragmentDoc = new TypedDocumentString(`
   outcome
   error
   httpStatus
+  retryAfterSeconds
   workerId
 }
     `, {"fragmentName":"AttemptFields"}) as unknown as TypedDocumentString<AttemptFieldsFragment, unknown>;
@@ -522,6 +526,7 @@ export const ExecutionFieldsFragmentDoc = new TypedDocumentString(`
   outcome
   error
   httpStatus
+  retryAfterSeconds
   workerId
 }`, {"fragmentName":"ExecutionFields"}) as unknown as TypedDocumentString<ExecutionFieldsFragment, unknown>;
 export const ApiKeyFieldsFragmentDoc = new TypedDocumentString(`
@@ -581,6 +586,7 @@ fragment JobFields on Job {
     initialBackoffSeconds
     maxBackoffSeconds
     backoffMultiplier
+    nonRetryableStatuses
   }
   overlapPolicy
   misfirePolicy
@@ -643,6 +649,7 @@ fragment JobFields on Job {
     initialBackoffSeconds
     maxBackoffSeconds
     backoffMultiplier
+    nonRetryableStatuses
   }
   overlapPolicy
   misfirePolicy
@@ -705,6 +712,7 @@ fragment JobFields on Job {
     initialBackoffSeconds
     maxBackoffSeconds
     backoffMultiplier
+    nonRetryableStatuses
   }
   overlapPolicy
   misfirePolicy
@@ -767,6 +775,7 @@ fragment JobFields on Job {
     initialBackoffSeconds
     maxBackoffSeconds
     backoffMultiplier
+    nonRetryableStatuses
   }
   overlapPolicy
   misfirePolicy
@@ -804,6 +813,7 @@ export const TriggerJobDocument = new TypedDocumentString(`
   outcome
   error
   httpStatus
+  retryAfterSeconds
   workerId
 }
 fragment ExecutionFields on Execution {
@@ -851,6 +861,7 @@ export const CancelExecutionDocument = new TypedDocumentString(`
   outcome
   error
   httpStatus
+  retryAfterSeconds
   workerId
 }
 fragment ExecutionFields on Execution {
@@ -898,6 +909,7 @@ export const RetryExecutionDocument = new TypedDocumentString(`
   outcome
   error
   httpStatus
+  retryAfterSeconds
   workerId
 }
 fragment ExecutionFields on Execution {
@@ -1030,6 +1042,7 @@ fragment JobFields on Job {
     initialBackoffSeconds
     maxBackoffSeconds
     backoffMultiplier
+    nonRetryableStatuses
   }
   overlapPolicy
   misfirePolicy
@@ -1111,6 +1124,7 @@ fragment JobFields on Job {
     initialBackoffSeconds
     maxBackoffSeconds
     backoffMultiplier
+    nonRetryableStatuses
   }
   overlapPolicy
   misfirePolicy
@@ -1139,6 +1153,7 @@ export const ExecutionDocument = new TypedDocumentString(`
   outcome
   error
   httpStatus
+  retryAfterSeconds
   workerId
 }
 fragment ExecutionFields on Execution {
@@ -1204,6 +1219,7 @@ fragment AttemptFields on ExecutionAttempt {
   outcome
   error
   httpStatus
+  retryAfterSeconds
   workerId
 }
 fragment ExecutionFields on Execution {
@@ -1297,6 +1313,7 @@ export const ExecutionUpdatedDocument = new TypedDocumentString(`
   outcome
   error
   httpStatus
+  retryAfterSeconds
   workerId
 }
 fragment ExecutionFields on Execution {

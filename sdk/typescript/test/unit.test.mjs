@@ -129,7 +129,7 @@ test('verifyWebhookV2 during a rotation: the two-signature header verifies with 
   // A receiver given [new, old] verifies a header signed with the old secret alone (and the new alone).
   assert.equal(await verifyWebhookV2({ ...input, secret: [secret, oldSecret], headers: delivered(signV2(at / 1000, { key: oldSecret })) }), true);
   assert.equal(await verifyWebhookV2({ ...input, secret: [secret, oldSecret], headers: delivered(signV2(at / 1000)) }), true);
-  await assert.rejects(verifyWebhookV2({ ...input, secret: [], headers }), TypeError);
+  assert.equal(await verifyWebhookV2({ ...input, secret: [], headers }), false);
 });
 
 test('verifyWebhookV2 refuses a tampered signature and a header past the replay window, either way', async () => {

@@ -44,15 +44,17 @@ export class ApiKeyResolver {
   // The description is the first public contract's, word for word: the grace is told on its argument.
   @Mutation(() => WebhookSecretPayload, { description: "ADMIN only. Replaces the tenant's webhook signing secret." })
   async rotateWebhookSecret(
+    // Nullable so that a client's optional variable may be passed through: null is the default too.
     @Arg('gracePeriodSeconds', () => Int, {
+      nullable: true,
       defaultValue: DEFAULT_GRACE_PERIOD_SECONDS,
       description:
-        'How long the replaced secret still signs deliveries, beside the new one: 0 (not at all) to 604800 (7 days); default a day. A rotation during a grace replaces that previous secret: one previous secret at a time.',
+        'How long the replaced secret still signs deliveries, beside the new one: 0 (not at all) to 604800 (7 days); default (or null) a day. A rotation during a grace replaces that previous secret: one previous secret at a time.',
     })
-    gracePeriodSeconds: number,
+    gracePeriodSeconds: number | null,
     @Ctx() ctx: Context,
   ): Promise<WebhookSecretPayload> {
-    return rotateWebhookSecret(scopeOf(ctx).tenant, ctx.app.clock(), gracePeriodSeconds);
+    return rotateWebhookSecret(scopeOf(ctx).tenant, ctx.app.clock(), gracePeriodSeconds ?? DEFAULT_GRACE_PERIOD_SECONDS);
   }
 
   @Mutation(() => WebhookSecretRotation, {

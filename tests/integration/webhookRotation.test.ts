@@ -8,7 +8,7 @@ import { startReceiver, type ReceivedRequest } from '../support/httpReceiver.js'
 import { waitUntil } from '../support/waitFor.js';
 import { signatureV2Valid, signatureValid, signaturesOf } from '../support/webhookSignature.js';
 
-const ROTATE = `mutation($grace: Int!) { rotateWebhookSecret(gracePeriodSeconds: $grace) { secret previousSecretExpiresAt } }`;
+const ROTATE = `mutation($grace: Int) { rotateWebhookSecret(gracePeriodSeconds: $grace) { secret previousSecretExpiresAt } }`;
 const REVOKE = `mutation { revokePreviousWebhookSecret { previousSecretExpiresAt rotatedAt } }`;
 const VIEWER = `{ viewer { webhookSecretRotation { previousSecretExpiresAt rotatedAt } } }`;
 const CREATE_JOB = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id target { ... on HttpTarget { url } } } } }`;
@@ -29,7 +29,7 @@ describe('webhook secret rotation: deliveries during and after the grace', () =>
   const secrets: string[] = [];
 
   /** Rotates with `grace` seconds and returns the answer; the new secret is appended to `secrets`. */
-  async function rotate(grace: number): Promise<{ secret: string; previousSecretExpiresAt: string | null }> {
+  async function rotate(grace: number | null): Promise<{ secret: string; previousSecretExpiresAt: string | null }> {
     const rotated = (await gqlOk(k.url, admin, ROTATE, { grace })).rotateWebhookSecret;
     secrets.push(rotated.secret);
     return rotated;
@@ -128,5 +128,12 @@ describe('webhook secret rotation: deliveries during and after the grace', () =>
       extensions: { code: 'BAD_USER_INPUT', field: 'gracePeriodSeconds' },
     });
     expect(verifiedWith(await delivery()).v2.at(-1)).toBe(true);
+  });
+
+  it('takes a null grace as the default, a day', async () => {
+    const before = Date.now();
+    const { previousSecretExpiresAt } = await rotate(null);
+    expect(Date.parse(previousSecretExpiresAt!)).toBeGreaterThanOrEqual(before + 86_400_000 - 1000);
+    expect(Date.parse(previousSecretExpiresAt!)).toBeLessThanOrEqual(Date.now() + 86_400_000);
   });
 });

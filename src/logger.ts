@@ -29,6 +29,7 @@ const SECRET_KEYS = [
   'secret',
   'apiKey',
   'webhookSecret',
+  'previousWebhookSecret',
   'password',
   '"x-api-key"',
 ];

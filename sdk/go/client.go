@@ -379,12 +379,32 @@ func (c *Client) RevokeApiKey(ctx context.Context, id string) (*ApiKey, error) {
 }
 
 // RotateWebhookSecret replaces the tenant's webhook signing secret and returns it, once (ADMIN only).
+// The replaced secret keeps signing deliveries, beside the new one, for the server's default grace
+// (a day); see [Client.RotateWebhookSecretWithGrace].
 func (c *Client) RotateWebhookSecret(ctx context.Context) (string, error) {
-	r, err := RotateWebhookSecret(ctx, c.gql)
+	r, err := RotateWebhookSecret(ctx, c.gql, nil)
 	if err != nil {
 		return "", asError(err)
 	}
 	return r.RotateWebhookSecret.Secret, nil
+}
+
+// RotateWebhookSecretWithGrace is [Client.RotateWebhookSecret] with the grace given: the replaced
+// secret keeps signing deliveries for gracePeriodSeconds (0, none, to 604800, 7 days), until the
+// time returned (nil for 0).
+func (c *Client) RotateWebhookSecretWithGrace(ctx context.Context, gracePeriodSeconds int) (secret string, previousSecretExpiresAt *time.Time, err error) {
+	r, err := RotateWebhookSecret(ctx, c.gql, &gracePeriodSeconds)
+	if err != nil {
+		return "", nil, asError(err)
+	}
+	return r.RotateWebhookSecret.Secret, r.RotateWebhookSecret.PreviousSecretExpiresAt, nil
+}
+
+// RevokePreviousWebhookSecret ends the grace of the secret the last rotation replaced, at once
+// (ADMIN only); doing it again changes nothing.
+func (c *Client) RevokePreviousWebhookSecret(ctx context.Context) error {
+	_, err := RevokePreviousWebhookSecret(ctx, c.gql)
+	return asError(err)
 }
 
 func orDefault(v, d int) int {

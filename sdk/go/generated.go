@@ -4071,6 +4071,38 @@ func (v *RevokeApiKeyRevokeApiKey) __premarshalJSON() (*__premarshalRevokeApiKey
 	return &retval, nil
 }
 
+// RevokePreviousWebhookSecretResponse is returned by RevokePreviousWebhookSecret on success.
+type RevokePreviousWebhookSecretResponse struct {
+	// ADMIN only. Ends the grace of the secret the last rotateWebhookSecret replaced: deliveries are signed with the current secret alone from the next attempt on. Idempotent.
+	RevokePreviousWebhookSecret RevokePreviousWebhookSecretRevokePreviousWebhookSecretWebhookSecretRotation `json:"revokePreviousWebhookSecret"`
+}
+
+// GetRevokePreviousWebhookSecret returns RevokePreviousWebhookSecretResponse.RevokePreviousWebhookSecret, and is useful for accessing the field via an interface.
+func (v *RevokePreviousWebhookSecretResponse) GetRevokePreviousWebhookSecret() RevokePreviousWebhookSecretRevokePreviousWebhookSecretWebhookSecretRotation {
+	return v.RevokePreviousWebhookSecret
+}
+
+// RevokePreviousWebhookSecretRevokePreviousWebhookSecretWebhookSecretRotation includes the requested fields of the GraphQL type WebhookSecretRotation.
+// The GraphQL type's documentation follows.
+//
+// Where the tenant's webhook signing secret stands. The secrets themselves are never shown here.
+type RevokePreviousWebhookSecretRevokePreviousWebhookSecretWebhookSecretRotation struct {
+	// When the secret replaced by the last rotateWebhookSecret stops signing deliveries (until then each delivery carries a signature with the new secret and one with it); null when no previous secret is valid: never rotated, rotated without a grace, revoked or expired.
+	PreviousSecretExpiresAt *time.Time `json:"previousSecretExpiresAt"`
+	// When rotateWebhookSecret last replaced the secret; null if never.
+	RotatedAt *time.Time `json:"rotatedAt"`
+}
+
+// GetPreviousSecretExpiresAt returns RevokePreviousWebhookSecretRevokePreviousWebhookSecretWebhookSecretRotation.PreviousSecretExpiresAt, and is useful for accessing the field via an interface.
+func (v *RevokePreviousWebhookSecretRevokePreviousWebhookSecretWebhookSecretRotation) GetPreviousSecretExpiresAt() *time.Time {
+	return v.PreviousSecretExpiresAt
+}
+
+// GetRotatedAt returns RevokePreviousWebhookSecretRevokePreviousWebhookSecretWebhookSecretRotation.RotatedAt, and is useful for accessing the field via an interface.
+func (v *RevokePreviousWebhookSecretRevokePreviousWebhookSecretWebhookSecretRotation) GetRotatedAt() *time.Time {
+	return v.RotatedAt
+}
+
 type Role string
 
 const (
@@ -4100,11 +4132,18 @@ func (v *RotateWebhookSecretResponse) GetRotateWebhookSecret() RotateWebhookSecr
 type RotateWebhookSecretRotateWebhookSecretWebhookSecretPayload struct {
 	// HMAC-SHA256 key for X-Kairos-Signature. Shown once.
 	Secret string `json:"secret"`
+	// Until when the replaced secret also signs deliveries (gracePeriodSeconds from now); null when gracePeriodSeconds was 0.
+	PreviousSecretExpiresAt *time.Time `json:"previousSecretExpiresAt"`
 }
 
 // GetSecret returns RotateWebhookSecretRotateWebhookSecretWebhookSecretPayload.Secret, and is useful for accessing the field via an interface.
 func (v *RotateWebhookSecretRotateWebhookSecretWebhookSecretPayload) GetSecret() string {
 	return v.Secret
+}
+
+// GetPreviousSecretExpiresAt returns RotateWebhookSecretRotateWebhookSecretWebhookSecretPayload.PreviousSecretExpiresAt, and is useful for accessing the field via an interface.
+func (v *RotateWebhookSecretRotateWebhookSecretWebhookSecretPayload) GetPreviousSecretExpiresAt() *time.Time {
+	return v.PreviousSecretExpiresAt
 }
 
 // ScheduleFields includes the GraphQL fields of Schedule requested by the fragment ScheduleFields.
@@ -4876,6 +4915,14 @@ type __RevokeApiKeyInput struct {
 
 // GetId returns __RevokeApiKeyInput.Id, and is useful for accessing the field via an interface.
 func (v *__RevokeApiKeyInput) GetId() string { return v.Id }
+
+// __RotateWebhookSecretInput is used internally by genqlient
+type __RotateWebhookSecretInput struct {
+	GracePeriodSeconds *int `json:"gracePeriodSeconds,omitempty"`
+}
+
+// GetGracePeriodSeconds returns __RotateWebhookSecretInput.GracePeriodSeconds, and is useful for accessing the field via an interface.
+func (v *__RotateWebhookSecretInput) GetGracePeriodSeconds() *int { return v.GracePeriodSeconds }
 
 // __TriggerJobInput is used internally by genqlient
 type __TriggerJobInput struct {
@@ -6115,22 +6162,59 @@ func RevokeApiKey(
 	return data_, err_
 }
 
-// The mutation executed by RotateWebhookSecret.
-const RotateWebhookSecret_Operation = `
-mutation RotateWebhookSecret {
-	rotateWebhookSecret {
-		secret
+// The mutation executed by RevokePreviousWebhookSecret.
+const RevokePreviousWebhookSecret_Operation = `
+mutation RevokePreviousWebhookSecret {
+	revokePreviousWebhookSecret {
+		previousSecretExpiresAt
+		rotatedAt
 	}
 }
 `
 
+func RevokePreviousWebhookSecret(
+	ctx_ context.Context,
+	client_ graphql.Client,
+) (data_ *RevokePreviousWebhookSecretResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "RevokePreviousWebhookSecret",
+		Query:  RevokePreviousWebhookSecret_Operation,
+	}
+
+	data_ = &RevokePreviousWebhookSecretResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by RotateWebhookSecret.
+const RotateWebhookSecret_Operation = `
+mutation RotateWebhookSecret ($gracePeriodSeconds: Int) {
+	rotateWebhookSecret(gracePeriodSeconds: $gracePeriodSeconds) {
+		secret
+		previousSecretExpiresAt
+	}
+}
+`
+
+// Without gracePeriodSeconds the server's default grace (a day) applies.
 func RotateWebhookSecret(
 	ctx_ context.Context,
 	client_ graphql.Client,
+	gracePeriodSeconds *int,
 ) (data_ *RotateWebhookSecretResponse, err_ error) {
 	req_ := &graphql.Request{
 		OpName: "RotateWebhookSecret",
 		Query:  RotateWebhookSecret_Operation,
+		Variables: &__RotateWebhookSecretInput{
+			GracePeriodSeconds: gracePeriodSeconds,
+		},
 	}
 
 	data_ = &RotateWebhookSecretResponse{}

@@ -452,6 +452,32 @@ func (p *cutter) cut() int {
 	return n
 }
 
+func TestRotateWebhookSecretWithGraceAndRevoke(t *testing.T) {
+	c, _, _ := live(t)
+	ctx := ctxFor(t, 30*time.Second)
+	first, err := c.RotateWebhookSecret(ctx)
+	if err != nil || first == "" {
+		t.Fatalf("rotate with the default grace: %q %v", first, err)
+	}
+	before := time.Now()
+	second, expiresAt, err := c.RotateWebhookSecretWithGrace(ctx, 60)
+	if err != nil || second == first || expiresAt == nil || expiresAt.Before(before.Add(59*time.Second)) || expiresAt.After(time.Now().Add(61*time.Second)) {
+		t.Fatalf("rotate with 60 s of grace: %q %v %v", second, expiresAt, err)
+	}
+	// 0 is sent (no grace), not dropped for the default.
+	if _, expiresAt, err := c.RotateWebhookSecretWithGrace(ctx, 0); err != nil || expiresAt != nil {
+		t.Fatalf("rotate without a grace: %v %v", expiresAt, err)
+	}
+	if _, _, err := c.RotateWebhookSecretWithGrace(ctx, 604801); !kairos.IsCode(err, kairos.CodeBadUserInput) {
+		t.Fatalf("a grace over 7 days: want BAD_USER_INPUT, got %v", err)
+	}
+	for range 2 {
+		if err := c.RevokePreviousWebhookSecret(ctx); err != nil {
+			t.Fatalf("revoke (twice: idempotent): %v", err)
+		}
+	}
+}
+
 func TestWatchReconnectsAfterADrop(t *testing.T) {
 	c, u, token := live(t)
 	target, _ := url.Parse(u)

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -104,5 +105,65 @@ func TestVerifyWebhookV1AcceptsWhatV2Refuses(t *testing.T) {
 	}
 	if kairos.VerifyWebhookV2(replay, "POST", targetURL, body, v2Secret, 0, at) {
 		t.Error("v2 verifies a replay under another execution id")
+	}
+}
+
+// During a secret rotation's grace Kairos sends one v2 per secret, the newest first, after one timestamp.
+func TestVerifyWebhookV2Secrets(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	body := `{"executionId":"e1"}`
+	newSig := signV2(at.Unix(), executionID, "POST", targetURL, body, "new-secret")
+	oldSig := signV2(at.Unix(), executionID, "POST", targetURL, body, "old-secret")
+	both := newSig + ",v2=" + oldSig[len(oldSig)-64:]
+	tampered := both[:len(both)-1] + map[bool]string{true: "0", false: "1"}[both[len(both)-1] != '0']
+	cases := []struct {
+		name      string
+		signature string
+		secrets   []string
+		now       time.Time
+		want      bool
+	}{
+		{"both signatures, both secrets", both, []string{"new-secret", "old-secret"}, at, true},
+		{"both signatures, the new secret only", both, []string{"new-secret"}, at, true},
+		{"both signatures, the old secret only", both, []string{"old-secret"}, at, true},
+		{"the old signature alone, both secrets", oldSig, []string{"new-secret", "old-secret"}, at, true},
+		{"both signatures, neither secret", both, []string{"third", "fourth"}, at, false},
+		{"no secret", both, nil, at, false},
+		{"the old signature tampered with, the old secret", tampered, []string{"old-secret"}, at, false},
+		{"the old signature tampered with, the new secret", tampered, []string{"new-secret"}, at, true},
+		{"a timestamp 301 s old", both, []string{"new-secret"}, at.Add(301 * time.Second), false},
+		{"a timestamp 301 s ahead", both, []string{"new-secret"}, at.Add(-301 * time.Second), false},
+		{"a timestamp 300 s ahead", both, []string{"new-secret"}, at.Add(-300 * time.Second), true},
+		{"a signature list without its timestamp", both[strings.Index(both, ",")+1:], []string{"new-secret"}, at, false},
+	}
+	for _, tc := range cases {
+		if got := kairos.VerifyWebhookV2Secrets(delivered(tc.signature, executionID), "POST", targetURL, []byte(body), tc.secrets, 0, tc.now); got != tc.want {
+			t.Errorf("%s: got %v", tc.name, got)
+		}
+	}
+	// One secret: VerifyWebhookV2 reads the header with two signatures too.
+	if !kairos.VerifyWebhookV2(delivered(both, executionID), "POST", targetURL, []byte(body), "old-secret", 0, at) {
+		t.Error("VerifyWebhookV2 refuses a header with two signatures")
+	}
+	// The replay window is settable.
+	if !kairos.VerifyWebhookV2Secrets(delivered(both, executionID), "POST", targetURL, []byte(body), []string{"new-secret"}, 10*time.Minute, at.Add(9*time.Minute)) {
+		t.Error("a 10-minute window refuses a 9-minute-old timestamp")
+	}
+}
+
+func TestVerifyWebhookV1ReadsTwoSignatures(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	body := []byte(`{"executionId":"e1"}`)
+	sign := func(secret string) string {
+		mac := hmac.New(sha256.New, []byte(secret))
+		fmt.Fprintf(mac, "%d.%s", at.Unix(), body)
+		return hex.EncodeToString(mac.Sum(nil))
+	}
+	header := fmt.Sprintf("t=%d,v1=%s,v1=%s", at.Unix(), sign("new-secret"), sign("old-secret"))
+	if !kairos.VerifyWebhook(body, header, "old-secret", 0, at) || !kairos.VerifyWebhook(body, header, "new-secret", 0, at) {
+		t.Error("v1 does not verify a header with two signatures with either secret")
+	}
+	if kairos.VerifyWebhook(body, header, "third", 0, at) {
+		t.Error("v1 verifies with a secret that signed neither")
 	}
 }

@@ -23,5 +23,12 @@ export interface TenantDoc {
   webhookSecret: string;
   /** When the secret was last replaced by rotateWebhookSecret; absent until then. */
   webhookSecretRotatedAt?: Date;
+  /**
+   * The secret the last rotation replaced: deliveries are signed with it too, after the current one,
+   * until `previousWebhookSecretExpiresAt`. Absent without a grace, and after revokePreviousWebhookSecret.
+   */
+  previousWebhookSecret?: string;
+  /** When `previousWebhookSecret` stops signing; an expired pair stays until the next rotation or revoke. */
+  previousWebhookSecretExpiresAt?: Date;
   createdAt: Date;
 }

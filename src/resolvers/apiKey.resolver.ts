@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { Context } from './context.type.js';
 import { scopeOf } from './auth-checker.js';
 import { createApiKey } from '../apiKeys/createApiKey.js';
@@ -8,8 +8,11 @@ import { fromGlobalId } from '../ids/globalId.js';
 import { ApiKey, ApiKeyPayload, WebhookSecretPayload } from '../schema/apiKey.type.js';
 import { Role } from '../schema/enums.js';
 import type { RoleName } from '../domain/role.js';
+import { DEFAULT_GRACE_PERIOD_SECONDS } from '../domain/webhookSecretRotation.js';
+import { WebhookSecretRotation } from '../schema/webhookSecretRotation.type.js';
+import { revokePreviousWebhookSecret } from '../tenants/revokePreviousWebhookSecret.js';
 import { rotateWebhookSecret } from '../tenants/rotateWebhookSecret.js';
-import { toApiKey } from './mappers.js';
+import { toApiKey, toWebhookSecretRotation } from './mappers.js';
 
 /** API keys and the webhook secret: ADMIN only. */
 @Resolver(() => ApiKey)
@@ -38,8 +41,28 @@ export class ApiKeyResolver {
     return toApiKey(await revokeApiKey(scopeOf(ctx).apiKeys, parsed.id));
   }
 
+  // The description is the first public contract's, word for word: the grace is told on its argument.
   @Mutation(() => WebhookSecretPayload, { description: "ADMIN only. Replaces the tenant's webhook signing secret." })
-  async rotateWebhookSecret(@Ctx() ctx: Context): Promise<WebhookSecretPayload> {
-    return { secret: await rotateWebhookSecret(scopeOf(ctx).tenant, ctx.app.clock()) };
+  async rotateWebhookSecret(
+    // Nullable so that a client's optional variable may be passed through: null is the default too.
+    @Arg('gracePeriodSeconds', () => Int, {
+      nullable: true,
+      defaultValue: DEFAULT_GRACE_PERIOD_SECONDS,
+      description:
+        'How long the replaced secret still signs deliveries, beside the new one: 0 (not at all) to 604800 (7 days); default (or null) a day. A rotation during a grace replaces that previous secret: one previous secret at a time.',
+    })
+    gracePeriodSeconds: number | null,
+    @Ctx() ctx: Context,
+  ): Promise<WebhookSecretPayload> {
+    return rotateWebhookSecret(scopeOf(ctx).tenant, ctx.app.clock(), gracePeriodSeconds ?? DEFAULT_GRACE_PERIOD_SECONDS);
+  }
+
+  @Mutation(() => WebhookSecretRotation, {
+    description:
+      'ADMIN only. Ends the grace of the secret the last rotateWebhookSecret replaced: deliveries are signed with the current secret alone from the next attempt on. Idempotent.',
+  })
+  async revokePreviousWebhookSecret(@Ctx() ctx: Context): Promise<WebhookSecretRotation> {
+    const now = ctx.app.clock();
+    return toWebhookSecretRotation(await revokePreviousWebhookSecret(scopeOf(ctx).tenant, now), now);
   }
 }

@@ -5,6 +5,9 @@ import type { Execution } from '../schema/execution.type.js';
 import type { Job } from '../schema/job.type.js';
 import type { ApiKey } from '../schema/apiKey.type.js';
 import type { ApiKeyRecord } from '../store/apiKeyStore.js';
+import type { TenantDoc } from '../domain/tenant.js';
+import { previousSecretExpiresAt } from '../domain/webhookSecretRotation.js';
+import type { WebhookSecretRotation } from '../schema/webhookSecretRotation.type.js';
 
 /** A Job as GraphQL sees it, keeping its document for field resolvers (`doc` is not a GraphQL field). */
 export type JobNode = Job & { doc: JobDoc };
@@ -75,4 +78,9 @@ export function toApiKey(record: ApiKeyRecord): ApiKey {
     createdAt: record.createdAt,
     lastUsedAt: record.lastUsedAt,
   };
+}
+
+/** The tenant's signing state at `now`: an expired previous secret reads as none. */
+export function toWebhookSecretRotation(tenant: TenantDoc, now: Date): WebhookSecretRotation {
+  return { previousSecretExpiresAt: previousSecretExpiresAt(tenant, now), rotatedAt: tenant.webhookSecretRotatedAt ?? null };
 }

@@ -3,6 +3,7 @@ import type { Context } from './context.type.js';
 import { scopeOf } from './auth-checker.js';
 import { Viewer } from '../schema/viewer.type.js';
 import type { JobCounter } from '../quotas/jobCounter.js';
+import { toWebhookSecretRotation } from './mappers.js';
 
 /** The counter, or MongoDB's count when Redis cannot answer. */
 function countJobs(counter: JobCounter, tenantId: string, count: () => Promise<number>): Promise<number> {
@@ -15,8 +16,9 @@ export class ViewerResolver {
   @Query(() => Viewer)
   async viewer(@Ctx() ctx: Context): Promise<Viewer> {
     const { identity, jobs, tenant: own } = scopeOf(ctx);
+    const now = ctx.app.clock();
     const [tenant, jobCount, waitingExecutions] = await Promise.all([
-      own.ensure(ctx.app.clock()),
+      own.ensure(now),
       countJobs(ctx.app.operations.jobCounter, identity.tenantId, () => jobs.countAll()),
       ctx.app.operations.waiting.count(identity.tenantId).catch(() => null),
     ]);
@@ -37,6 +39,7 @@ export class ViewerResolver {
         maxSubscriptionsPerSocket: tenant.maxSubscriptionsPerSocket,
         maxSubscriptions: tenant.maxSubscriptions,
       },
+      webhookSecretRotation: toWebhookSecretRotation(tenant, now),
     };
   }
 }

@@ -38,4 +38,10 @@ export class ApiKeyPayload {
 export class WebhookSecretPayload {
   @Field(() => String, { description: 'HMAC-SHA256 key for X-Kairos-Signature. Shown once.' })
   secret!: string;
+
+  @Field(() => DateTimeScalar, {
+    nullable: true,
+    description: 'Until when the replaced secret also signs deliveries (gracePeriodSeconds from now); null when gracePeriodSeconds was 0.',
+  })
+  previousSecretExpiresAt?: Date | null;
 }

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Role } from './enums.js';
 import type { RoleName } from '../domain/role.js';
+import { WebhookSecretRotation } from './webhookSecretRotation.type.js';
 
 @ObjectType('TenantQuota')
 export class TenantQuota {
@@ -71,4 +72,7 @@ export class Viewer {
 
   @Field(() => TenantQuota)
   quota!: TenantQuota;
+
+  @Field(() => WebhookSecretRotation, { description: 'Whether a replaced webhook secret still signs deliveries, and until when.' })
+  webhookSecretRotation!: WebhookSecretRotation;
 }

@@ -16,7 +16,11 @@ export class OwnTenantStore {
     return this.tenants.ensure(this.tenantId, now);
   }
 
-  replaceWebhookSecret(secret: string, now: Date): Promise<void> {
-    return this.tenants.replaceWebhookSecret(this.tenantId, secret, now);
+  rotateWebhookSecret(current: string, secret: string, previousExpiresAt: Date | null, now: Date): Promise<boolean> {
+    return this.tenants.rotateWebhookSecret(this.tenantId, current, secret, previousExpiresAt, now);
+  }
+
+  revokePreviousWebhookSecret(): Promise<void> {
+    return this.tenants.revokePreviousWebhookSecret(this.tenantId);
   }
 }

@@ -67,8 +67,34 @@ export class TenantStore {
     };
   }
 
-  /** Sets the tenant's webhook signing secret (the tenant exists: `ensure` it first). */
-  async replaceWebhookSecret(tenantId: string, secret: string, now: Date): Promise<void> {
-    await this.c.tenants.updateOne({ _id: tenantId }, { $set: { webhookSecret: secret, webhookSecretRotatedAt: now } });
+  /**
+   * Makes `secret` the tenant's signing secret if `current` still is (the tenant exists: `ensure` it
+   * first). The replaced one keeps signing until `previousExpiresAt`, or stops at once when it is
+   * null; a previous secret from an earlier rotation is dropped either way (one previous at a time).
+   * False when another rotation replaced `current` first, so that neither caller's secret is lost unseen.
+   */
+  async rotateWebhookSecret(
+    tenantId: string,
+    current: string,
+    secret: string,
+    previousExpiresAt: Date | null,
+    now: Date,
+  ): Promise<boolean> {
+    const filter = { _id: tenantId, webhookSecret: current };
+    const rotated = { webhookSecret: secret, webhookSecretRotatedAt: now };
+    const { matchedCount } = previousExpiresAt
+      ? await this.c.tenants.updateOne(filter, {
+          $set: { ...rotated, previousWebhookSecret: current, previousWebhookSecretExpiresAt: previousExpiresAt },
+        })
+      : await this.c.tenants.updateOne(filter, {
+          $set: rotated,
+          $unset: { previousWebhookSecret: '', previousWebhookSecretExpiresAt: '' },
+        });
+    return matchedCount === 1;
+  }
+
+  /** Drops the previous webhook secret, ending its grace at once; nothing to do when there is none. */
+  async revokePreviousWebhookSecret(tenantId: string): Promise<void> {
+    await this.c.tenants.updateOne({ _id: tenantId }, { $unset: { previousWebhookSecret: '', previousWebhookSecretExpiresAt: '' } });
   }
 }

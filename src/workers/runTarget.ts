@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
 import { errorMessage, type Logger } from '../logger.js';
 import type { AttemptResult } from '../domain/attemptEnd.js';
+import { signingSecrets } from '../domain/webhookSecretRotation.js';
 import { CancelledError, ShutdownError, type CancelSignals } from '../events/cancelSignals.js';
 import { toGlobalId } from '../ids/globalId.js';
 import type { JobSnapshot } from '../queue/queueEntry.js';
@@ -20,7 +21,7 @@ import { callHttpTarget } from './targets/httpTarget.js';
 import { isNonRetryable, UnusableTargetError } from './targets/targetAgent.js';
 
 export interface TargetDeps {
-  /** The tenant's webhook signing secret, for HTTP targets. */
+  /** The tenant's webhook signing secrets, for HTTP targets: the one read that gives the current and the previous. */
   tenants: Pick<TenantStore, 'ensure'>;
   handlers: HandlerRegistry;
   /** Runs CPU_BOUND handler attempts in child processes. */
@@ -93,6 +94,8 @@ async function attempt(
   try {
     if (job.target.kind === 'HTTP') {
       const tenant = await deps.tenants.ensure(run.tenantId, deps.clock());
+      // The same instant signs the delivery and decides whether the previous secret's grace is over.
+      const now = deps.clock();
       const response = await callHttpTarget({
         ...job.target,
         payloadJson,
@@ -100,9 +103,9 @@ async function attempt(
         jobId: toGlobalId('Job', run.jobId),
         attempt: number,
         scheduledFor: run.scheduledFor,
-        secret: tenant.webhookSecret,
+        secret: signingSecrets(tenant, now),
         signal: controller.signal,
-        now: deps.clock(),
+        now,
         dispatcher: deps.http.dispatcher,
         allowPrivate: deps.http.allowPrivate,
         traceparent: traceparentHeader,

@@ -27,6 +27,8 @@ async function freePort(): Promise<number> {
 
 describe('the webhook receiver of docs/security.md', () => {
   const secret = 'readme-receiver-test-secret';
+  /** The secret a rotation replaced: the receiver is given both, `<new>,<old>`, as during the grace. */
+  const oldSecret = 'readme-receiver-old-secret';
   const dir = mkdtempSync(join(tmpdir(), 'kairos-readme-'));
   let child: ChildProcess;
   let url = '';
@@ -36,7 +38,7 @@ describe('the webhook receiver of docs/security.md', () => {
     const port = await freePort();
     url = `http://127.0.0.1:${port}/hook`;
     child = spawn(process.execPath, [join(dir, 'receiver.mjs')], {
-      env: { PATH: process.env.PATH ?? '', WEBHOOK_SECRET: secret, WEBHOOK_URL: url, PORT: String(port) },
+      env: { PATH: process.env.PATH ?? '', WEBHOOK_SECRET: `${secret},${oldSecret}`, WEBHOOK_URL: url, PORT: String(port) },
       stdio: 'ignore',
     });
     await waitUntil(
@@ -63,7 +65,7 @@ describe('the webhook receiver of docs/security.md', () => {
       headers: { 'content-type': 'application/json', 'x-kairos-execution-id': executionId, 'idempotency-key': executionId, ...headers },
     }).then((r) => r.status);
   /** An X-Kairos-Signature-V2 header as Kairos makes it, of a POST to the receiver's URL unless `request` says otherwise. */
-  const v2 = (request: Partial<SignedRequest>, now = new Date(), key = secret) => ({
+  const v2 = (request: Partial<SignedRequest>, now = new Date(), key: string | string[] = secret) => ({
     'x-kairos-signature-v2': signatureV2(key, { executionId, method: 'POST', url, body: '', ...request }, now),
   });
 
@@ -89,5 +91,15 @@ describe('the webhook receiver of docs/security.md', () => {
     expect(await send('POST', body, v2({ body, url: url.replace('/hook', '/other') }))).toBe(401);
     // The deprecated v1 header alone is not enough for a receiver that verifies v2.
     expect(await send('POST', body, { 'x-kairos-signature': signature(secret, body, new Date()) })).toBe(401);
+  });
+
+  it("during a rotation's grace accepts the header with both signatures, and either secret's alone; refuses neither", async () => {
+    const body = '{"a":1}';
+    expect(await send('POST', body, v2({ body }, new Date(), [secret, oldSecret]))).toBe(204);
+    expect(await send('POST', body, v2({ body }, new Date(), [oldSecret]))).toBe(204);
+    expect(await send('POST', body, v2({ body }, new Date(), ['third-secret', 'fourth-secret']))).toBe(401);
+    // Both signatures of another body, or a stale header with both, are refused like one.
+    expect(await send('POST', '{"a":2}', v2({ body }, new Date(), [secret, oldSecret]))).toBe(401);
+    expect(await send('POST', body, v2({ body }, new Date(Date.now() - 600_000), [secret, oldSecret]))).toBe(401);
   });
 });

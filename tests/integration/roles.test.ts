@@ -110,6 +110,11 @@ const OPERATIONS: Operation[] = [
   },
   { name: 'rotateWebhookSecret', needs: 'ADMIN', run: (u, t) => gql(u, t, 'mutation { rotateWebhookSecret { secret } }') },
   {
+    name: 'revokePreviousWebhookSecret',
+    needs: 'ADMIN',
+    run: (u, t) => gql(u, t, 'mutation { revokePreviousWebhookSecret { previousSecretExpiresAt } }'),
+  },
+  {
     name: 'deleteJob',
     needs: 'MEMBER',
     run: (u, t, ids) => gql(u, t, 'mutation($id: ID!) { deleteJob(id: $id) { deletedJobId } }', { id: ids.jobId }),

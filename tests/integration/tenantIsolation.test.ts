@@ -1,5 +1,5 @@
 // Covers: src/api/createContext.ts, src/resolvers/node.resolver.ts, src/resolvers/subscription.resolver.ts,
-// src/tenants/rotateWebhookSecret.ts
+// src/tenants/rotateWebhookSecret.ts, src/tenants/revokePreviousWebhookSecret.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Client } from 'graphql-ws';
 import { MongoClient, ObjectId } from 'mongodb';
@@ -262,6 +262,21 @@ const OWN_PROBES: OwnProbe[] = [
       expect(secret).not.toBe(w.secretA);
     },
   },
+  {
+    field: 'revokePreviousWebhookSecret',
+    what: "revokePreviousWebhookSecret ends B's grace, not A's",
+    check: async (w, token) => {
+      const { revokePreviousWebhookSecret } = await gqlOk(
+        w.url,
+        token,
+        'mutation { revokePreviousWebhookSecret { previousSecretExpiresAt } }',
+      );
+      expect(revokePreviousWebhookSecret).toEqual({ previousSecretExpiresAt: null });
+      // A rotated with the default grace: its previous secret still signs.
+      const { viewer } = await gqlOk(w.url, w.tokenA, '{ viewer { webhookSecretRotation { previousSecretExpiresAt } } }');
+      expect(viewer.webhookSecretRotation.previousSecretExpiresAt).not.toBeNull();
+    },
+  },
 ];
 
 /** The same id in another tenant's hands is replaced by this before answers are compared. */
@@ -336,7 +351,7 @@ describe("tenant isolation: B gets nothing of A's through any operation", () => 
       lists: await gqlOk(
         k.url,
         tokenA,
-        `{ viewer { tenantId quota { jobCount } } jobs(first: 100) { totalCount edges { node { id } } } apiKeys { id name role prefix lastUsedAt } }`,
+        `{ viewer { tenantId quota { jobCount } webhookSecretRotation { previousSecretExpiresAt rotatedAt } } jobs(first: 100) { totalCount edges { node { id } } } apiKeys { id name role prefix lastUsedAt } }`,
       ),
     };
     return { documents, api };

@@ -6,7 +6,8 @@ import { startReceiver, type ReceivedRequest } from '../support/httpReceiver.js'
 import { signatureV2Valid, signatureValid } from '../support/webhookSignature.js';
 import { toGlobalId } from '../../src/ids/globalId.js';
 
-const ROTATE = `mutation { rotateWebhookSecret { secret } }`;
+// Without a grace: each delivery then carries the one signature these replays are about.
+const ROTATE = `mutation { rotateWebhookSecret(gracePeriodSeconds: 0) { secret } }`;
 const CREATE_JOB = `mutation($input: CreateJobInput!) {
   createJob(input: $input) { job { id target { ... on HttpTarget { url method } } } }
 }`;

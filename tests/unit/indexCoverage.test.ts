@@ -70,7 +70,8 @@ const QUERIES: Record<
   'schedulerStore.markQueued': { collection: 'executions', index: '_id', fields: ['_id'] },
   'schedulerStore.rewriteSkips': { collection: 'executions', index: '_id', fields: ['_id'] },
   'tenantStore.ensure': { collection: 'tenants', index: '_id', fields: ['_id'] },
-  'tenantStore.replaceWebhookSecret': { collection: 'tenants', index: '_id', fields: ['_id'] },
+  'tenantStore.rotateWebhookSecret': { collection: 'tenants', index: '_id', fields: ['_id'] },
+  'tenantStore.revokePreviousWebhookSecret': { collection: 'tenants', index: '_id', fields: ['_id'] },
   'tenantStore.retentions': { exempt: 'reads every tenant (the purge); one document per tenant' },
 };
 

@@ -62,10 +62,11 @@ describe('what the logger keeps out of its lines', () => {
       headers: { authorization: 'Bearer a6', Authorization: 'Basic a7', 'x-api-key': 'a8' },
       req: { headers: { authorization: 'a9' } },
       deep: { er: { still: { password: 'a10', keep: 'visible' } } },
+      tenant: { previousWebhookSecret: 'a12' },
     });
     logger.child({ webhookSecret: 'a11', tenantId: 't1' }).info('bound');
     const text = JSON.stringify(lines);
-    for (let i = 1; i <= 11; i++) expect(text).not.toContain(`"a${i}"`);
+    for (let i = 1; i <= 12; i++) expect(text).not.toContain(`"a${i}"`);
     expect(lines[0]).toMatchObject({
       token: REDACTED,
       headers: { authorization: REDACTED, Authorization: REDACTED, 'x-api-key': REDACTED },

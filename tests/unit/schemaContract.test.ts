@@ -1,7 +1,8 @@
 // Covers: src/resolvers/index.ts, src/schema/apiKey.type.ts, src/schema/connection.args.ts, src/schema/enums.ts,
 // src/schema/execution.input.ts, src/schema/execution.type.ts, src/schema/job.input.ts, src/schema/job.type.ts, src/schema/node.type.ts,
 // src/schema/pageInfo.type.ts, src/schema/payload.type.ts, src/schema/retryPolicy.input.ts, src/schema/retryPolicy.type.ts,
-// src/schema/schedule.input.ts, src/schema/schedule.type.ts, src/schema/target.input.ts, src/schema/viewer.type.ts
+// src/schema/schedule.input.ts, src/schema/schedule.type.ts, src/schema/target.input.ts, src/schema/viewer.type.ts,
+// src/schema/webhookSecretRotation.type.ts
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

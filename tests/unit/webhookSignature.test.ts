@@ -46,4 +46,20 @@ describe('webhook signatures', () => {
       expect(signature(SECRET, replay.body, NOW)).toBe(signature(SECRET, POST.body, NOW));
     }
   });
+
+  it('during a grace carries one signature per secret after one timestamp, the newest first', () => {
+    // printf 'v2\n1740830400\nRXhlY3V0aW9uOjY1ZjBhMWIyYzNkNGU1ZjYwMTIzNDU2Nw\nPOST\nhttps://hooks.example.com/kairos?tenant=a\n{"hello":"world"}' \
+    //   | openssl dgst -sha256 -hmac whsec_previous_secret
+    const previous = 'whsec_previous_secret';
+    const newV2 = '13003e91464601658a3e785df63fca434d1e8555911965b012222e67cae90607';
+    const previousV2 = 'a35a3a0d06412b04b60db21fa54aa6ac98e3230c1e4daaed609693087d85f33d';
+    expect(signatureV2([SECRET, previous], POST, NOW)).toBe(`t=1740830400,v2=${newV2},v2=${previousV2}`);
+    // One secret in a list gives exactly the header one secret gives.
+    expect(signatureV2([SECRET], POST, NOW)).toBe(`t=1740830400,v2=${newV2}`);
+    // printf '1740830400.{"hello":"world"}' | openssl dgst -sha256 -hmac whsec_previous_secret
+    expect(signature([SECRET, previous], '{"hello":"world"}', NOW)).toBe(
+      't=1740830400,v1=46bd09f864508b84997b6c6125a03e5bb457ea18bfdc4bd04f750388abb4dddb,v1=d4e1d1aef443516476e848fbd5ecb16754a664c0a3b6a7a137aff60f9319e79b',
+    );
+    expect(() => signatureV2([], POST, NOW)).toThrow('at least one secret');
+  });
 });

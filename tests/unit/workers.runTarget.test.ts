@@ -12,7 +12,8 @@ import type { TenantDoc } from '../../src/domain/tenant.js';
 import { createTracing } from '../../src/tracing/kairosTracing.js';
 import type { Handler, HandlerContext } from '../../src/workers/handlers/handler.js';
 import { runTarget, type TargetDeps, type TargetRun } from '../../src/workers/runTarget.js';
-import { jobSnapshot, queuedRun, T0 } from '../support/executionFixtures.js';
+import { signature, signatureV2 } from '../../src/workers/targets/webhookSignature.js';
+import { afterT0, jobSnapshot, queuedRun, T0 } from '../support/executionFixtures.js';
 import { silentLogger } from '../support/workerFakes.js';
 
 const run: TargetRun = queuedRun({ trigger: 'MANUAL' });
@@ -202,6 +203,34 @@ describe('runTarget: the attempt under its timeout, cancel signals and span', ()
       const [ok, failed] = exporter.getFinishedSpans();
       expect(received[0].traceparent).toBe(`00-${ok.spanContext().traceId}-${ok.spanContext().spanId}-01`);
       expect(failed.attributes).toMatchObject({ 'http.response.status_code': 503, 'error.type': 'FAILED' });
+      await close();
+    });
+
+    it("signs with the tenant's previous secret too until its expiry, judged at the attempt's own instant, from the same read", async () => {
+      const { deps, close, attempt } = setup(async () => null);
+      const reads: string[] = [];
+      const tenant = {
+        webhookSecret: 'whsec_new',
+        previousWebhookSecret: 'whsec_old',
+        previousWebhookSecretExpiresAt: afterT0(1000),
+      };
+      deps.tenants = { ensure: async (tenantId) => (reads.push(tenantId), { _id: tenantId, ...tenant }) as TenantDoc };
+      const http = job({ target: { kind: 'HTTP', url: `${url}/ok`, method: 'POST', headers: [] } });
+      const request = { executionId: toGlobalId('Execution', run._id), method: 'POST', url: `${url}/ok`, body: '{"n":1}' };
+      const sent = async (now: Date) => {
+        deps.clock = () => now;
+        await runTarget(deps, run, http, attempt);
+        return received[received.length - 1];
+      };
+
+      const during = await sent(afterT0(999));
+      expect(during['x-kairos-signature-v2']).toBe(signatureV2(['whsec_new', 'whsec_old'], request, afterT0(999)));
+      expect(during['x-kairos-signature']).toBe(signature(['whsec_new', 'whsec_old'], '{"n":1}', afterT0(999)));
+      // At the expiry instant the grace is over, though the record still holds the previous secret.
+      const after = await sent(afterT0(1000));
+      expect(after['x-kairos-signature-v2']).toBe(signatureV2('whsec_new', request, afterT0(1000)));
+      expect(after['x-kairos-signature']).toBe(signature('whsec_new', '{"n":1}', afterT0(1000)));
+      expect(reads).toEqual([run.tenantId, run.tenantId]);
       await close();
     });
   });

@@ -206,9 +206,19 @@ export class KairosClient {
     return (await this.request(ops.RevokeApiKeyDocument, { id }, options)).revokeApiKey;
   }
 
-  /** ADMIN only. Resolves to the new webhook signing secret (shown once). */
-  async rotateWebhookSecret(options?: RequestOptions): Promise<string> {
-    return (await this.request(ops.RotateWebhookSecretDocument, {}, options)).rotateWebhookSecret.secret;
+  /**
+   * ADMIN only. Resolves to the new webhook signing secret (shown once). The replaced secret keeps
+   * signing deliveries, beside the new one, for `gracePeriodSeconds` (0 to 604800; the server's
+   * default, a day, when not given).
+   */
+  async rotateWebhookSecret(options?: RequestOptions & { gracePeriodSeconds?: number }): Promise<string> {
+    const variables = { gracePeriodSeconds: options?.gracePeriodSeconds };
+    return (await this.request(ops.RotateWebhookSecretDocument, variables, options)).rotateWebhookSecret.secret;
+  }
+
+  /** ADMIN only. Ends the grace of the secret the last rotation replaced; doing it again changes nothing. */
+  async revokePreviousWebhookSecret(options?: RequestOptions): Promise<{ previousSecretExpiresAt: string | null; rotatedAt: string | null }> {
+    return (await this.request(ops.RevokePreviousWebhookSecretDocument, {}, options)).revokePreviousWebhookSecret;
   }
 
   // ---- subscription ----

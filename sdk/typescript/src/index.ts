@@ -1,6 +1,6 @@
 export { KairosClient, type KairosClientOptions, type TypedDocument, type PageArgs, type Job, type Execution, type ExecutionAttempt, type ApiKey, type Viewer, type ExecutionStats, type ScheduledTime, type ExecutionEvent, type JobConnection, type ExecutionConnection } from './client.js';
 export { KairosError, type KairosErrorCode, type GraphQLErrorPayload } from './errors.js';
-export { verifyWebhook, verifyWebhookV2, type VerifyWebhookOptions, type VerifyWebhookV2Input, type WebhookHeaders, type Hmac } from './webhook.js';
+export { verifyWebhook, verifyWebhookV2, type VerifyWebhookOptions, type VerifyWebhookV2Input, type WebhookHeaders, type WebhookSecrets, type Hmac } from './webhook.js';
 export { paginate, paginateBackward, type Connection } from './paginate.js';
 export { backoffMs, type ReconnectOptions } from './watch.js';
 export type { Credential, RateLimitRetry, RequestOptions } from './transport.js';

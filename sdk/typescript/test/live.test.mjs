@@ -137,6 +137,22 @@ test('errors carry their code: NOT_FOUND, BAD_USER_INPUT, UNAUTHENTICATED over H
   await wrong.close();
 });
 
+test('rotateWebhookSecret sends the grace it is given (the server refuses a bad one), and revokePreviousWebhookSecret ends it', async () => {
+  const first = await client.rotateWebhookSecret();
+  const second = await client.rotateWebhookSecret({ gracePeriodSeconds: 60 });
+  assert.match(second, /^[A-Za-z0-9_-]{43}$/);
+  assert.notEqual(second, first);
+  for (const gracePeriodSeconds of [-1, 604_801]) {
+    const refused = await client.rotateWebhookSecret({ gracePeriodSeconds }).catch((e) => e);
+    assert.ok(refused instanceof KairosError);
+    assert.equal(refused.code, 'BAD_USER_INPUT');
+  }
+  const revoked = await client.revokePreviousWebhookSecret();
+  assert.equal(revoked.previousSecretExpiresAt, null);
+  assert.ok(revoked.rotatedAt);
+  assert.deepEqual(await client.revokePreviousWebhookSecret(), revoked);
+});
+
 test('return() ends a watch at once, even while next() waits', async () => {
   const watch = client.watchExecutions({ jobId: 'job_nothing_happens_here' });
   const pending = watch.next();

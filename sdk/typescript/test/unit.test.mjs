@@ -113,6 +113,58 @@ test('verifyWebhookV2 signs the execution id, method and URL before the body, wi
   assert.deepEqual(calls, [`v2\n${at / 1000}\n${executionId}\nPOST\n${url}\n${body}`]);
 });
 
+// During a secret rotation's grace Kairos signs with both secrets, the newest first, after one timestamp.
+const oldSecret = 'whsec_old_secret';
+/** `t=<t>,v2=<new>,v2=<old>`: each secret's signature of the same request. */
+const rotatedV2 = (t = at / 1000) => `${signV2(t)},v2=${signV2(t, { key: oldSecret }).split(',v2=')[1]}`;
+
+test('verifyWebhookV2 during a rotation: the two-signature header verifies with either secret or a list; neither secret is refused', async () => {
+  const input = { method: 'POST', url, body, now: at };
+  const headers = delivered(rotatedV2());
+  assert.equal(await verifyWebhookV2({ ...input, secret: [secret, oldSecret], headers }), true);
+  assert.equal(await verifyWebhookV2({ ...input, secret: [oldSecret], headers }), true);
+  assert.equal(await verifyWebhookV2({ ...input, secret, headers }), true);
+  assert.equal(await verifyWebhookV2({ ...input, secret: oldSecret, headers }), true);
+  assert.equal(await verifyWebhookV2({ ...input, secret: ['third', 'fourth'], headers }), false);
+  // A receiver given [new, old] verifies a header signed with the old secret alone (and the new alone).
+  assert.equal(await verifyWebhookV2({ ...input, secret: [secret, oldSecret], headers: delivered(signV2(at / 1000, { key: oldSecret })) }), true);
+  assert.equal(await verifyWebhookV2({ ...input, secret: [secret, oldSecret], headers: delivered(signV2(at / 1000)) }), true);
+  assert.equal(await verifyWebhookV2({ ...input, secret: [], headers }), false);
+});
+
+test('verifyWebhookV2 refuses a tampered signature and a header past the replay window, either way', async () => {
+  const input = { method: 'POST', url, body, secret: [secret, oldSecret] };
+  const header = rotatedV2();
+  const flipped = (h, i) => h.slice(0, i) + (h[i] === '0' ? '1' : '0') + h.slice(i + 1);
+  // Each signature altered in one digit: the other still verifies; both altered, nothing does.
+  const firstDigit = header.indexOf('v2=') + 3;
+  const lastDigit = header.length - 1;
+  assert.equal(await verifyWebhookV2({ ...input, now: at, headers: delivered(flipped(header, firstDigit)) }), true);
+  assert.equal(await verifyWebhookV2({ ...input, now: at, headers: delivered(flipped(flipped(header, firstDigit), lastDigit)) }), false);
+  assert.equal(await verifyWebhookV2({ ...input, secret: oldSecret, now: at, headers: delivered(flipped(header, lastDigit)) }), false);
+  // A timestamp changed is a signature that no longer matches.
+  assert.equal(await verifyWebhookV2({ ...input, now: at, headers: delivered(header.replace(`t=${at / 1000}`, `t=${at / 1000 + 1}`)) }), false);
+  // The window: 300 s by default, either way, settable.
+  assert.equal(await verifyWebhookV2({ ...input, now: at + 300_000, headers: delivered(header) }), true);
+  assert.equal(await verifyWebhookV2({ ...input, now: at + 301_000, headers: delivered(header) }), false);
+  assert.equal(await verifyWebhookV2({ ...input, now: at - 301_000, headers: delivered(header) }), false);
+  assert.equal(await verifyWebhookV2({ ...input, now: at - 301_000, toleranceSeconds: 600, headers: delivered(header) }), true);
+  assert.equal(await verifyWebhookV2({ ...input, now: at + 61_000, toleranceSeconds: 60, headers: delivered(header) }), false);
+  // Malformed lists: no timestamp, a signature of the wrong scheme among them, a trailing comma.
+  assert.equal(await verifyWebhookV2({ ...input, now: at, headers: delivered(header.slice(header.indexOf(',') + 1)) }), false);
+  assert.equal(await verifyWebhookV2({ ...input, now: at, headers: delivered(header.replace(/,v2=(?=[^v]*$)/, ',v1=')) }), false);
+  assert.equal(await verifyWebhookV2({ ...input, now: at, headers: delivered(`${header},`) }), false);
+});
+
+test('verifyWebhook (v1) during a rotation: a two-signature header verifies with either secret or a list', async () => {
+  const header = `${sign(at / 1000, body)},v1=${sign(at / 1000, body, oldSecret).split(',v1=')[1]}`;
+  assert.equal(await verifyWebhook(body, header, secret, { now: at }), true);
+  assert.equal(await verifyWebhook(body, header, oldSecret, { now: at }), true);
+  assert.equal(await verifyWebhook(body, sign(at / 1000, body, oldSecret), [secret, oldSecret], { now: at }), true);
+  assert.equal(await verifyWebhook(body, header, ['third'], { now: at }), false);
+  assert.equal(await verifyWebhook(body, header, [secret], { now: at - 301_000 }), false);
+});
+
 function fakeFetch(responses) {
   const requests = [];
   const fetch = async (url, init) => {

@@ -16,8 +16,8 @@ export interface HttpCall {
   jobId: string;
   attempt: number;
   scheduledFor: Date;
-  /** The tenant's webhook signing secret. */
-  secret: string;
+  /** The tenant's webhook signing secret; during a rotation's grace, its secrets newest first (each signs the delivery). */
+  secret: string | readonly string[];
   signal: AbortSignal;
   now: Date;
   /** The connection pool (see targetAgent), which refuses private addresses unless allowed. */

@@ -89,7 +89,7 @@ export function Admin() {
         </div>
       </Card>
       <Card title="Webhook signing secret">
-        <p class="muted">HTTP targets are signed with this secret (header X-Kairos-Signature). Rotating it signs every later attempt with the new one.</p>
+        <p class="muted">HTTP targets are signed with this secret (header X-Kairos-Signature). Rotating it signs every later attempt with the new one, and for a day with the old one too, so receivers can move to the new one meanwhile.</p>
         <ConfirmButton label="Rotate" question="Replace the secret? Receivers must be given the new one." busy={rotate.busy} onConfirm={() => void rotate.perform()} />
       </Card>
     </main>

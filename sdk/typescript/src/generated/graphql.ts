@@ -290,10 +290,17 @@ export type RevokeApiKeyMutationVariables = Exact<{
 
 export type RevokeApiKeyMutation = { revokeApiKey: { id: string, name: string, role: Role, prefix: string, createdAt: string, lastUsedAt: string | null } };
 
-export type RotateWebhookSecretMutationVariables = Exact<{ [key: string]: never; }>;
+export type RotateWebhookSecretMutationVariables = Exact<{
+  gracePeriodSeconds?: number | null | undefined;
+}>;
 
 
-export type RotateWebhookSecretMutation = { rotateWebhookSecret: { secret: string } };
+export type RotateWebhookSecretMutation = { rotateWebhookSecret: { secret: string, previousSecretExpiresAt: string | null } };
+
+export type RevokePreviousWebhookSecretMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RevokePreviousWebhookSecretMutation = { revokePreviousWebhookSecret: { previousSecretExpiresAt: string | null, rotatedAt: string | null } };
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -974,12 +981,21 @@ export const RevokeApiKeyDocument = new TypedDocumentString(`
   lastUsedAt
 }`) as unknown as TypedDocumentString<RevokeApiKeyMutation, RevokeApiKeyMutationVariables>;
 export const RotateWebhookSecretDocument = new TypedDocumentString(`
-    mutation RotateWebhookSecret {
-  rotateWebhookSecret {
+    mutation RotateWebhookSecret($gracePeriodSeconds: Int) {
+  rotateWebhookSecret(gracePeriodSeconds: $gracePeriodSeconds) {
     secret
+    previousSecretExpiresAt
   }
 }
     `) as unknown as TypedDocumentString<RotateWebhookSecretMutation, RotateWebhookSecretMutationVariables>;
+export const RevokePreviousWebhookSecretDocument = new TypedDocumentString(`
+    mutation RevokePreviousWebhookSecret {
+  revokePreviousWebhookSecret {
+    previousSecretExpiresAt
+    rotatedAt
+  }
+}
+    `) as unknown as TypedDocumentString<RevokePreviousWebhookSecretMutation, RevokePreviousWebhookSecretMutationVariables>;
 export const ViewerDocument = new TypedDocumentString(`
     query Viewer {
   viewer {

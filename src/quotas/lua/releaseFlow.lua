@@ -14,10 +14,10 @@
 local now = tonumber(ARGV[1])
 if ARGV[2] ~= '' then redis.call('ZREM', KEYS[1], ARGV[2]) end
 if ARGV[3] ~= '' then redis.call('ZREM', KEYS[2], ARGV[3]) end
-if ARGV[5] ~= '1' then return false end
+-- Only a running place frees a waiter: a key limited per minute alone lets its waiters come back at their next start.
+if ARGV[5] ~= '1' or tonumber(ARGV[4]) == 0 then return false end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
-local maxConcurrent = tonumber(ARGV[4])
-if maxConcurrent > 0 and redis.call('ZCARD', KEYS[1]) >= maxConcurrent then return false end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return false end
 local oldest = redis.call('ZPOPMIN', KEYS[3])
 return oldest[1] or false

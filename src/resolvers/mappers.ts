@@ -1,3 +1,5 @@
+import type { BulkOperationDoc } from '../domain/bulkOperation.js';
+import type { BulkOperation } from '../schema/bulkOperation.type.js';
 import type { ExecutionDoc } from '../domain/execution.js';
 import type { JobDoc } from '../domain/job.js';
 import { toGlobalId } from '../ids/globalId.js';
@@ -73,5 +75,22 @@ export function toApiKey(record: ApiKeyRecord): ApiKey {
     prefix: record.prefix,
     createdAt: record.createdAt,
     lastUsedAt: record.lastUsedAt,
+  };
+}
+
+export function toBulkOperationNode(doc: BulkOperationDoc): BulkOperation {
+  return {
+    __typename: 'BulkOperation',
+    id: toGlobalId('BulkOperation', doc._id),
+    operationId: doc.operationId,
+    kind: doc.kind,
+    status: doc.status,
+    reason: doc.reason,
+    total: doc.total,
+    done: doc.done,
+    failed: doc.failed,
+    errors: doc.errors.map((e) => ({ executionId: toGlobalId('Execution', e.executionId), message: e.message })),
+    createdAt: doc.createdAt,
+    finishedAt: doc.finishedAt,
   };
 }

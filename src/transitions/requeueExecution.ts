@@ -5,6 +5,7 @@ import type { Logger } from '../logger.js';
 import type { ExecutionQueues } from '../queue/executionQueues.js';
 import { queueEntry } from '../queue/queueEntry.js';
 import type { ExecutionStore } from '../store/executionStore.js';
+import type { ObjectId } from 'mongodb';
 import { publishStatusEvents, statusEvent, type StatusPublisher } from './statusEvents.js';
 
 /** The statuses an execution can be retried from (the API's retryExecution). */
@@ -21,15 +22,17 @@ export interface RequeueExecutionDeps {
  * A FAILED or CANCELLED execution (`current`, as read) → QUEUED for a fresh round of the job's
  * maxAttempts more attempts, run at once: a compare-and-set on the status and attempt it was read
  * with, then its QUEUED event, then its queue entry. Null, with nothing published, when it changed
- * since it was read.
+ * since it was read. A bulk retry passes its id (`bulkOperationId`), written with the status, and
+ * the status and attempt of its snapshot as `current`.
  */
 export async function requeueExecution(
   deps: RequeueExecutionDeps,
-  current: ExecutionDoc,
+  current: Pick<ExecutionDoc, '_id' | 'status' | 'attempt'>,
   job: JobDoc,
   now: Date,
+  bulkOperationId: ObjectId | null = null,
 ): Promise<{ execution: ExecutionDoc; events: ExecutionEventMessage[] } | null> {
-  const queued = await deps.executions.requeueForRetry(current, 'QUEUED', job.retryPolicy.maxAttempts, now);
+  const queued = await deps.executions.requeueForRetry(current, 'QUEUED', job.retryPolicy.maxAttempts, now, bulkOperationId);
   if (!queued) return null;
   const events = [statusEvent(queued, current.status, 'QUEUED', now)];
   await publishStatusEvents(deps.events, deps.logger, events);

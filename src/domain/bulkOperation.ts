@@ -28,7 +28,8 @@ export interface BulkOperationDoc {
   /** The client's idempotency key, or `auto:<_id>` when it gave none (the unique index on tenant + key still holds). */
   operationId: string;
   kind: BulkOperationKind;
-  status: BulkOperationStatus;
+  /** Its state (not `status`, the word of an execution's state machine, which only src/transitions writes). */
+  state: BulkOperationStatus;
   /** Why it FAILED; null otherwise. */
   reason: string | null;
   /** The executions matched when it was created. */

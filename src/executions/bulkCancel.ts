@@ -4,7 +4,6 @@ import { KairosError } from '../errors/index.js';
 import { eachItem, type BulkItemResult } from './bulkItems.js';
 import { cancelCurrent, type CancelDeps } from './cancelExecution.js';
 
-
 /**
  * Cancels a batch of a bulk cancel's items as cancelExecution does (a running attempt is signalled
  * to abort). One already CANCELLED counts as done (a batch repeated after a crash finds its own

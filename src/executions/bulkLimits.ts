@@ -1,11 +1,11 @@
 import type { BulkOperationKind } from '../domain/bulkOperation.js';
-import type { ExecutionStatus } from '../domain/execution.js';
+import { RUNNING_STATUS, type ExecutionStatus } from '../domain/execution.js';
 import { BadUserInputError } from '../errors/index.js';
 import { PENDING } from '../transitions/cancelWaiting.js';
 import { RETRYABLE } from '../transitions/requeueExecution.js';
 
 /** The statuses a bulk cancel can end: waiting ones, and RUNNING ones (their attempt is aborted), as cancelExecution. */
-export const CANCELLABLE: readonly ExecutionStatus[] = [...PENDING, 'RUNNING'];
+export const CANCELLABLE: readonly ExecutionStatus[] = [...PENDING, RUNNING_STATUS];
 
 /** The longest operationId a client may give (as a job's idempotencyKey). */
 export const OPERATION_ID_LENGTH = 200;

@@ -4,7 +4,7 @@ import type { JobDoc } from '../domain/job.js';
 import type { CancelSignals } from '../events/cancelSignals.js';
 import type { JobDeps } from '../jobs/jobDeps.js';
 import { waitingRoom } from '../quotas/waitingQuota.js';
-import { requeueExecution } from '../transitions/requeueExecution.js';
+import { enqueueRequeued, requeueExecution } from '../transitions/requeueExecution.js';
 import { eachItem, type BulkItemResult } from './bulkItems.js';
 
 /** What a bulk retry's batch needs: the operation's tenant's stores and the process-wide queue, events and quotas. */
@@ -42,7 +42,12 @@ export async function retryBatch(
     await deps.cancels.clear(item._id.toHexString());
     if (await requeueExecution(deps, item, job, now, operation._id)) return { ok: true };
     const current = await deps.executions.findById(item._id);
-    if (current?.bulkOperationId?.equals(operation._id)) return { ok: true };
+    if (current?.bulkOperationId?.equals(operation._id)) {
+      // Requeued by this operation before a crash, maybe without its queue entry: added now, so it
+      // need not wait for reconcile (one already queued stays as it is).
+      if (current.status === 'QUEUED') await enqueueRequeued(deps, current, job, now);
+      return { ok: true };
+    }
     return { ok: false, message: current ? `it changed since the operation started (now ${current.status})` : 'it was deleted' };
   });
 }

@@ -1,7 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
-import type { BulkSettings } from '../config/bulkSettings.js';
 import { BULK_ERROR_SAMPLE, type BulkOperationDoc, type BulkOperationKind } from '../domain/bulkOperation.js';
 import { errorMessage, type Logger } from '../logger.js';
 import type { BulkOperationRuns, BulkProgress } from '../store/bulkOperationRuns.js';
@@ -15,7 +14,8 @@ export const ROOM_WAIT_MS = 1000;
 export interface BulkRunnerDeps {
   runs: BulkOperationRuns;
   leases: BulkLeases;
-  settings: Pick<BulkSettings, 'executionsPerSecond' | 'operationsPerProcess' | 'claimEveryMs'>;
+  /** BULK_EXECUTIONS_PER_SECOND, BULK_OPERATIONS_PER_PROCESS and BULK_CLAIM_EVERY_MS (config/bulkSettings.ts). */
+  settings: { executionsPerSecond: number; operationsPerProcess: number; claimEveryMs: number };
   /** Each kind's batch: bulkRetry's retryBatch, bulkCancel's cancelBatch, bound to the operation's tenant. */
   batches: Record<BulkOperationKind, BulkBatch>;
   clock: Clock;
@@ -109,7 +109,7 @@ export class BulkRunner {
     try {
       // Read again under the lease: the progress its previous runner wrote last.
       const operation = await this.deps.runs.findById(new ObjectId(id));
-      if (operation?.status === 'RUNNING') await this.run(operation, AbortSignal.any([lost.signal, this.stopping.signal]));
+      if (operation?.state === 'RUNNING') await this.run(operation, AbortSignal.any([lost.signal, this.stopping.signal]));
     } catch (error) {
       // Left RUNNING: this or another process takes it up again at a later look.
       logger.warn('bulk operation interrupted; it will be resumed', { operation: id, error: errorMessage(error) });
@@ -126,7 +126,7 @@ export class BulkRunner {
     if (items.length < operation.total) {
       await runs.finish(
         operation._id,
-        { status: 'FAILED', reason: 'its matched executions could not be read back' },
+        { state: 'FAILED', reason: 'its matched executions could not be read back' },
         progressOf(operation),
         clock(),
       );
@@ -155,7 +155,7 @@ export class BulkRunner {
       if (!(await runs.recordProgress(operation._id, progress, clock()))) return;
       await pause(paceDelayMs(handled, settings.executionsPerSecond, since, clock().getTime()), signal);
     }
-    await runs.finish(operation._id, { status: 'SUCCEEDED', reason: null }, progress, clock());
+    await runs.finish(operation._id, { state: 'SUCCEEDED', reason: null }, progress, clock());
   }
 }
 

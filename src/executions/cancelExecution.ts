@@ -23,22 +23,14 @@ export type CancelDeps = Pick<JobDeps, 'executions' | 'queues' | 'events' | 'log
  * worker runs it, which aborts the attempt and ends it CANCELLED with the attempt on record (the
  * returned execution may still say RUNNING or QUEUED). A finished one is a CONFLICT.
  */
-export async function cancelExecution(
-  deps: CancelDeps,
-  id: ObjectId,
-  now: Date,
-): Promise<ExecutionDoc> {
+export async function cancelExecution(deps: CancelDeps, id: ObjectId, now: Date): Promise<ExecutionDoc> {
   const current = await deps.executions.findById(id);
   if (!current) throw new NotFoundError('Execution', toGlobalId('Execution', id));
   return cancelCurrent(deps, current, now);
 }
 
 /** cancelExecution of an execution already read (`current`): a bulk cancel reads each of its items once. */
-export async function cancelCurrent(
-  deps: CancelDeps,
-  current: ExecutionDoc,
-  now: Date,
-): Promise<ExecutionDoc> {
+export async function cancelCurrent(deps: CancelDeps, current: ExecutionDoc, now: Date): Promise<ExecutionDoc> {
   const id = current._id;
   if (FINAL_STATUSES.includes(current.status)) {
     throw new ConflictError(`Execution ${toGlobalId('Execution', id)} has already ended (${current.status})`);

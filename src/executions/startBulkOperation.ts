@@ -45,7 +45,7 @@ export async function startBulkOperation(
       _id,
       operationId: key ?? `auto:${_id.toHexString()}`,
       kind,
-      status: empty ? 'SUCCEEDED' : 'RUNNING',
+      state: empty ? 'SUCCEEDED' : 'RUNNING',
       reason: null,
       total: items.length,
       position: 0,

@@ -53,12 +53,12 @@ async function progressOf({
   let last: BulkOperationDoc | null = null;
   const next = async (): Promise<IteratorResult<BulkOperationDoc>> => {
     if (!last) return { value: (last = first), done: false };
-    while (!closed.signal.aborted && last.status === 'RUNNING') {
+    while (!closed.signal.aborted && last.state === 'RUNNING') {
       await sleep(PROGRESS_EVERY_MS, undefined, { signal: closed.signal }).catch(() => undefined);
       if (closed.signal.aborted) break;
       const current = await scope.bulkOperations.findById(first._id);
       if (!current) break;
-      if (current.status !== last.status || current.position !== last.position) return { value: (last = current), done: false };
+      if (current.state !== last.state || current.position !== last.position) return { value: (last = current), done: false };
     }
     closed.abort();
     return { value: undefined, done: true };

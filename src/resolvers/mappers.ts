@@ -84,7 +84,7 @@ export function toBulkOperationNode(doc: BulkOperationDoc): BulkOperation {
     id: toGlobalId('BulkOperation', doc._id),
     operationId: doc.operationId,
     kind: doc.kind,
-    status: doc.status,
+    status: doc.state,
     reason: doc.reason,
     total: doc.total,
     done: doc.done,

@@ -24,7 +24,7 @@ export class BulkOperationRuns {
 
   /** The RUNNING operations, oldest first, at most `limit` (an equality FerretDB pushes down; few are ever running). */
   async running(limit: number): Promise<BulkOperationDoc[]> {
-    return this.c.bulkOperations.find({ status: 'RUNNING' }).sort({ createdAt: 1 }).limit(limit).toArray();
+    return this.c.bulkOperations.find({ state: 'RUNNING' }).sort({ createdAt: 1 }).limit(limit).toArray();
   }
 
   async findById(id: ObjectId): Promise<BulkOperationDoc | null> {
@@ -43,20 +43,20 @@ export class BulkOperationRuns {
 
   /** Records `progress` on a RUNNING operation; false when it is no longer RUNNING. */
   async recordProgress(id: ObjectId, progress: BulkProgress, now: Date): Promise<boolean> {
-    const result = await this.c.bulkOperations.updateOne({ _id: id, status: 'RUNNING' }, { $set: { ...progress, updatedAt: now } });
+    const result = await this.c.bulkOperations.updateOne({ _id: id, state: 'RUNNING' }, { $set: { ...progress, updatedAt: now } });
     return result.matchedCount > 0;
   }
 
-  /** Ends a RUNNING operation with `status` (and `reason` when it FAILED), its progress as of the end. */
+  /** Ends a RUNNING operation with `state` (and `reason` when it FAILED), its progress as of the end. */
   async finish(
     id: ObjectId,
-    end: { status: Exclude<BulkOperationStatus, 'RUNNING'>; reason: string | null },
+    end: { state: Exclude<BulkOperationStatus, 'RUNNING'>; reason: string | null },
     progress: BulkProgress,
     now: Date,
   ): Promise<void> {
     await this.c.bulkOperations.updateOne(
-      { _id: id, status: 'RUNNING' },
-      { $set: { ...progress, status: end.status, reason: end.reason, finishedAt: now, updatedAt: now } },
+      { _id: id, state: 'RUNNING' },
+      { $set: { ...progress, state: end.state, reason: end.reason, finishedAt: now, updatedAt: now } },
     );
   }
 }

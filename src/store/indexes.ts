@@ -30,7 +30,7 @@ export const INDEXES: {
     // A client's operationId names one operation of its tenant: a repeated request finds it.
     { key: { tenantId: 1, operationId: 1 }, name: 'tenant_operation', unique: true },
     // The runners' look for RUNNING operations whose lease lapsed, across tenants.
-    { key: { status: 1 }, name: 'status' },
+    { key: { state: 1 }, name: 'state' },
   ],
 };
 

@@ -36,8 +36,22 @@ export async function requeueExecution(
   if (!queued) return null;
   const events = [statusEvent(queued, current.status, 'QUEUED', now)];
   await publishStatusEvents(deps.events, deps.logger, events);
+  await enqueueRequeued(deps, queued, job, now);
+  return { execution: queued, events };
+}
+
+/**
+ * The queue entry of an execution requeued for retry (QUEUED): added by requeueExecution, and again
+ * by a bulk retry resumed after a crash for an item it had requeued, whose entry may not have been
+ * added before the crash (an entry of the same id already queued is left as it is, as reconcile's).
+ */
+export async function enqueueRequeued(
+  deps: Pick<RequeueExecutionDeps, 'queues'>,
+  queued: ExecutionDoc,
+  job: JobDoc,
+  now: Date,
+): Promise<void> {
   // Round 0, the id a QUEUED execution has everywhere (reconcile, cancel): the earlier entry of that
   // id left the queue when the execution ended.
   await deps.queues.enqueue([queueEntry(queued, now, { kind: 'waiting' }, job)]);
-  return { execution: queued, events };
 }

@@ -1,4 +1,5 @@
-// Covers: src/executions/startBulkOperation.ts, src/executions/bulkRetry.ts, src/executions/bulkCancel.ts, src/executions/bulkRunner.ts, src/resolvers/bulkOperation.resolver.ts, src/store/bulkOperationStore.ts, src/store/bulkOperationRuns.ts, src/store/executionStore.ts
+// Covers: src/executions/startBulkOperation.ts, src/executions/bulkRetry.ts, src/executions/bulkCancel.ts, src/executions/bulkRunner.ts, src/executions/bulkItems.ts, src/executions/bulkLeases.ts,
+// src/roles/bulkRunnerFactory.ts, src/domain/bulkOperation.ts, src/schema/bulkOperation.type.ts, src/resolvers/bulkOperation.resolver.ts, src/store/bulkOperationStore.ts, src/store/bulkOperationRuns.ts, src/store/executionStore.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Client } from 'graphql-ws';
 import { fromGlobalId, toGlobalId } from '../../src/ids/globalId.js';
@@ -138,6 +139,14 @@ describe('bulk retries and cancels over a filter', () => {
     expect((await gqlOk(k.url, token, OPERATION, { id: retryExecutions.id })).bulkOperation.id).toBe(retryExecutions.id);
     expect((await gqlOk(k.url, other, OPERATION, { id: retryExecutions.id })).bulkOperation).toBeNull();
     expect((await gqlOk(k.url, other, NODE, { id: retryExecutions.id })).node).toBeNull();
+    // Nor can it follow its progress.
+    const theirClient = wsClient(k.url, other);
+    try {
+      const theirs = new EventCollector<Progress>(theirClient, PROGRESS, { id: retryExecutions.id });
+      await expect(theirs.waitFor(() => false, 5000)).rejects.toThrow(/was not found/);
+    } finally {
+      await theirClient.dispose();
+    }
     // The other tenant's filter on this tenant's job matches nothing of it.
     const { retryExecutions: theirs } = await gqlOk(k.url, other, RETRY_ALL, { filter: { jobId: job.id } });
     expect(theirs).toMatchObject({ total: 0, status: 'SUCCEEDED' });

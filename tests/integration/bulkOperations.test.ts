@@ -190,3 +190,45 @@ describe('bulk retries and cancels over a filter', () => {
     );
   });
 });
+
+describe("a bulk retry at the tenant's maxWaitingExecutions", () => {
+  const started: TestKairos[] = [];
+  const receiver = startReceiver(() => ({ status: 200 }));
+  afterAll(async () => {
+    for (const k of started.reverse()) await k.stop();
+    await (await receiver).close();
+  });
+
+  it('waits for waiting room instead of failing items, and goes on once workers take executions', async () => {
+    const env = { DEFAULT_MAX_WAITING_EXECUTIONS: '5', BULK_EXECUTIONS_PER_SECOND: '1000', DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '100000' };
+    // No worker yet: nothing leaves the queue.
+    const api = await startTestKairos('bulk-quota', { roles: ['api'], env });
+    started.push(api);
+    const tenant = uniqueName('bulk-quota');
+    const token = tokenFor(tenant, 'member');
+    const { url } = await receiver;
+    const { createJob } = await gqlOk(api.url, token, CREATE, {
+      input: { name: 'dead letters', schedule: { intervalSeconds: 31_536_000 }, target: { http: { url: `${url}/hook` } } },
+    });
+    await insertFailedExecutions(api.dbName, tenant, fromGlobalId(createJob.job.id, 'Job')!.id.toHexString(), 20, new Date());
+    const { retryExecutions } = await gqlOk(api.url, token, RETRY_ALL, { filter: { jobId: createJob.job.id } });
+    const read = async () => (await gqlOk(api.url, token, OPERATION, { id: retryExecutions.id })).bulkOperation;
+    await waitUntil('the waiting room to fill', async () => ((await read()).done === 5 ? true : undefined), 10_000);
+    // Still at the cap a few room checks later, none of the rest failed.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(await read()).toMatchObject({ status: 'RUNNING', done: 5, failed: 0 });
+
+    started.push(await startTestKairos('bulk-quota-worker', { roles: ['worker'], env, joining: api }));
+    const final = await waitUntil(
+      'the operation to finish',
+      async () => {
+        const op = await read();
+        return op.status === 'RUNNING' ? undefined : op;
+      },
+      30_000,
+    );
+    expect(final).toMatchObject({ status: 'SUCCEEDED', total: 20, done: 20, failed: 0 });
+    const delivered = (await (await receiver).waitForRequests(20, 15_000)).map((r) => r.headers['x-kairos-execution-id']);
+    expect(new Set(delivered).size).toBe(20);
+  }, 60_000);
+});

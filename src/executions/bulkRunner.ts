@@ -125,7 +125,7 @@ export class BulkRunner {
     const items = await runs.items(operation);
     if (items.length < operation.total) {
       await runs.finish(
-        operation._id,
+        operation,
         { state: 'FAILED', reason: 'its matched executions could not be read back' },
         progressOf(operation),
         clock(),
@@ -155,7 +155,7 @@ export class BulkRunner {
       if (!(await runs.recordProgress(operation._id, progress, clock()))) return;
       await pause(paceDelayMs(handled, settings.executionsPerSecond, since, clock().getTime()), signal);
     }
-    await runs.finish(operation._id, { state: 'SUCCEEDED', reason: null }, progress, clock());
+    await runs.finish(operation, { state: 'SUCCEEDED', reason: null }, progress, clock());
   }
 }
 

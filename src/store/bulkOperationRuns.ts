@@ -47,16 +47,23 @@ export class BulkOperationRuns {
     return result.matchedCount > 0;
   }
 
-  /** Ends a RUNNING operation with `state` (and `reason` when it FAILED), its progress as of the end. */
+  /**
+   * Ends a RUNNING operation with `state` (and `reason` when it FAILED), its progress as of the end,
+   * then drops its items, which nothing reads again (one delete per chunk, by _id).
+   */
   async finish(
-    id: ObjectId,
+    operation: Pick<BulkOperationDoc, '_id' | 'tenantId' | 'chunks'>,
     end: { state: Exclude<BulkOperationStatus, 'RUNNING'>; reason: string | null },
     progress: BulkProgress,
     now: Date,
   ): Promise<void> {
-    await this.c.bulkOperations.updateOne(
-      { _id: id, state: 'RUNNING' },
+    const result = await this.c.bulkOperations.updateOne(
+      { _id: operation._id, state: 'RUNNING' },
       { $set: { ...progress, state: end.state, reason: end.reason, finishedAt: now, updatedAt: now } },
     );
+    if (result.matchedCount === 0) return;
+    for (let n = 0; n < operation.chunks; n++) {
+      await this.c.bulkOperationItems.deleteOne({ _id: chunkId(operation._id, n), tenantId: operation.tenantId });
+    }
   }
 }

@@ -2,6 +2,8 @@
 // src/roles/bulkRunnerFactory.ts, src/domain/bulkOperation.ts, src/schema/bulkOperation.type.ts, src/resolvers/bulkOperation.resolver.ts, src/store/bulkOperationStore.ts, src/store/bulkOperationRuns.ts, src/store/executionStore.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Client } from 'graphql-ws';
+import { MongoClient } from 'mongodb';
+import { MONGO_URL } from '../support/env.js';
 import { fromGlobalId, toGlobalId } from '../../src/ids/globalId.js';
 import { gql, gqlOk } from '../support/graphqlClient.js';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
@@ -87,6 +89,18 @@ describe('bulk retries and cancels over a filter', () => {
     );
     expect(final).toMatchObject({ status: 'SUCCEEDED', total: MAX, done: MAX, failed: 0, errors: [] });
     expect(final.finishedAt).not.toBeNull();
+    // Its snapshot of matched executions is dropped once it ends.
+    const mongo = new MongoClient(MONGO_URL);
+    try {
+      expect(
+        await mongo
+          .db(k.dbName)
+          .collection('bulkOperationItems')
+          .countDocuments({ operation: fromGlobalId(started.id, 'BulkOperation')!.id }),
+      ).toBe(0);
+    } finally {
+      await mongo.close();
+    }
     const streamed = await progress.waitFor((items) => items.some((e) => e.bulkOperationProgress.status === 'SUCCEEDED'), 10_000);
     expect(streamed.length).toBeGreaterThan(1);
     expect(streamed.at(-1)!.bulkOperationProgress).toEqual({ status: 'SUCCEEDED', total: MAX, done: MAX, failed: 0 });
@@ -193,10 +207,13 @@ describe('bulk retries and cancels over a filter', () => {
 
 describe("a bulk retry at the tenant's maxWaitingExecutions", () => {
   const started: TestKairos[] = [];
-  const receiver = startReceiver(() => ({ status: 200 }));
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  beforeAll(async () => {
+    receiver = await startReceiver(() => ({ status: 200 }));
+  });
   afterAll(async () => {
     for (const k of started.reverse()) await k.stop();
-    await (await receiver).close();
+    await receiver?.close();
   });
 
   it('waits for waiting room instead of failing items, and goes on once workers take executions', async () => {
@@ -206,7 +223,7 @@ describe("a bulk retry at the tenant's maxWaitingExecutions", () => {
     started.push(api);
     const tenant = uniqueName('bulk-quota');
     const token = tokenFor(tenant, 'member');
-    const { url } = await receiver;
+    const { url } = receiver;
     const { createJob } = await gqlOk(api.url, token, CREATE, {
       input: { name: 'dead letters', schedule: { intervalSeconds: 31_536_000 }, target: { http: { url: `${url}/hook` } } },
     });
@@ -228,7 +245,7 @@ describe("a bulk retry at the tenant's maxWaitingExecutions", () => {
       30_000,
     );
     expect(final).toMatchObject({ status: 'SUCCEEDED', total: 20, done: 20, failed: 0 });
-    const delivered = (await (await receiver).waitForRequests(20, 15_000)).map((r) => r.headers['x-kairos-execution-id']);
+    const delivered = (await receiver.waitForRequests(20, 15_000)).map((r) => r.headers['x-kairos-execution-id']);
     expect(new Set(delivered).size).toBe(20);
   }, 60_000);
 });

@@ -120,6 +120,13 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
       queued: int(env, 'API_TENANT_REQUESTS_QUEUED', 100, 0, 1_000_000),
     },
     tenantScansInFlight: int(env, 'API_TENANT_SCANS_IN_FLIGHT', 1, 1, 10_000),
+    bulk: {
+      maxExecutions: int(env, 'BULK_MAX_EXECUTIONS', 10_000, 1, 100_000),
+      executionsPerSecond: int(env, 'BULK_EXECUTIONS_PER_SECOND', 200, 1, 10_000),
+      operationsPerProcess: int(env, 'BULK_OPERATIONS_PER_PROCESS', 2, 1, 100),
+      leaseMs: int(env, 'BULK_LEASE_MS', 15_000, 1000, 600_000),
+      claimEveryMs: int(env, 'BULK_CLAIM_EVERY_MS', 5000, 100, 600_000),
+    },
     workerIoConcurrency: int(env, 'WORKER_IO_CONCURRENCY', 1000, 1, 10000),
     workerCpuConcurrency: int(env, 'WORKER_CPU_CONCURRENCY', os.availableParallelism(), 1, 1024),
     workerTenantSharePercent: int(env, 'WORKER_TENANT_SHARE_PERCENT', 25, 1, 100),

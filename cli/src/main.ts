@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
-import { KairosClient, KairosError, type CreateJobInput, type Execution, type ExecutionStatus, type Job, type JobStatus, type UpdateJobInput } from '@kairos/client';
+import { KairosClient, KairosError, type BulkOperation, type CreateJobInput, type ExecutionFilter, type Execution, type ExecutionStatus, type Job, type JobStatus, type UpdateJobInput } from '@kairos/client';
 import { configPath, readConfig, writeConfig } from './config.js';
 import { executionDetails, executionRow, jobDetails, jobRow } from './describe.js';
 import { CliError, EXIT, exitCodeOf } from './exitCodes.js';
@@ -7,6 +7,39 @@ import { details, printJson, table, type Output } from './output.js';
 
 const EXECUTION_STATUSES = ['SCHEDULED', 'QUEUED', 'RUNNING', 'RETRYING', 'SUCCEEDED', 'FAILED', 'CANCELLED', 'SKIPPED'];
 const JOB_STATUSES = ['ACTIVE', 'PAUSED', 'COMPLETED'];
+
+/** `executions retry|cancel` with a filter instead of an id: a bulk operation. */
+interface BulkOptions {
+  job?: string;
+  status?: ExecutionStatus[];
+  finishedAfter?: string;
+  finishedBefore?: string;
+  operationId?: string;
+  wait?: boolean;
+}
+
+/** The filter of a bulk retry or cancel; null when none of its options was given. */
+function bulkFilter(options: BulkOptions): ExecutionFilter | null {
+  if (!options.job && !options.status && !options.finishedAfter && !options.finishedBefore) return null;
+  return { jobId: options.job, statuses: options.status, finishedAfter: options.finishedAfter, finishedBefore: options.finishedBefore };
+}
+
+/** What `executions retry|cancel` prints of a bulk operation. */
+function bulkDetails(op: BulkOperation): Record<string, unknown> {
+  return {
+    id: op.id,
+    operationId: op.operationId,
+    kind: op.kind,
+    status: op.status,
+    reason: op.reason,
+    total: op.total,
+    done: op.done,
+    failed: op.failed,
+    createdAt: op.createdAt,
+    finishedAt: op.finishedAt,
+    errors: op.errors.map((e) => `${e.executionId}: ${e.message}`).join('; '),
+  };
+}
 
 interface GlobalOptions {
   url?: string;
@@ -173,11 +206,46 @@ function buildProgram(output: Output, env: NodeJS.ProcessEnv): Command {
     });
   for (const name of ['cancel', 'retry'] as const) {
     executions
-      .command(`${name} <id>`)
-      .description(name === 'cancel' ? 'cancel an execution (a running attempt is aborted)' : 'queue a FAILED or CANCELLED execution again')
-      .action(async (id: string) => {
-        const execution = name === 'cancel' ? await client().cancelExecution(id) : await client().retryExecution(id);
-        show(execution, () => table([executionRow(execution)], EXECUTION_COLUMNS));
+      .command(`${name} [id]`)
+      .description(
+        name === 'cancel'
+          ? 'cancel an execution (a running attempt is aborted), or, given a filter instead of an id, every waiting and running execution it matches'
+          : 'queue a FAILED or CANCELLED execution again, or, given a filter instead of an id, every one it matches (FAILED by default)',
+      )
+      .option('--job <id>', 'bulk: only this job')
+      .addOption(new Option('--status <status...>', 'bulk: only these statuses').choices(EXECUTION_STATUSES))
+      .option('--finished-after <time>', 'bulk: only executions finished at or after this ISO time')
+      .option('--finished-before <time>', 'bulk: only executions finished before this ISO time')
+      .option('--operation-id <key>', 'bulk: an idempotency key; the same key again returns the same operation')
+      .option('--wait', 'bulk: print progress until the operation ends')
+      .action(async (id: string | undefined, options: BulkOptions) => {
+        const filter = bulkFilter(options);
+        if (id && filter) throw new CliError(`give an execution id or a filter (--job, --status, --finished-after, --finished-before), not both`, EXIT.USAGE);
+        if (id) {
+          const execution = name === 'cancel' ? await client().cancelExecution(id) : await client().retryExecution(id);
+          show(execution, () => table([executionRow(execution)], EXECUTION_COLUMNS));
+          return;
+        }
+        if (!filter) throw new CliError(`give an execution id, or a filter (--job, --status, --finished-after, --finished-before)`, EXIT.USAGE);
+        const kairos = client();
+        const args = { operationId: options.operationId };
+        const started = name === 'cancel' ? await kairos.cancelExecutions(filter, args) : await kairos.retryExecutions(filter, args);
+        if (!options.wait) {
+          show(started, () => details(bulkDetails(started)));
+          return;
+        }
+        let last: BulkOperation = started;
+        try {
+          for await (const progress of kairos.watchBulkOperation(started.id)) {
+            last = progress;
+            if (output.json) output.out(JSON.stringify(progress) + '\n');
+            else output.out(`${progress.status}  ${progress.done}/${progress.total} done${progress.failed ? `, ${progress.failed} failed` : ''}\n`);
+          }
+        } finally {
+          await kairos.close();
+        }
+        if (!output.json) output.out(details(bulkDetails(last)));
+        if (last.status === 'FAILED') throw new CliError(`bulk operation ${last.id} failed: ${last.reason ?? 'no reason given'}`, EXIT.INTERNAL_SERVER_ERROR);
       });
   }
 

@@ -131,6 +131,31 @@ test('jobs: create, get, ls, update, pause, resume, trigger, delete; watch; exec
   assert.equal(JSON.parse(goneJson.stderr).error.code, 'NOT_FOUND');
 });
 
+test('executions cancel and retry over a filter: a bulk operation, its progress printed with --wait; an operation id repeated does nothing twice', async () => {
+  await ok('login', '--url', url, '--token', token);
+  const future = new Date(Date.now() + 3600_000).toISOString();
+  const sleeper = await json('jobs', 'create', '--name', 'cli-bulk', '--at', future, '--handler', 'sleep', '--payload', '{"ms":60000}');
+  await json('jobs', 'trigger', sleeper.id);
+  const usage = await kairos('executions', 'retry');
+  assert.equal(usage.code, 2, 'neither an id nor a filter');
+  assert.match(usage.stderr, /give an execution id, or a filter/);
+  const cancelled = await ok('executions', 'cancel', '--job', sleeper.id, '--wait');
+  assert.match(cancelled, /SUCCEEDED\s+1\/1 done/);
+  assert.match(cancelled, /kind\s+CANCEL/);
+  const key = `cli-bulk-${Date.now()}`;
+  const started = await json('executions', 'retry', '--job', sleeper.id, '--status', 'CANCELLED', '--operation-id', key);
+  assert.equal(started.kind, 'RETRY');
+  assert.equal(started.total, 1);
+  const lines = (await ok('--json', 'executions', 'retry', '--job', sleeper.id, '--status', 'CANCELLED', '--operation-id', key, '--wait')).trim().split('\n').map((l) => JSON.parse(l));
+  assert.ok(lines.every((l) => l.id === started.id), 'the same operation');
+  assert.deepEqual(lines.at(-1).status, 'SUCCEEDED');
+  assert.equal(lines.at(-1).done, 1);
+  const refused = await kairos('executions', 'retry', '--job', sleeper.id, '--status', 'SUCCEEDED');
+  assert.equal(refused.code, 6, 'no retryable status: bad input');
+  await ok('executions', 'cancel', '--job', sleeper.id, '--wait');
+  await ok('jobs', 'delete', sleeper.id);
+});
+
 test('executions ls: history first by default, --upcoming soonest first, --all everything', async () => {
   await ok('login', '--url', url, '--token', token);
   const job = await json('jobs', 'create', '--name', 'cli-every-2s', '--every', '2', '--handler', 'noop');

@@ -22,6 +22,8 @@ type (
 	JobConnection  = JobsJobsJobConnection
 	// ExecutionConnection is one page of executions; each edge's Node embeds an Execution.
 	ExecutionConnection = ExecutionsExecutionsExecutionConnection
+	// BulkOperation is a bulk retry or cancel (RetryExecutions, CancelExecutions) and its progress.
+	BulkOperation = BulkOperationFields
 )
 
 // Client calls one Kairos deployment with one credential. It is safe for concurrent use.
@@ -358,6 +360,71 @@ func (c *Client) RetryExecution(ctx context.Context, id string) (*Execution, err
 		return nil, asError(err)
 	}
 	return &r.RetryExecution.Execution.ExecutionFields, nil
+}
+
+// RetryExecutions retries, in the background, the FAILED (the default) or CANCELLED executions
+// filter matches now (at most the server's BULK_MAX_EXECUTIONS, else BAD_USER_INPUT). The same
+// operationID ("" for none) again returns the same operation and does nothing twice.
+func (c *Client) RetryExecutions(ctx context.Context, filter ExecutionFilter, operationID string) (*BulkOperation, error) {
+	r, err := RetryExecutions(ctx, c.gql, filter, optional(operationID))
+	if err != nil {
+		return nil, asError(err)
+	}
+	return &r.RetryExecutions.BulkOperationFields, nil
+}
+
+// CancelExecutions cancels, in the background, the waiting and running executions filter matches
+// now; as RetryExecutions otherwise.
+func (c *Client) CancelExecutions(ctx context.Context, filter ExecutionFilter, operationID string) (*BulkOperation, error) {
+	r, err := CancelExecutions(ctx, c.gql, filter, optional(operationID))
+	if err != nil {
+		return nil, asError(err)
+	}
+	return &r.CancelExecutions.BulkOperationFields, nil
+}
+
+// BulkOperation returns a bulk operation of the tenant, or nil for another tenant's or a missing one.
+func (c *Client) BulkOperation(ctx context.Context, id string) (*BulkOperation, error) {
+	r, err := GetBulkOperation(ctx, c.gql, id)
+	if err != nil {
+		return nil, asError(err)
+	}
+	if r.BulkOperation == nil {
+		return nil, nil
+	}
+	return &r.BulkOperation.BulkOperationFields, nil
+}
+
+// WaitBulkOperation reads the operation every interval until it has ended (SUCCEEDED or FAILED),
+// calling progress (if not nil) with each reading, and returns the last one.
+func (c *Client) WaitBulkOperation(ctx context.Context, id string, interval time.Duration, progress func(*BulkOperation)) (*BulkOperation, error) {
+	for {
+		op, err := c.BulkOperation(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if op == nil {
+			return nil, &Error{Code: CodeNotFound, Message: "bulk operation " + id + " was not found"}
+		}
+		if progress != nil {
+			progress(op)
+		}
+		if op.Status != BulkOperationStatusRunning {
+			return op, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(interval):
+		}
+	}
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
 
 // CreateApiKey makes an API key (ADMIN only); its secret is returned this once.

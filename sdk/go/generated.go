@@ -189,6 +189,259 @@ var AllAttemptOutcome = []AttemptOutcome{
 	AttemptOutcomeCancelled,
 }
 
+// BulkOperationFields includes the GraphQL fields of BulkOperation requested by the fragment BulkOperationFields.
+// The GraphQL type's documentation follows.
+//
+// A retry or cancel of the executions a filter matched when it was created, run in the background at a bounded pace; resumed by another api process after a crash.
+type BulkOperationFields struct {
+	Id string `json:"id"`
+	// The client's idempotency key; `auto:<id>` when none was given.
+	OperationId string              `json:"operationId"`
+	Kind        BulkOperationKind   `json:"kind"`
+	Status      BulkOperationStatus `json:"status"`
+	// Why it FAILED.
+	Reason *string `json:"reason"`
+	// The executions matched when it was created.
+	Total int `json:"total"`
+	// Executions retried (queued again) or cancelled so far.
+	Done int `json:"done"`
+	// Executions that could not be retried or cancelled (they had changed, ended or been deleted).
+	Failed int `json:"failed"`
+	// The latest item errors, at most 10; `failed` counts them all.
+	Errors     []BulkOperationFieldsErrorsBulkOperationError `json:"errors"`
+	CreatedAt  time.Time                                     `json:"createdAt"`
+	FinishedAt *time.Time                                    `json:"finishedAt"`
+}
+
+// GetId returns BulkOperationFields.Id, and is useful for accessing the field via an interface.
+func (v *BulkOperationFields) GetId() string { return v.Id }
+
+// GetOperationId returns BulkOperationFields.OperationId, and is useful for accessing the field via an interface.
+func (v *BulkOperationFields) GetOperationId() string { return v.OperationId }
+
+// GetKind returns BulkOperationFields.Kind, and is useful for accessing the field via an interface.
+func (v *BulkOperationFields) GetKind() BulkOperationKind { return v.Kind }
+
+// GetStatus returns BulkOperationFields.Status, and is useful for accessing the field via an interface.
+func (v *BulkOperationFields) GetStatus() BulkOperationStatus { return v.Status }
+
+// GetReason returns BulkOperationFields.Reason, and is useful for accessing the field via an interface.
+func (v *BulkOperationFields) GetReason() *string { return v.Reason }
+
+// GetTotal returns BulkOperationFields.Total, and is useful for accessing the field via an interface.
+func (v *BulkOperationFields) GetTotal() int { return v.Total }
+
+// GetDone returns BulkOperationFields.Done, and is useful for accessing the field via an interface.
+func (v *BulkOperationFields) GetDone() int { return v.Done }
+
+// GetFailed returns BulkOperationFields.Failed, and is useful for accessing the field via an interface.
+func (v *BulkOperationFields) GetFailed() int { return v.Failed }
+
+// GetErrors returns BulkOperationFields.Errors, and is useful for accessing the field via an interface.
+func (v *BulkOperationFields) GetErrors() []BulkOperationFieldsErrorsBulkOperationError {
+	return v.Errors
+}
+
+// GetCreatedAt returns BulkOperationFields.CreatedAt, and is useful for accessing the field via an interface.
+func (v *BulkOperationFields) GetCreatedAt() time.Time { return v.CreatedAt }
+
+// GetFinishedAt returns BulkOperationFields.FinishedAt, and is useful for accessing the field via an interface.
+func (v *BulkOperationFields) GetFinishedAt() *time.Time { return v.FinishedAt }
+
+// BulkOperationFieldsErrorsBulkOperationError includes the requested fields of the GraphQL type BulkOperationError.
+// The GraphQL type's documentation follows.
+//
+// An execution a bulk operation could not retry or cancel, and why.
+type BulkOperationFieldsErrorsBulkOperationError struct {
+	ExecutionId string `json:"executionId"`
+	Message     string `json:"message"`
+}
+
+// GetExecutionId returns BulkOperationFieldsErrorsBulkOperationError.ExecutionId, and is useful for accessing the field via an interface.
+func (v *BulkOperationFieldsErrorsBulkOperationError) GetExecutionId() string { return v.ExecutionId }
+
+// GetMessage returns BulkOperationFieldsErrorsBulkOperationError.Message, and is useful for accessing the field via an interface.
+func (v *BulkOperationFieldsErrorsBulkOperationError) GetMessage() string { return v.Message }
+
+type BulkOperationKind string
+
+const (
+	// retryExecutions: each FAILED or CANCELLED execution of the set queued again.
+	BulkOperationKindRetry BulkOperationKind = "RETRY"
+	// cancelExecutions: each waiting or running execution of the set cancelled.
+	BulkOperationKindCancel BulkOperationKind = "CANCEL"
+)
+
+var AllBulkOperationKind = []BulkOperationKind{
+	BulkOperationKindRetry,
+	BulkOperationKindCancel,
+}
+
+// BulkOperationProgressBulkOperationProgressBulkOperation includes the requested fields of the GraphQL type BulkOperation.
+// The GraphQL type's documentation follows.
+//
+// A retry or cancel of the executions a filter matched when it was created, run in the background at a bounded pace; resumed by another api process after a crash.
+type BulkOperationProgressBulkOperationProgressBulkOperation struct {
+	BulkOperationFields `json:"-"`
+}
+
+// GetId returns BulkOperationProgressBulkOperationProgressBulkOperation.Id, and is useful for accessing the field via an interface.
+func (v *BulkOperationProgressBulkOperationProgressBulkOperation) GetId() string {
+	return v.BulkOperationFields.Id
+}
+
+// GetOperationId returns BulkOperationProgressBulkOperationProgressBulkOperation.OperationId, and is useful for accessing the field via an interface.
+func (v *BulkOperationProgressBulkOperationProgressBulkOperation) GetOperationId() string {
+	return v.BulkOperationFields.OperationId
+}
+
+// GetKind returns BulkOperationProgressBulkOperationProgressBulkOperation.Kind, and is useful for accessing the field via an interface.
+func (v *BulkOperationProgressBulkOperationProgressBulkOperation) GetKind() BulkOperationKind {
+	return v.BulkOperationFields.Kind
+}
+
+// GetStatus returns BulkOperationProgressBulkOperationProgressBulkOperation.Status, and is useful for accessing the field via an interface.
+func (v *BulkOperationProgressBulkOperationProgressBulkOperation) GetStatus() BulkOperationStatus {
+	return v.BulkOperationFields.Status
+}
+
+// GetReason returns BulkOperationProgressBulkOperationProgressBulkOperation.Reason, and is useful for accessing the field via an interface.
+func (v *BulkOperationProgressBulkOperationProgressBulkOperation) GetReason() *string {
+	return v.BulkOperationFields.Reason
+}
+
+// GetTotal returns BulkOperationProgressBulkOperationProgressBulkOperation.Total, and is useful for accessing the field via an interface.
+func (v *BulkOperationProgressBulkOperationProgressBulkOperation) GetTotal() int {
+	return v.BulkOperationFields.Total
+}
+
+// GetDone returns BulkOperationProgressBulkOperationProgressBulkOperation.Done, and is useful for accessing the field via an interface.
+func (v *BulkOperationProgressBulkOperationProgressBulkOperation) GetDone() int {
+	return v.BulkOperationFields.Done
+}
+
+// GetFailed returns BulkOperationProgressBulkOperationProgressBulkOperation.Failed, and is useful for accessing the field via an interface.
+func (v *BulkOperationProgressBulkOperationProgressBulkOperation) GetFailed() int {
+	return v.BulkOperationFields.Failed
+}
+
+// GetErrors returns BulkOperationProgressBulkOperationProgressBulkOperation.Errors, and is useful for accessing the field via an interface.
+func (v *BulkOperationProgressBulkOperationProgressBulkOperation) GetErrors() []BulkOperationFieldsErrorsBulkOperationError {
+	return v.BulkOperationFields.Errors
+}
+
+// GetCreatedAt returns BulkOperationProgressBulkOperationProgressBulkOperation.CreatedAt, and is useful for accessing the field via an interface.
+func (v *BulkOperationProgressBulkOperationProgressBulkOperation) GetCreatedAt() time.Time {
+	return v.BulkOperationFields.CreatedAt
+}
+
+// GetFinishedAt returns BulkOperationProgressBulkOperationProgressBulkOperation.FinishedAt, and is useful for accessing the field via an interface.
+func (v *BulkOperationProgressBulkOperationProgressBulkOperation) GetFinishedAt() *time.Time {
+	return v.BulkOperationFields.FinishedAt
+}
+
+func (v *BulkOperationProgressBulkOperationProgressBulkOperation) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*BulkOperationProgressBulkOperationProgressBulkOperation
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.BulkOperationProgressBulkOperationProgressBulkOperation = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BulkOperationFields)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalBulkOperationProgressBulkOperationProgressBulkOperation struct {
+	Id string `json:"id"`
+
+	OperationId string `json:"operationId"`
+
+	Kind BulkOperationKind `json:"kind"`
+
+	Status BulkOperationStatus `json:"status"`
+
+	Reason *string `json:"reason"`
+
+	Total int `json:"total"`
+
+	Done int `json:"done"`
+
+	Failed int `json:"failed"`
+
+	Errors []BulkOperationFieldsErrorsBulkOperationError `json:"errors"`
+
+	CreatedAt time.Time `json:"createdAt"`
+
+	FinishedAt *time.Time `json:"finishedAt"`
+}
+
+func (v *BulkOperationProgressBulkOperationProgressBulkOperation) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *BulkOperationProgressBulkOperationProgressBulkOperation) __premarshalJSON() (*__premarshalBulkOperationProgressBulkOperationProgressBulkOperation, error) {
+	var retval __premarshalBulkOperationProgressBulkOperationProgressBulkOperation
+
+	retval.Id = v.BulkOperationFields.Id
+	retval.OperationId = v.BulkOperationFields.OperationId
+	retval.Kind = v.BulkOperationFields.Kind
+	retval.Status = v.BulkOperationFields.Status
+	retval.Reason = v.BulkOperationFields.Reason
+	retval.Total = v.BulkOperationFields.Total
+	retval.Done = v.BulkOperationFields.Done
+	retval.Failed = v.BulkOperationFields.Failed
+	retval.Errors = v.BulkOperationFields.Errors
+	retval.CreatedAt = v.BulkOperationFields.CreatedAt
+	retval.FinishedAt = v.BulkOperationFields.FinishedAt
+	return &retval, nil
+}
+
+// BulkOperationProgressResponse is returned by BulkOperationProgress on success.
+type BulkOperationProgressResponse struct {
+	// The operation now, then at each change of its progress (at most every 250 ms), ending with its final state.
+	BulkOperationProgress BulkOperationProgressBulkOperationProgressBulkOperation `json:"bulkOperationProgress"`
+}
+
+// GetBulkOperationProgress returns BulkOperationProgressResponse.BulkOperationProgress, and is useful for accessing the field via an interface.
+func (v *BulkOperationProgressResponse) GetBulkOperationProgress() BulkOperationProgressBulkOperationProgressBulkOperation {
+	return v.BulkOperationProgress
+}
+
+type BulkOperationStatus string
+
+const (
+	// Items are being handled (or will be, after a restart: another api process resumes it).
+	BulkOperationStatusRunning BulkOperationStatus = "RUNNING"
+	// Every item was handled: done + failed = total (failed ones are in errors).
+	BulkOperationStatusSucceeded BulkOperationStatus = "SUCCEEDED"
+	// The operation could not go on (see reason); done + failed say how far it got.
+	BulkOperationStatusFailed BulkOperationStatus = "FAILED"
+)
+
+var AllBulkOperationStatus = []BulkOperationStatus{
+	BulkOperationStatusRunning,
+	BulkOperationStatusSucceeded,
+	BulkOperationStatusFailed,
+}
+
 // CancelExecutionCancelExecutionExecutionPayload includes the requested fields of the GraphQL type ExecutionPayload.
 type CancelExecutionCancelExecutionExecutionPayload struct {
 	Execution CancelExecutionCancelExecutionExecutionPayloadExecution `json:"execution"`
@@ -438,6 +691,154 @@ type CancelExecutionResponse struct {
 // GetCancelExecution returns CancelExecutionResponse.CancelExecution, and is useful for accessing the field via an interface.
 func (v *CancelExecutionResponse) GetCancelExecution() CancelExecutionCancelExecutionExecutionPayload {
 	return v.CancelExecution
+}
+
+// CancelExecutionsCancelExecutionsBulkOperation includes the requested fields of the GraphQL type BulkOperation.
+// The GraphQL type's documentation follows.
+//
+// A retry or cancel of the executions a filter matched when it was created, run in the background at a bounded pace; resumed by another api process after a crash.
+type CancelExecutionsCancelExecutionsBulkOperation struct {
+	BulkOperationFields `json:"-"`
+}
+
+// GetId returns CancelExecutionsCancelExecutionsBulkOperation.Id, and is useful for accessing the field via an interface.
+func (v *CancelExecutionsCancelExecutionsBulkOperation) GetId() string {
+	return v.BulkOperationFields.Id
+}
+
+// GetOperationId returns CancelExecutionsCancelExecutionsBulkOperation.OperationId, and is useful for accessing the field via an interface.
+func (v *CancelExecutionsCancelExecutionsBulkOperation) GetOperationId() string {
+	return v.BulkOperationFields.OperationId
+}
+
+// GetKind returns CancelExecutionsCancelExecutionsBulkOperation.Kind, and is useful for accessing the field via an interface.
+func (v *CancelExecutionsCancelExecutionsBulkOperation) GetKind() BulkOperationKind {
+	return v.BulkOperationFields.Kind
+}
+
+// GetStatus returns CancelExecutionsCancelExecutionsBulkOperation.Status, and is useful for accessing the field via an interface.
+func (v *CancelExecutionsCancelExecutionsBulkOperation) GetStatus() BulkOperationStatus {
+	return v.BulkOperationFields.Status
+}
+
+// GetReason returns CancelExecutionsCancelExecutionsBulkOperation.Reason, and is useful for accessing the field via an interface.
+func (v *CancelExecutionsCancelExecutionsBulkOperation) GetReason() *string {
+	return v.BulkOperationFields.Reason
+}
+
+// GetTotal returns CancelExecutionsCancelExecutionsBulkOperation.Total, and is useful for accessing the field via an interface.
+func (v *CancelExecutionsCancelExecutionsBulkOperation) GetTotal() int {
+	return v.BulkOperationFields.Total
+}
+
+// GetDone returns CancelExecutionsCancelExecutionsBulkOperation.Done, and is useful for accessing the field via an interface.
+func (v *CancelExecutionsCancelExecutionsBulkOperation) GetDone() int {
+	return v.BulkOperationFields.Done
+}
+
+// GetFailed returns CancelExecutionsCancelExecutionsBulkOperation.Failed, and is useful for accessing the field via an interface.
+func (v *CancelExecutionsCancelExecutionsBulkOperation) GetFailed() int {
+	return v.BulkOperationFields.Failed
+}
+
+// GetErrors returns CancelExecutionsCancelExecutionsBulkOperation.Errors, and is useful for accessing the field via an interface.
+func (v *CancelExecutionsCancelExecutionsBulkOperation) GetErrors() []BulkOperationFieldsErrorsBulkOperationError {
+	return v.BulkOperationFields.Errors
+}
+
+// GetCreatedAt returns CancelExecutionsCancelExecutionsBulkOperation.CreatedAt, and is useful for accessing the field via an interface.
+func (v *CancelExecutionsCancelExecutionsBulkOperation) GetCreatedAt() time.Time {
+	return v.BulkOperationFields.CreatedAt
+}
+
+// GetFinishedAt returns CancelExecutionsCancelExecutionsBulkOperation.FinishedAt, and is useful for accessing the field via an interface.
+func (v *CancelExecutionsCancelExecutionsBulkOperation) GetFinishedAt() *time.Time {
+	return v.BulkOperationFields.FinishedAt
+}
+
+func (v *CancelExecutionsCancelExecutionsBulkOperation) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*CancelExecutionsCancelExecutionsBulkOperation
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.CancelExecutionsCancelExecutionsBulkOperation = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BulkOperationFields)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalCancelExecutionsCancelExecutionsBulkOperation struct {
+	Id string `json:"id"`
+
+	OperationId string `json:"operationId"`
+
+	Kind BulkOperationKind `json:"kind"`
+
+	Status BulkOperationStatus `json:"status"`
+
+	Reason *string `json:"reason"`
+
+	Total int `json:"total"`
+
+	Done int `json:"done"`
+
+	Failed int `json:"failed"`
+
+	Errors []BulkOperationFieldsErrorsBulkOperationError `json:"errors"`
+
+	CreatedAt time.Time `json:"createdAt"`
+
+	FinishedAt *time.Time `json:"finishedAt"`
+}
+
+func (v *CancelExecutionsCancelExecutionsBulkOperation) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *CancelExecutionsCancelExecutionsBulkOperation) __premarshalJSON() (*__premarshalCancelExecutionsCancelExecutionsBulkOperation, error) {
+	var retval __premarshalCancelExecutionsCancelExecutionsBulkOperation
+
+	retval.Id = v.BulkOperationFields.Id
+	retval.OperationId = v.BulkOperationFields.OperationId
+	retval.Kind = v.BulkOperationFields.Kind
+	retval.Status = v.BulkOperationFields.Status
+	retval.Reason = v.BulkOperationFields.Reason
+	retval.Total = v.BulkOperationFields.Total
+	retval.Done = v.BulkOperationFields.Done
+	retval.Failed = v.BulkOperationFields.Failed
+	retval.Errors = v.BulkOperationFields.Errors
+	retval.CreatedAt = v.BulkOperationFields.CreatedAt
+	retval.FinishedAt = v.BulkOperationFields.FinishedAt
+	return &retval, nil
+}
+
+// CancelExecutionsResponse is returned by CancelExecutions on success.
+type CancelExecutionsResponse struct {
+	// Cancels, in the background, the waiting and running executions the filter matches now, at most BULK_MAX_EXECUTIONS; the same operationId again returns the same operation.
+	CancelExecutions CancelExecutionsCancelExecutionsBulkOperation `json:"cancelExecutions"`
+}
+
+// GetCancelExecutions returns CancelExecutionsResponse.CancelExecutions, and is useful for accessing the field via an interface.
+func (v *CancelExecutionsResponse) GetCancelExecutions() CancelExecutionsCancelExecutionsBulkOperation {
+	return v.CancelExecutions
 }
 
 // CreateApiKeyCreateApiKeyApiKeyPayload includes the requested fields of the GraphQL type ApiKeyPayload.
@@ -1049,6 +1450,10 @@ type ExecutionFilter struct {
 	ScheduledAfter *time.Time `json:"scheduledAfter,omitempty"`
 	// Exclusive.
 	ScheduledBefore *time.Time `json:"scheduledBefore,omitempty"`
+	// Inclusive. Executions that have not finished have no finishedAt and match neither finishedAfter nor finishedBefore.
+	FinishedAfter *time.Time `json:"finishedAfter,omitempty"`
+	// Exclusive.
+	FinishedBefore *time.Time `json:"finishedBefore,omitempty"`
 }
 
 // GetJobId returns ExecutionFilter.JobId, and is useful for accessing the field via an interface.
@@ -1065,6 +1470,12 @@ func (v *ExecutionFilter) GetScheduledAfter() *time.Time { return v.ScheduledAft
 
 // GetScheduledBefore returns ExecutionFilter.ScheduledBefore, and is useful for accessing the field via an interface.
 func (v *ExecutionFilter) GetScheduledBefore() *time.Time { return v.ScheduledBefore }
+
+// GetFinishedAfter returns ExecutionFilter.FinishedAfter, and is useful for accessing the field via an interface.
+func (v *ExecutionFilter) GetFinishedAfter() *time.Time { return v.FinishedAfter }
+
+// GetFinishedBefore returns ExecutionFilter.FinishedBefore, and is useful for accessing the field via an interface.
+func (v *ExecutionFilter) GetFinishedBefore() *time.Time { return v.FinishedBefore }
 
 type ExecutionPhase string
 
@@ -1761,6 +2172,144 @@ func (v *FlowControlInput) GetMaxConcurrent() *int { return v.MaxConcurrent }
 
 // GetMaxPerMinute returns FlowControlInput.MaxPerMinute, and is useful for accessing the field via an interface.
 func (v *FlowControlInput) GetMaxPerMinute() *int { return v.MaxPerMinute }
+
+// GetBulkOperationBulkOperation includes the requested fields of the GraphQL type BulkOperation.
+// The GraphQL type's documentation follows.
+//
+// A retry or cancel of the executions a filter matched when it was created, run in the background at a bounded pace; resumed by another api process after a crash.
+type GetBulkOperationBulkOperation struct {
+	BulkOperationFields `json:"-"`
+}
+
+// GetId returns GetBulkOperationBulkOperation.Id, and is useful for accessing the field via an interface.
+func (v *GetBulkOperationBulkOperation) GetId() string { return v.BulkOperationFields.Id }
+
+// GetOperationId returns GetBulkOperationBulkOperation.OperationId, and is useful for accessing the field via an interface.
+func (v *GetBulkOperationBulkOperation) GetOperationId() string {
+	return v.BulkOperationFields.OperationId
+}
+
+// GetKind returns GetBulkOperationBulkOperation.Kind, and is useful for accessing the field via an interface.
+func (v *GetBulkOperationBulkOperation) GetKind() BulkOperationKind {
+	return v.BulkOperationFields.Kind
+}
+
+// GetStatus returns GetBulkOperationBulkOperation.Status, and is useful for accessing the field via an interface.
+func (v *GetBulkOperationBulkOperation) GetStatus() BulkOperationStatus {
+	return v.BulkOperationFields.Status
+}
+
+// GetReason returns GetBulkOperationBulkOperation.Reason, and is useful for accessing the field via an interface.
+func (v *GetBulkOperationBulkOperation) GetReason() *string { return v.BulkOperationFields.Reason }
+
+// GetTotal returns GetBulkOperationBulkOperation.Total, and is useful for accessing the field via an interface.
+func (v *GetBulkOperationBulkOperation) GetTotal() int { return v.BulkOperationFields.Total }
+
+// GetDone returns GetBulkOperationBulkOperation.Done, and is useful for accessing the field via an interface.
+func (v *GetBulkOperationBulkOperation) GetDone() int { return v.BulkOperationFields.Done }
+
+// GetFailed returns GetBulkOperationBulkOperation.Failed, and is useful for accessing the field via an interface.
+func (v *GetBulkOperationBulkOperation) GetFailed() int { return v.BulkOperationFields.Failed }
+
+// GetErrors returns GetBulkOperationBulkOperation.Errors, and is useful for accessing the field via an interface.
+func (v *GetBulkOperationBulkOperation) GetErrors() []BulkOperationFieldsErrorsBulkOperationError {
+	return v.BulkOperationFields.Errors
+}
+
+// GetCreatedAt returns GetBulkOperationBulkOperation.CreatedAt, and is useful for accessing the field via an interface.
+func (v *GetBulkOperationBulkOperation) GetCreatedAt() time.Time {
+	return v.BulkOperationFields.CreatedAt
+}
+
+// GetFinishedAt returns GetBulkOperationBulkOperation.FinishedAt, and is useful for accessing the field via an interface.
+func (v *GetBulkOperationBulkOperation) GetFinishedAt() *time.Time {
+	return v.BulkOperationFields.FinishedAt
+}
+
+func (v *GetBulkOperationBulkOperation) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*GetBulkOperationBulkOperation
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.GetBulkOperationBulkOperation = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BulkOperationFields)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalGetBulkOperationBulkOperation struct {
+	Id string `json:"id"`
+
+	OperationId string `json:"operationId"`
+
+	Kind BulkOperationKind `json:"kind"`
+
+	Status BulkOperationStatus `json:"status"`
+
+	Reason *string `json:"reason"`
+
+	Total int `json:"total"`
+
+	Done int `json:"done"`
+
+	Failed int `json:"failed"`
+
+	Errors []BulkOperationFieldsErrorsBulkOperationError `json:"errors"`
+
+	CreatedAt time.Time `json:"createdAt"`
+
+	FinishedAt *time.Time `json:"finishedAt"`
+}
+
+func (v *GetBulkOperationBulkOperation) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *GetBulkOperationBulkOperation) __premarshalJSON() (*__premarshalGetBulkOperationBulkOperation, error) {
+	var retval __premarshalGetBulkOperationBulkOperation
+
+	retval.Id = v.BulkOperationFields.Id
+	retval.OperationId = v.BulkOperationFields.OperationId
+	retval.Kind = v.BulkOperationFields.Kind
+	retval.Status = v.BulkOperationFields.Status
+	retval.Reason = v.BulkOperationFields.Reason
+	retval.Total = v.BulkOperationFields.Total
+	retval.Done = v.BulkOperationFields.Done
+	retval.Failed = v.BulkOperationFields.Failed
+	retval.Errors = v.BulkOperationFields.Errors
+	retval.CreatedAt = v.BulkOperationFields.CreatedAt
+	retval.FinishedAt = v.BulkOperationFields.FinishedAt
+	return &retval, nil
+}
+
+// GetBulkOperationResponse is returned by GetBulkOperation on success.
+type GetBulkOperationResponse struct {
+	// Null for an id that is not one of the caller's tenant's operations.
+	BulkOperation *GetBulkOperationBulkOperation `json:"bulkOperation"`
+}
+
+// GetBulkOperation returns GetBulkOperationResponse.BulkOperation, and is useful for accessing the field via an interface.
+func (v *GetBulkOperationResponse) GetBulkOperation() *GetBulkOperationBulkOperation {
+	return v.BulkOperation
+}
 
 // GetExecutionExecution includes the requested fields of the GraphQL type Execution.
 type GetExecutionExecution struct {
@@ -3100,6 +3649,7 @@ var AllMisfirePolicy = []MisfirePolicy{
 // NodeNode includes the requested fields of the GraphQL interface Node.
 //
 // NodeNode is implemented by the following types:
+// NodeNodeBulkOperation
 // NodeNodeExecution
 // NodeNodeJob
 type NodeNode interface {
@@ -3110,8 +3660,9 @@ type NodeNode interface {
 	GetId() string
 }
 
-func (v *NodeNodeExecution) implementsGraphQLInterfaceNodeNode() {}
-func (v *NodeNodeJob) implementsGraphQLInterfaceNodeNode()       {}
+func (v *NodeNodeBulkOperation) implementsGraphQLInterfaceNodeNode() {}
+func (v *NodeNodeExecution) implementsGraphQLInterfaceNodeNode()     {}
+func (v *NodeNodeJob) implementsGraphQLInterfaceNodeNode()           {}
 
 func __unmarshalNodeNode(b []byte, v *NodeNode) error {
 	if string(b) == "null" {
@@ -3127,6 +3678,9 @@ func __unmarshalNodeNode(b []byte, v *NodeNode) error {
 	}
 
 	switch tn.TypeName {
+	case "BulkOperation":
+		*v = new(NodeNodeBulkOperation)
+		return json.Unmarshal(b, *v)
 	case "Execution":
 		*v = new(NodeNodeExecution)
 		return json.Unmarshal(b, *v)
@@ -3146,6 +3700,14 @@ func __marshalNodeNode(v *NodeNode) ([]byte, error) {
 
 	var typename string
 	switch v := (*v).(type) {
+	case *NodeNodeBulkOperation:
+		typename = "BulkOperation"
+
+		result := struct {
+			TypeName string `json:"__typename"`
+			*NodeNodeBulkOperation
+		}{typename, v}
+		return json.Marshal(result)
 	case *NodeNodeExecution:
 		typename = "Execution"
 
@@ -3169,6 +3731,21 @@ func __marshalNodeNode(v *NodeNode) ([]byte, error) {
 			`unexpected concrete type for NodeNode: "%T"`, v)
 	}
 }
+
+// NodeNodeBulkOperation includes the requested fields of the GraphQL type BulkOperation.
+// The GraphQL type's documentation follows.
+//
+// A retry or cancel of the executions a filter matched when it was created, run in the background at a bounded pace; resumed by another api process after a crash.
+type NodeNodeBulkOperation struct {
+	Typename *string `json:"__typename"`
+	Id       string  `json:"id"`
+}
+
+// GetTypename returns NodeNodeBulkOperation.Typename, and is useful for accessing the field via an interface.
+func (v *NodeNodeBulkOperation) GetTypename() *string { return v.Typename }
+
+// GetId returns NodeNodeBulkOperation.Id, and is useful for accessing the field via an interface.
+func (v *NodeNodeBulkOperation) GetId() string { return v.Id }
 
 // NodeNodeExecution includes the requested fields of the GraphQL type Execution.
 type NodeNodeExecution struct {
@@ -3956,6 +4533,152 @@ func (v *RetryExecutionRetryExecutionExecutionPayloadExecution) __premarshalJSON
 	return &retval, nil
 }
 
+// RetryExecutionsResponse is returned by RetryExecutions on success.
+type RetryExecutionsResponse struct {
+	// Retries, in the background, the FAILED (by default) or CANCELLED executions the filter matches now, at most BULK_MAX_EXECUTIONS; the same operationId again returns the same operation.
+	RetryExecutions RetryExecutionsRetryExecutionsBulkOperation `json:"retryExecutions"`
+}
+
+// GetRetryExecutions returns RetryExecutionsResponse.RetryExecutions, and is useful for accessing the field via an interface.
+func (v *RetryExecutionsResponse) GetRetryExecutions() RetryExecutionsRetryExecutionsBulkOperation {
+	return v.RetryExecutions
+}
+
+// RetryExecutionsRetryExecutionsBulkOperation includes the requested fields of the GraphQL type BulkOperation.
+// The GraphQL type's documentation follows.
+//
+// A retry or cancel of the executions a filter matched when it was created, run in the background at a bounded pace; resumed by another api process after a crash.
+type RetryExecutionsRetryExecutionsBulkOperation struct {
+	BulkOperationFields `json:"-"`
+}
+
+// GetId returns RetryExecutionsRetryExecutionsBulkOperation.Id, and is useful for accessing the field via an interface.
+func (v *RetryExecutionsRetryExecutionsBulkOperation) GetId() string { return v.BulkOperationFields.Id }
+
+// GetOperationId returns RetryExecutionsRetryExecutionsBulkOperation.OperationId, and is useful for accessing the field via an interface.
+func (v *RetryExecutionsRetryExecutionsBulkOperation) GetOperationId() string {
+	return v.BulkOperationFields.OperationId
+}
+
+// GetKind returns RetryExecutionsRetryExecutionsBulkOperation.Kind, and is useful for accessing the field via an interface.
+func (v *RetryExecutionsRetryExecutionsBulkOperation) GetKind() BulkOperationKind {
+	return v.BulkOperationFields.Kind
+}
+
+// GetStatus returns RetryExecutionsRetryExecutionsBulkOperation.Status, and is useful for accessing the field via an interface.
+func (v *RetryExecutionsRetryExecutionsBulkOperation) GetStatus() BulkOperationStatus {
+	return v.BulkOperationFields.Status
+}
+
+// GetReason returns RetryExecutionsRetryExecutionsBulkOperation.Reason, and is useful for accessing the field via an interface.
+func (v *RetryExecutionsRetryExecutionsBulkOperation) GetReason() *string {
+	return v.BulkOperationFields.Reason
+}
+
+// GetTotal returns RetryExecutionsRetryExecutionsBulkOperation.Total, and is useful for accessing the field via an interface.
+func (v *RetryExecutionsRetryExecutionsBulkOperation) GetTotal() int {
+	return v.BulkOperationFields.Total
+}
+
+// GetDone returns RetryExecutionsRetryExecutionsBulkOperation.Done, and is useful for accessing the field via an interface.
+func (v *RetryExecutionsRetryExecutionsBulkOperation) GetDone() int {
+	return v.BulkOperationFields.Done
+}
+
+// GetFailed returns RetryExecutionsRetryExecutionsBulkOperation.Failed, and is useful for accessing the field via an interface.
+func (v *RetryExecutionsRetryExecutionsBulkOperation) GetFailed() int {
+	return v.BulkOperationFields.Failed
+}
+
+// GetErrors returns RetryExecutionsRetryExecutionsBulkOperation.Errors, and is useful for accessing the field via an interface.
+func (v *RetryExecutionsRetryExecutionsBulkOperation) GetErrors() []BulkOperationFieldsErrorsBulkOperationError {
+	return v.BulkOperationFields.Errors
+}
+
+// GetCreatedAt returns RetryExecutionsRetryExecutionsBulkOperation.CreatedAt, and is useful for accessing the field via an interface.
+func (v *RetryExecutionsRetryExecutionsBulkOperation) GetCreatedAt() time.Time {
+	return v.BulkOperationFields.CreatedAt
+}
+
+// GetFinishedAt returns RetryExecutionsRetryExecutionsBulkOperation.FinishedAt, and is useful for accessing the field via an interface.
+func (v *RetryExecutionsRetryExecutionsBulkOperation) GetFinishedAt() *time.Time {
+	return v.BulkOperationFields.FinishedAt
+}
+
+func (v *RetryExecutionsRetryExecutionsBulkOperation) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*RetryExecutionsRetryExecutionsBulkOperation
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.RetryExecutionsRetryExecutionsBulkOperation = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.BulkOperationFields)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalRetryExecutionsRetryExecutionsBulkOperation struct {
+	Id string `json:"id"`
+
+	OperationId string `json:"operationId"`
+
+	Kind BulkOperationKind `json:"kind"`
+
+	Status BulkOperationStatus `json:"status"`
+
+	Reason *string `json:"reason"`
+
+	Total int `json:"total"`
+
+	Done int `json:"done"`
+
+	Failed int `json:"failed"`
+
+	Errors []BulkOperationFieldsErrorsBulkOperationError `json:"errors"`
+
+	CreatedAt time.Time `json:"createdAt"`
+
+	FinishedAt *time.Time `json:"finishedAt"`
+}
+
+func (v *RetryExecutionsRetryExecutionsBulkOperation) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *RetryExecutionsRetryExecutionsBulkOperation) __premarshalJSON() (*__premarshalRetryExecutionsRetryExecutionsBulkOperation, error) {
+	var retval __premarshalRetryExecutionsRetryExecutionsBulkOperation
+
+	retval.Id = v.BulkOperationFields.Id
+	retval.OperationId = v.BulkOperationFields.OperationId
+	retval.Kind = v.BulkOperationFields.Kind
+	retval.Status = v.BulkOperationFields.Status
+	retval.Reason = v.BulkOperationFields.Reason
+	retval.Total = v.BulkOperationFields.Total
+	retval.Done = v.BulkOperationFields.Done
+	retval.Failed = v.BulkOperationFields.Failed
+	retval.Errors = v.BulkOperationFields.Errors
+	retval.CreatedAt = v.BulkOperationFields.CreatedAt
+	retval.FinishedAt = v.BulkOperationFields.FinishedAt
+	return &retval, nil
+}
+
 type RetryPolicyInput struct {
 	MaxAttempts           *int     `json:"maxAttempts,omitempty"`
 	InitialBackoffSeconds *float64 `json:"initialBackoffSeconds,omitempty"`
@@ -4736,6 +5459,14 @@ var AllWorkload = []Workload{
 	WorkloadCpuBound,
 }
 
+// __BulkOperationProgressInput is used internally by genqlient
+type __BulkOperationProgressInput struct {
+	Id string `json:"id"`
+}
+
+// GetId returns __BulkOperationProgressInput.Id, and is useful for accessing the field via an interface.
+func (v *__BulkOperationProgressInput) GetId() string { return v.Id }
+
 // __CancelExecutionInput is used internally by genqlient
 type __CancelExecutionInput struct {
 	Id string `json:"id"`
@@ -4743,6 +5474,18 @@ type __CancelExecutionInput struct {
 
 // GetId returns __CancelExecutionInput.Id, and is useful for accessing the field via an interface.
 func (v *__CancelExecutionInput) GetId() string { return v.Id }
+
+// __CancelExecutionsInput is used internally by genqlient
+type __CancelExecutionsInput struct {
+	Filter      ExecutionFilter `json:"filter"`
+	OperationId *string         `json:"operationId,omitempty"`
+}
+
+// GetFilter returns __CancelExecutionsInput.Filter, and is useful for accessing the field via an interface.
+func (v *__CancelExecutionsInput) GetFilter() ExecutionFilter { return v.Filter }
+
+// GetOperationId returns __CancelExecutionsInput.OperationId, and is useful for accessing the field via an interface.
+func (v *__CancelExecutionsInput) GetOperationId() *string { return v.OperationId }
 
 // __CreateApiKeyInput is used internally by genqlient
 type __CreateApiKeyInput struct {
@@ -4807,6 +5550,14 @@ func (v *__ExecutionsInput) GetBefore() *string { return v.Before }
 
 // GetFilter returns __ExecutionsInput.Filter, and is useful for accessing the field via an interface.
 func (v *__ExecutionsInput) GetFilter() *ExecutionFilter { return v.Filter }
+
+// __GetBulkOperationInput is used internally by genqlient
+type __GetBulkOperationInput struct {
+	Id string `json:"id"`
+}
+
+// GetId returns __GetBulkOperationInput.Id, and is useful for accessing the field via an interface.
+func (v *__GetBulkOperationInput) GetId() string { return v.Id }
 
 // __GetExecutionInput is used internally by genqlient
 type __GetExecutionInput struct {
@@ -4908,6 +5659,18 @@ type __RetryExecutionInput struct {
 // GetId returns __RetryExecutionInput.Id, and is useful for accessing the field via an interface.
 func (v *__RetryExecutionInput) GetId() string { return v.Id }
 
+// __RetryExecutionsInput is used internally by genqlient
+type __RetryExecutionsInput struct {
+	Filter      ExecutionFilter `json:"filter"`
+	OperationId *string         `json:"operationId,omitempty"`
+}
+
+// GetFilter returns __RetryExecutionsInput.Filter, and is useful for accessing the field via an interface.
+func (v *__RetryExecutionsInput) GetFilter() ExecutionFilter { return v.Filter }
+
+// GetOperationId returns __RetryExecutionsInput.OperationId, and is useful for accessing the field via an interface.
+func (v *__RetryExecutionsInput) GetOperationId() *string { return v.OperationId }
+
 // __RevokeApiKeyInput is used internally by genqlient
 type __RevokeApiKeyInput struct {
 	Id string `json:"id"`
@@ -4982,6 +5745,76 @@ func ApiKeys(
 	return data_, err_
 }
 
+// The subscription executed by BulkOperationProgress.
+const BulkOperationProgress_Operation = `
+subscription BulkOperationProgress ($id: ID!) {
+	bulkOperationProgress(id: $id) {
+		... BulkOperationFields
+	}
+}
+fragment BulkOperationFields on BulkOperation {
+	id
+	operationId
+	kind
+	status
+	reason
+	total
+	done
+	failed
+	errors {
+		executionId
+		message
+	}
+	createdAt
+	finishedAt
+}
+`
+
+// To unsubscribe, use [graphql.WebSocketClient.Unsubscribe]
+func BulkOperationProgress(
+	ctx_ context.Context,
+	client_ graphql.WebSocketClient,
+	id string,
+) (dataChan_ chan BulkOperationProgressWsResponse, subscriptionID_ string, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "BulkOperationProgress",
+		Query:  BulkOperationProgress_Operation,
+		Variables: &__BulkOperationProgressInput{
+			Id: id,
+		},
+	}
+
+	dataChan_ = make(chan BulkOperationProgressWsResponse)
+	subscriptionID_, err_ = client_.Subscribe(req_, dataChan_, BulkOperationProgressForwardData)
+
+	return dataChan_, subscriptionID_, err_
+}
+
+type BulkOperationProgressWsResponse graphql.BaseResponse[*BulkOperationProgressResponse]
+
+func BulkOperationProgressForwardData(interfaceChan interface{}, jsonRawMsg json.RawMessage) error {
+	var gqlResp graphql.Response
+	var wsResp BulkOperationProgressWsResponse
+	err := json.Unmarshal(jsonRawMsg, &gqlResp)
+	if err != nil {
+		return err
+	}
+	if len(gqlResp.Errors) == 0 {
+		err = json.Unmarshal(jsonRawMsg, &wsResp)
+		if err != nil {
+			return err
+		}
+	} else {
+		wsResp.Errors = gqlResp.Errors
+	}
+	dataChan_, ok := interfaceChan.(chan BulkOperationProgressWsResponse)
+	if !ok {
+		return errors.New("failed to cast interface into 'chan BulkOperationProgressWsResponse'")
+	}
+	dataChan_ <- wsResp
+	return nil
+}
+
 // The mutation executed by CancelExecution.
 const CancelExecution_Operation = `
 mutation CancelExecution ($id: ID!) {
@@ -5047,6 +5880,58 @@ func CancelExecution(
 	}
 
 	data_ = &CancelExecutionResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by CancelExecutions.
+const CancelExecutions_Operation = `
+mutation CancelExecutions ($filter: ExecutionFilter!, $operationId: String) {
+	cancelExecutions(filter: $filter, operationId: $operationId) {
+		... BulkOperationFields
+	}
+}
+fragment BulkOperationFields on BulkOperation {
+	id
+	operationId
+	kind
+	status
+	reason
+	total
+	done
+	failed
+	errors {
+		executionId
+		message
+	}
+	createdAt
+	finishedAt
+}
+`
+
+func CancelExecutions(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	filter ExecutionFilter,
+	operationId *string,
+) (data_ *CancelExecutionsResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "CancelExecutions",
+		Query:  CancelExecutions_Operation,
+		Variables: &__CancelExecutionsInput{
+			Filter:      filter,
+			OperationId: operationId,
+		},
+	}
+
+	data_ = &CancelExecutionsResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
@@ -5419,6 +6304,56 @@ func Executions(
 	}
 
 	data_ = &ExecutionsResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by GetBulkOperation.
+const GetBulkOperation_Operation = `
+query GetBulkOperation ($id: ID!) {
+	bulkOperation(id: $id) {
+		... BulkOperationFields
+	}
+}
+fragment BulkOperationFields on BulkOperation {
+	id
+	operationId
+	kind
+	status
+	reason
+	total
+	done
+	failed
+	errors {
+		executionId
+		message
+	}
+	createdAt
+	finishedAt
+}
+`
+
+func GetBulkOperation(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	id string,
+) (data_ *GetBulkOperationResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "GetBulkOperation",
+		Query:  GetBulkOperation_Operation,
+		Variables: &__GetBulkOperationInput{
+			Id: id,
+		},
+	}
+
+	data_ = &GetBulkOperationResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(
@@ -6109,6 +7044,58 @@ func RetryExecution(
 	}
 
 	data_ = &RetryExecutionResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by RetryExecutions.
+const RetryExecutions_Operation = `
+mutation RetryExecutions ($filter: ExecutionFilter!, $operationId: String) {
+	retryExecutions(filter: $filter, operationId: $operationId) {
+		... BulkOperationFields
+	}
+}
+fragment BulkOperationFields on BulkOperation {
+	id
+	operationId
+	kind
+	status
+	reason
+	total
+	done
+	failed
+	errors {
+		executionId
+		message
+	}
+	createdAt
+	finishedAt
+}
+`
+
+func RetryExecutions(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	filter ExecutionFilter,
+	operationId *string,
+) (data_ *RetryExecutionsResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "RetryExecutions",
+		Query:  RetryExecutions_Operation,
+		Variables: &__RetryExecutionsInput{
+			Filter:      filter,
+			OperationId: operationId,
+		},
+	}
+
+	data_ = &RetryExecutionsResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(

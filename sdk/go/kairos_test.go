@@ -589,3 +589,47 @@ func TestReadmeExampleRuns(t *testing.T) {
 	}
 	t.Fatalf("the example ended without a SUCCEEDED line: %q", printed)
 }
+
+func TestBulkCancelThenRetryOverAFilter(t *testing.T) {
+	c, _, _ := live(t)
+	ctx := ctxFor(t, 60*time.Second)
+	payload := json.RawMessage(`{"ms":60000}`)
+	job, err := c.CreateJob(ctx, kairos.CreateJobInput{
+		Name:     "go-sdk-bulk",
+		Schedule: kairos.ScheduleInput{RunAt: kairos.Ptr(time.Now().Add(time.Hour))},
+		Target:   kairos.JobTargetInput{Handler: kairos.Ptr("sleep")},
+		Payload:  &payload,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.TriggerJob(ctx, job.Id, nil); err != nil {
+		t.Fatal(err)
+	}
+	ofJob := kairos.ExecutionFilter{JobId: &job.Id}
+	cancel, err := c.CancelExecutions(ctx, ofJob, "")
+	if err != nil || cancel.Kind != kairos.BulkOperationKindCancel || cancel.Total != 1 {
+		t.Fatalf("cancelExecutions: %+v %v", cancel, err)
+	}
+	readings := 0
+	ended, err := c.WaitBulkOperation(ctx, cancel.Id, 100*time.Millisecond, func(*kairos.BulkOperation) { readings++ })
+	if err != nil || ended.Status != kairos.BulkOperationStatusSucceeded || ended.Done != 1 || readings == 0 {
+		t.Fatalf("cancel's end: %+v %v", ended, err)
+	}
+	key := fmt.Sprintf("go-sdk-bulk-%d", time.Now().UnixNano())
+	cancelled := kairos.ExecutionFilter{JobId: &job.Id, Statuses: []kairos.ExecutionStatus{kairos.ExecutionStatusCancelled}}
+	retry, err := c.RetryExecutions(ctx, cancelled, key)
+	if err != nil || retry.OperationId != key || retry.Total != 1 {
+		t.Fatalf("retryExecutions: %+v %v", retry, err)
+	}
+	if ended, err := c.WaitBulkOperation(ctx, retry.Id, 100*time.Millisecond, nil); err != nil || ended.Done != 1 {
+		t.Fatalf("retry's end: %+v %v", ended, err)
+	}
+	if again, err := c.RetryExecutions(ctx, cancelled, key); err != nil || again.Id != retry.Id {
+		t.Fatalf("the same operationId again: %+v %v", again, err)
+	}
+	// The retried run sleeps a minute: end it.
+	if end, err := c.CancelExecutions(ctx, ofJob, ""); err == nil {
+		_, _ = c.WaitBulkOperation(ctx, end.Id, 100*time.Millisecond, nil)
+	}
+}

@@ -7,6 +7,7 @@ import { inTenantScan } from '../resolvers/tenantScan.js';
 import { JobStore } from '../store/jobStore.js';
 import { ExecutionStore } from '../store/executionStore.js';
 import { ApiKeyStore } from '../store/apiKeyStore.js';
+import { BulkOperationStore } from '../store/bulkOperationStore.js';
 import { ApiKeyLookup } from '../store/apiKeyLookup.js';
 import { OwnTenantStore } from '../store/ownTenantStore.js';
 import { TenantEvents } from '../events/tenantEvents.js';
@@ -23,6 +24,7 @@ function tenantScope({ db, tenants, events }: ScopeSources, tenantScans: TenantT
     jobs,
     executions,
     apiKeys: new ApiKeyStore(db, identity.tenantId),
+    bulkOperations: new BulkOperationStore(db, identity.tenantId),
     tenant: new OwnTenantStore(tenants, identity.tenantId),
     events: new TenantEvents(events, identity.tenantId),
     jobLoader: new DataLoader(async (ids: readonly string[]) => {

@@ -1,3 +1,5 @@
+import type { BulkSettings } from './bulkSettings.js';
+
 /** The api role's settings: where it listens, how it verifies tokens, and its per-tenant limits on one process. */
 export interface ApiSettings {
   /** PORT: where the api serves GraphQL (HTTP and WebSocket), the dashboard and the probes. Default 4000; 0 picks a free port. */
@@ -49,4 +51,6 @@ export interface ApiSettings {
    * in FerretDB), so a few at once take the embedded server's cores from every tenant. Default 1.
    */
   tenantScansInFlight: number;
+  /** Bulk retries and cancels: their limit, pace, and how a crashed one is resumed. */
+  bulk: BulkSettings;
 }

@@ -80,6 +80,8 @@ export interface ExecutionDoc {
   skippedUntil?: Date;
   /** On the first execution a materialisation pass wrote for a job, if it grouped skipped occurrences: what it decided. */
   pass?: PassRecord;
+  /** The bulk retry that queued the current round, if one did: how a resumed bulk retry knows an item it already requeued. */
+  bulkOperationId?: ObjectId | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -10,6 +10,12 @@ import type { JobDeps } from '../jobs/jobDeps.js';
 
 export const USER_CANCEL_REASON = 'cancelled by a user';
 
+/** What a cancel needs: the tenant's executions, the queue, the events, the workers' signals and claims. */
+export type CancelDeps = Pick<JobDeps, 'executions' | 'queues' | 'events' | 'logger'> & {
+  cancels: CancelSignals;
+  claims: Pick<AttemptClaims, 'holder'>;
+};
+
 /**
  * Cancels an execution: a pending one (SCHEDULED, QUEUED, RETRYING) ends CANCELLED at once and
  * leaves the queue; a RUNNING one, or a waiting one whose attempt already runs with its start not yet
@@ -17,13 +23,15 @@ export const USER_CANCEL_REASON = 'cancelled by a user';
  * worker runs it, which aborts the attempt and ends it CANCELLED with the attempt on record (the
  * returned execution may still say RUNNING or QUEUED). A finished one is a CONFLICT.
  */
-export async function cancelExecution(
-  deps: Pick<JobDeps, 'executions' | 'queues' | 'events' | 'logger'> & { cancels: CancelSignals; claims: Pick<AttemptClaims, 'holder'> },
-  id: ObjectId,
-  now: Date,
-): Promise<ExecutionDoc> {
+export async function cancelExecution(deps: CancelDeps, id: ObjectId, now: Date): Promise<ExecutionDoc> {
   const current = await deps.executions.findById(id);
   if (!current) throw new NotFoundError('Execution', toGlobalId('Execution', id));
+  return cancelCurrent(deps, current, now);
+}
+
+/** cancelExecution of an execution already read (`current`): a bulk cancel reads each of its items once. */
+export async function cancelCurrent(deps: CancelDeps, current: ExecutionDoc, now: Date): Promise<ExecutionDoc> {
+  const id = current._id;
   if (FINAL_STATUSES.includes(current.status)) {
     throw new ConflictError(`Execution ${toGlobalId('Execution', id)} has already ended (${current.status})`);
   }

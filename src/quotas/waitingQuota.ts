@@ -27,19 +27,33 @@ export async function checkWaitingQuota(
   maxWaitingExecutions: number,
   logger: Logger,
 ): Promise<void> {
-  let count: number;
-  try {
-    count = await waiting.count(tenantId);
-    if (count >= maxWaitingExecutions) count = await waiting.trim(tenantId, maxWaitingExecutions, TRIM_EVERY_MS);
-  } catch (error) {
-    logger.warn('waiting executions not counted: Redis unreachable', { tenantId, error: errorMessage(error) });
-    return;
-  }
-  if (count >= maxWaitingExecutions) {
+  const count = await countWaiting(waiting, tenantId, maxWaitingExecutions, logger);
+  if (count !== null && count >= maxWaitingExecutions) {
     throw new QuotaExceededError(
       `This tenant may have at most ${maxWaitingExecutions} executions waiting to run (maxWaitingExecutions) and has ${count}; ` +
         'wait for some to start, or cancel some',
       { maxWaitingExecutions, waitingExecutions: count },
     );
+  }
+}
+
+/**
+ * How many more executions the tenant may have waiting (maxWaitingExecutions less those waiting, at
+ * least 0), counted as checkWaitingQuota counts: a bulk retry requeues at most this many before it
+ * waits for room. Unbounded with Redis unreachable (nothing is checked then, as above).
+ */
+export async function waitingRoom(waiting: WaitingCounts, tenantId: string, maxWaitingExecutions: number, logger: Logger): Promise<number> {
+  const count = await countWaiting(waiting, tenantId, maxWaitingExecutions, logger);
+  return count === null ? Number.POSITIVE_INFINITY : Math.max(0, maxWaitingExecutions - count);
+}
+
+/** The tenant's waiting executions, checked against the queue when at `cap`; null (logged) with Redis unreachable. */
+async function countWaiting(waiting: WaitingCounts, tenantId: string, cap: number, logger: Logger): Promise<number | null> {
+  try {
+    const count = await waiting.count(tenantId);
+    return count >= cap ? await waiting.trim(tenantId, cap, TRIM_EVERY_MS) : count;
+  } catch (error) {
+    logger.warn('waiting executions not counted: Redis unreachable', { tenantId, error: errorMessage(error) });
+    return null;
   }
 }

@@ -16,6 +16,7 @@ import type { ScheduleSearchBudget } from '../quotas/scheduleSearchBudget.js';
 import type { EventDeliveryBudget } from '../quotas/eventDeliveryBudget.js';
 import type { KairosMetrics } from '../metrics/kairosMetrics.js';
 import type { FlowLimiter } from '../quotas/flowLimiter.js';
+import type { BulkRunner } from '../executions/bulkRunner.js';
 
 /** Each tenant's turns at one kind of work in this process (the api's TenantRequestGate). */
 export interface TenantTurns {
@@ -35,6 +36,8 @@ export interface OperationServices extends Omit<JobDeps, 'jobs' | 'executions'> 
   cancels: CancelSignals;
   /** The workers' attempt claims: an attempt may run before its start is in MongoDB (the deferred claim). */
   claims: AttemptClaims;
+  /** The process's bulk operation runner (woken when one is created here) and BULK_MAX_EXECUTIONS. */
+  bulk: { runner: Pick<BulkRunner, 'wake'>; maxExecutions: number };
 }
 
 /**

@@ -6,6 +6,7 @@ import type { ExecutionDoc } from '../domain/execution.js';
 import type { JobStore } from '../store/jobStore.js';
 import type { ExecutionStore } from '../store/executionStore.js';
 import type { ApiKeyStore } from '../store/apiKeyStore.js';
+import type { BulkOperationStore } from '../store/bulkOperationStore.js';
 import type { OwnTenantStore } from '../store/ownTenantStore.js';
 import type { TenantEvents } from '../events/tenantEvents.js';
 import type { RequestServices } from './appServices.js';
@@ -19,6 +20,8 @@ export interface TenantScope {
   jobs: JobStore;
   executions: ExecutionStore;
   apiKeys: ApiKeyStore;
+  /** The tenant's bulk retries and cancels. */
+  bulkOperations: BulkOperationStore;
   /** The tenant's own record (quota, webhook secret). */
   tenant: OwnTenantStore;
   events: TenantEvents;

@@ -1,4 +1,5 @@
 import { ApiKeyResolver } from './apiKey.resolver.js';
+import { BulkOperationResolver } from './bulkOperation.resolver.js';
 import { ExecutionResolver } from './execution.resolver.js';
 import { HttpHeaderResolver } from './httpHeader.resolver.js';
 import { JobResolver } from './job.resolver.js';
@@ -17,5 +18,6 @@ export const resolvers = [
   ScheduleResolver,
   HttpHeaderResolver,
   ApiKeyResolver,
+  BulkOperationResolver,
   SubscriptionResolver,
 ] as const;

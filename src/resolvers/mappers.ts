@@ -1,3 +1,5 @@
+import type { BulkOperationDoc } from '../domain/bulkOperation.js';
+import type { BulkOperation } from '../schema/bulkOperation.type.js';
 import type { ExecutionDoc } from '../domain/execution.js';
 import type { JobDoc } from '../domain/job.js';
 import { toGlobalId } from '../ids/globalId.js';
@@ -83,4 +85,21 @@ export function toApiKey(record: ApiKeyRecord): ApiKey {
 /** The tenant's signing state at `now`: an expired previous secret reads as none. */
 export function toWebhookSecretRotation(tenant: TenantDoc, now: Date): WebhookSecretRotation {
   return { previousSecretExpiresAt: previousSecretExpiresAt(tenant, now), rotatedAt: tenant.webhookSecretRotatedAt ?? null };
+}
+
+export function toBulkOperationNode(doc: BulkOperationDoc): BulkOperation {
+  return {
+    __typename: 'BulkOperation',
+    id: toGlobalId('BulkOperation', doc._id),
+    operationId: doc.operationId,
+    kind: doc.kind,
+    status: doc.state,
+    reason: doc.reason,
+    total: doc.total,
+    done: doc.done,
+    failed: doc.failed,
+    errors: doc.errors.map((e) => ({ executionId: toGlobalId('Execution', e.executionId), message: e.message })),
+    createdAt: doc.createdAt,
+    finishedAt: doc.finishedAt,
+  };
 }

@@ -3,7 +3,7 @@ import type { Context } from './context.type.js';
 import { scopeOf } from './auth-checker.js';
 import { fromGlobalId } from '../ids/globalId.js';
 import { Node } from '../schema/node.type.js';
-import { toExecutionNode, toJobNode } from './mappers.js';
+import { toBulkOperationNode, toExecutionNode, toJobNode } from './mappers.js';
 
 @Resolver()
 export class NodeResolver {
@@ -19,6 +19,10 @@ export class NodeResolver {
     if (parsed?.type === 'Execution') {
       const doc = await scope.executions.findById(parsed.id);
       return doc ? toExecutionNode(doc) : null;
+    }
+    if (parsed?.type === 'BulkOperation') {
+      const doc = await scope.bulkOperations.findById(parsed.id);
+      return doc ? toBulkOperationNode(doc) : null;
     }
     return null;
   }

@@ -17,6 +17,7 @@ import { kairosSchema } from '../api/buildSchema.js';
 import type { Database } from './connections.js';
 import type { ProcessServices } from './processServices.js';
 import type { SharedServices } from './sharedServices.js';
+import { createBulkRunner } from './bulkRunnerFactory.js';
 
 const READY_TIMEOUT_MS = 2000;
 
@@ -46,22 +47,34 @@ export interface ApiRoleDeps {
 export async function startApiRole({ config, runtime, database, redis, shared, handlerNames }: ApiRoleDeps): Promise<number> {
   const { clock, logger, metrics, tracer, closers } = runtime;
   const { db } = database;
+  const operations = {
+    scheduling: jobScheduling(shared.materialise, { lookAheadMs: config.lookAheadMs }),
+    logger,
+    queues: shared.queues,
+    events: shared.events,
+    handlerNames,
+    allowPrivateTargets: config.allowPrivateTargets,
+    jobCounter: new JobCounter(redis, config.redisPrefix),
+    quotas: shared.quotas,
+    waiting: shared.waitingIndex,
+    createLock: new TenantLock(redis, config.redisPrefix, 'create-job', logger),
+    cancels: shared.cancels,
+    claims: shared.claims,
+  };
+  const bulkRunner = createBulkRunner({
+    db,
+    redis,
+    redisPrefix: config.redisPrefix,
+    settings: config.bulk,
+    operations,
+    clock,
+    logger,
+  });
+  // Registered before the server's closer, so it stops after the server: no new operation is woken meanwhile.
+  closers.add(() => bulkRunner.stop());
   const requests: RequestServices = {
     clock,
-    operations: {
-      scheduling: jobScheduling(shared.materialise, { lookAheadMs: config.lookAheadMs }),
-      logger,
-      queues: shared.queues,
-      events: shared.events,
-      handlerNames,
-      allowPrivateTargets: config.allowPrivateTargets,
-      jobCounter: new JobCounter(redis, config.redisPrefix),
-      quotas: shared.quotas,
-      waiting: shared.waitingIndex,
-      createLock: new TenantLock(redis, config.redisPrefix, 'create-job', logger),
-      cancels: shared.cancels,
-      claims: shared.claims,
-    },
+    operations: { ...operations, bulk: { runner: bulkRunner, maxExecutions: config.bulk.maxExecutions } },
     rateLimiter: shared.rateLimiter,
     // Nested in a request's turn, so the waiting are already bounded by the request gate's.
     tenantScans: new TenantRequestGate({ inFlight: config.tenantScansInFlight, queued: 10_000 }),
@@ -98,5 +111,6 @@ export async function startApiRole({ config, runtime, database, redis, shared, h
   });
   await api.start();
   closers.add(() => api.stop());
+  bulkRunner.start();
   return api.port;
 }

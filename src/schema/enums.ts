@@ -1,6 +1,7 @@
 import { registerEnumType } from 'type-graphql';
 import { ATTEMPT_OUTCOMES, EXECUTION_STATUSES, EXECUTION_TRIGGERS } from '../domain/execution.js';
 import { EXECUTION_PHASES } from '../domain/executionPhase.js';
+import { BULK_OPERATION_KINDS, BULK_OPERATION_STATUSES } from '../domain/bulkOperation.js';
 import { HTTP_METHODS, JOB_STATUSES, MISFIRE_POLICIES, OVERLAP_POLICIES, SCHEDULE_KINDS, WORKLOADS } from '../domain/job.js';
 import { ROLE_NAMES } from '../domain/role.js';
 
@@ -103,5 +104,24 @@ registerEnumType(AttemptOutcome, {
     CRASHED: {
       description: 'The worker running it disappeared; the attempt was taken over after the visibility timeout.',
     },
+  },
+});
+
+export const BulkOperationKind = enumOf(BULK_OPERATION_KINDS);
+registerEnumType(BulkOperationKind, {
+  name: 'BulkOperationKind',
+  valuesConfig: {
+    RETRY: { description: 'retryExecutions: each FAILED or CANCELLED execution of the set queued again.' },
+    CANCEL: { description: 'cancelExecutions: each waiting or running execution of the set cancelled.' },
+  },
+});
+
+export const BulkOperationStatus = enumOf(BULK_OPERATION_STATUSES);
+registerEnumType(BulkOperationStatus, {
+  name: 'BulkOperationStatus',
+  valuesConfig: {
+    RUNNING: { description: 'Items are being handled (or will be, after a restart: another api process resumes it).' },
+    SUCCEEDED: { description: 'Every item was handled: done + failed = total (failed ones are in errors).' },
+    FAILED: { description: 'The operation could not go on (see reason); done + failed say how far it got.' },
   },
 });

@@ -26,4 +26,13 @@ export class ExecutionFilter {
 
   @Field(() => DateTimeScalar, { nullable: true, description: 'Exclusive.' })
   scheduledBefore?: Date | null;
+
+  @Field(() => DateTimeScalar, {
+    nullable: true,
+    description: 'Inclusive. Executions that have not finished have no finishedAt and match neither finishedAfter nor finishedBefore.',
+  })
+  finishedAfter?: Date | null;
+
+  @Field(() => DateTimeScalar, { nullable: true, description: 'Exclusive.' })
+  finishedBefore?: Date | null;
 }

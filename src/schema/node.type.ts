@@ -2,11 +2,11 @@ import 'reflect-metadata';
 import { Field, ID, InterfaceType } from 'type-graphql';
 
 /** The names of the object types that implement Node; `node(id)` resolves these. */
-export type NodeTypename = 'Job' | 'Execution';
+export type NodeTypename = 'Job' | 'Execution' | 'BulkOperation';
 
 /**
  * Relay's Node interface. Objects returned where a Node is expected (Query.node) must carry
- * `__typename: 'Job' | 'Execution'` so the concrete type can be resolved.
+ * `__typename: 'Job' | 'Execution' | 'BulkOperation'` so the concrete type can be resolved.
  */
 @InterfaceType('Node', {
   resolveType: (value: unknown): string => {

@@ -3,6 +3,7 @@ import type { JobDoc } from '../domain/job.js';
 import type { ExecutionDoc } from '../domain/execution.js';
 import type { TenantDoc } from '../domain/tenant.js';
 import type { ApiKeyDoc } from '../domain/apiKey.js';
+import type { BulkItemChunkDoc, BulkOperationDoc } from '../domain/bulkOperation.js';
 
 /** Typed handles on Kairos' collections. Only the store layer uses them. */
 export interface Collections {
@@ -10,6 +11,8 @@ export interface Collections {
   executions: Collection<ExecutionDoc>;
   tenants: Collection<TenantDoc>;
   apiKeys: Collection<ApiKeyDoc>;
+  bulkOperations: Collection<BulkOperationDoc>;
+  bulkOperationItems: Collection<BulkItemChunkDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -18,5 +21,7 @@ export function collections(db: Db): Collections {
     executions: db.collection<ExecutionDoc>('executions'),
     tenants: db.collection<TenantDoc>('tenants'),
     apiKeys: db.collection<ApiKeyDoc>('apiKeys'),
+    bulkOperations: db.collection<BulkOperationDoc>('bulkOperations'),
+    bulkOperationItems: db.collection<BulkItemChunkDoc>('bulkOperationItems'),
   };
 }

@@ -16,7 +16,14 @@ export interface ExecutionListFilter {
   scheduledAfter?: Date | null;
   /** Exclusive. */
   scheduledBefore?: Date | null;
+  /** Inclusive; an execution that has not finished has no finishedAt and matches no finishedAt bound. */
+  finishedAfter?: Date | null;
+  /** Exclusive. */
+  finishedBefore?: Date | null;
 }
+
+/** An execution as a bulk operation's snapshot holds it (domain/bulkOperation.ts, BulkItem). */
+export type ExecutionSnapshot = Pick<ExecutionDoc, '_id' | 'jobId' | 'status' | 'attempt'>;
 
 /** A tenant's executions, the primary source of every monitoring query. Every query carries the tenant. */
 export class ExecutionStore {
@@ -49,18 +56,9 @@ export class ExecutionStore {
 
   /** Newest first (scheduledFor, then _id); fetches `limit + 1` rows so the caller knows whether there is more. */
   async list(filter: ExecutionListFilter, page: PageRequest): Promise<ExecutionDoc[]> {
-    const f: Filter<ExecutionDoc> = {};
-    if (filter.jobId) f.jobId = filter.jobId;
-    const statuses = statusesMatching(filter.statuses, filter.phase);
+    const f = listConditions(filter);
     // A phase and statuses with nothing in common: no query at all.
-    if (statuses?.length === 0) return [];
-    if (statuses) f.status = statusCondition(statuses);
-    if (filter.scheduledAfter || filter.scheduledBefore) {
-      f.scheduledFor = {
-        ...(filter.scheduledAfter ? { $gte: filter.scheduledAfter } : {}),
-        ...(filter.scheduledBefore ? { $lt: filter.scheduledBefore } : {}),
-      };
-    }
+    if (!f) return [];
     const direction = page.forward ? -1 : 1;
     // The tenant (and job, status) equalities stay at the top level, the keyset conditions under
     // $and beside them: FerretDB 1.24 pushes only top-level equalities down to PostgreSQL (where an
@@ -70,6 +68,21 @@ export class ExecutionStore {
       .find({ ...this.scoped(f), ...(keyset.length > 0 ? { $and: keyset } : {}) } as Filter<ExecutionDoc>)
       .sort({ scheduledFor: direction, _id: direction })
       .limit(page.limit + 1)
+      .toArray();
+  }
+
+  /**
+   * The id, status and attempt of the executions `filter` matches, at most `limit` (a bulk
+   * operation's snapshot; the caller asks for one more than it accepts to know the set is too
+   * large). Unsorted: the tenant, job and single status stay top-level equalities, all FerretDB
+   * pushes down; the finishedAt and scheduledFor ranges it evaluates over what those select.
+   */
+  async snapshot(filter: ExecutionListFilter, limit: number): Promise<ExecutionSnapshot[]> {
+    const f = listConditions(filter);
+    if (!f) return [];
+    return this.c.executions
+      .find<ExecutionSnapshot>(this.scoped(f), { projection: { _id: 1, jobId: 1, status: 1, attempt: 1 } })
+      .limit(limit)
       .toArray();
   }
 
@@ -149,9 +162,15 @@ export class ExecutionStore {
   /**
    * A FAILED or CANCELLED execution back to `to` (the retry transition's QUEUED) for a fresh round of
    * `attempts` more attempts (compare-and-set on the status and attempt it was read with); null when
-   * it changed meanwhile.
+   * it changed meanwhile. `bulkOperationId` marks the round as that bulk retry's (null: a single retry).
    */
-  async requeueForRetry(current: ExecutionDoc, to: ExecutionStatus, attempts: number, now: Date): Promise<ExecutionDoc | null> {
+  async requeueForRetry(
+    current: Pick<ExecutionDoc, '_id' | 'status' | 'attempt'>,
+    to: ExecutionStatus,
+    attempts: number,
+    now: Date,
+    bulkOperationId: ObjectId | null = null,
+  ): Promise<ExecutionDoc | null> {
     return this.c.executions.findOneAndUpdate(
       this.scoped({ _id: current._id, status: current.status, attempt: current.attempt }),
       {
@@ -163,6 +182,7 @@ export class ExecutionStore {
           nextAttemptAt: null,
           error: null,
           reason: null,
+          bulkOperationId,
           updatedAt: now,
         },
       },
@@ -203,6 +223,30 @@ export class ExecutionStore {
   async rewriteSkips(rewrites: readonly SkipRewrite[], now: Date): Promise<void> {
     if (rewrites.length > 0) await rewriteSkips(this.c.executions, rewrites, now, true, (filter) => this.scoped(filter));
   }
+}
+
+/**
+ * The conditions of `filter` apart from the tenant; null when it can match nothing (a phase and
+ * statuses with nothing in common). Equalities (job, a single status) at the top level, where
+ * FerretDB pushes them down; the ranges beside them.
+ */
+function listConditions(filter: ExecutionListFilter): Filter<ExecutionDoc> | null {
+  const f: Filter<ExecutionDoc> = {};
+  if (filter.jobId) f.jobId = filter.jobId;
+  const statuses = statusesMatching(filter.statuses, filter.phase);
+  if (statuses?.length === 0) return null;
+  if (statuses) f.status = statusCondition(statuses);
+  const scheduled = range(filter.scheduledAfter, filter.scheduledBefore);
+  if (scheduled) f.scheduledFor = scheduled;
+  const finished = range(filter.finishedAfter, filter.finishedBefore);
+  if (finished) f.finishedAt = finished;
+  return f;
+}
+
+/** [after, before) as a condition; null without either bound. */
+function range(after: Date | null | undefined, before: Date | null | undefined): { $gte?: Date; $lt?: Date } | null {
+  if (!after && !before) return null;
+  return { ...(after ? { $gte: after } : {}), ...(before ? { $lt: before } : {}) };
 }
 
 /** One status as an equality: FerretDB pushes that down to PostgreSQL, an $in it evaluates itself. */

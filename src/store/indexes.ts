@@ -3,7 +3,12 @@ import type { JobDoc } from '../domain/job.js';
 import { collections } from './collections.js';
 
 /** Every index Kairos creates, per collection (tests/unit/indexCoverage.test.ts checks each serves a query). */
-export const INDEXES: { jobs: IndexDescription[]; executions: IndexDescription[]; apiKeys: IndexDescription[] } = {
+export const INDEXES: {
+  jobs: IndexDescription[];
+  executions: IndexDescription[];
+  apiKeys: IndexDescription[];
+  bulkOperations: IndexDescription[];
+} = {
   jobs: [
     { key: { status: 1, scheduleCursor: 1 }, name: 'due' },
     { key: { tenantId: 1, createdAt: -1, _id: -1 }, name: 'tenant_created' },
@@ -20,6 +25,12 @@ export const INDEXES: { jobs: IndexDescription[]; executions: IndexDescription[]
   apiKeys: [
     { key: { secretHash: 1 }, name: 'secret_hash', unique: true },
     { key: { tenantId: 1, createdAt: -1, _id: -1 }, name: 'tenant_created' },
+  ],
+  bulkOperations: [
+    // A client's operationId names one operation of its tenant: a repeated request finds it.
+    { key: { tenantId: 1, operationId: 1 }, name: 'tenant_operation', unique: true },
+    // The runners' look for RUNNING operations whose lease lapsed, across tenants.
+    { key: { state: 1 }, name: 'state' },
   ],
 };
 
@@ -38,6 +49,7 @@ export async function ensureIndexes(db: Db, options: EnsureIndexesOptions = {}):
     createEach(c.jobs, wanted(INDEXES.jobs)),
     createEach(c.executions, wanted(INDEXES.executions)),
     createEach(c.apiKeys, wanted(INDEXES.apiKeys)),
+    createEach(c.bulkOperations, wanted(INDEXES.bulkOperations)),
   ]);
 }
 

@@ -16,6 +16,8 @@ interface Ids {
   jobId: string;
   executionId: string;
   apiKeyId: string;
+  /** Made by retryExecutions, read by bulkOperation. */
+  bulkOperationId?: string;
 }
 
 interface Operation {
@@ -96,6 +98,25 @@ const OPERATIONS: Operation[] = [
     name: 'retryExecution',
     needs: 'MEMBER',
     run: (u, t, ids) => gql(u, t, 'mutation($id: ID!) { retryExecution(id: $id) { execution { status } } }', { id: ids.executionId }),
+  },
+  {
+    name: 'retryExecutions',
+    needs: 'MEMBER',
+    run: (u, t, ids) => gql(u, t, 'mutation($job: ID!) { retryExecutions(filter: { jobId: $job }) { id total } }', { job: ids.jobId }),
+    after: (data, ids) => (ids.bulkOperationId = data.retryExecutions.id),
+  },
+  {
+    name: 'cancelExecutions',
+    needs: 'MEMBER',
+    run: (u, t, ids) =>
+      gql(u, t, 'mutation($job: ID!) { cancelExecutions(filter: { jobId: $job, statuses: [SCHEDULED] }) { id total } }', {
+        job: ids.jobId,
+      }),
+  },
+  {
+    name: 'bulkOperation',
+    needs: 'VIEWER',
+    run: (u, t, ids) => gql(u, t, 'query($id: ID!) { bulkOperation(id: $id) { id status } }', { id: ids.bulkOperationId ?? ids.jobId }),
   },
   {
     name: 'createApiKey',

@@ -31,6 +31,8 @@ const ROTATE = `mutation { rotateWebhookSecret { secret } }`;
 /** What the subscriptions select; the matrix covers every field of the schema's Subscription type listed here. */
 const SUBSCRIPTIONS = {
   executionUpdated: `subscription($jobId: ID) { executionUpdated(jobId: $jobId) { status previousStatus execution { id jobId status } } }`,
+  // Another tenant's operation is NOT_FOUND to it: tests/integration/bulkOperations.test.ts.
+  bulkOperationProgress: `subscription($id: ID!) { bulkOperationProgress(id: $id) { status done } }`,
 };
 type Event = { executionUpdated: { status: string; execution: { id: string; jobId: string } } };
 
@@ -145,6 +147,23 @@ const ID_PROBES: IdProbe[] = [
   mutationById('cancelExecution', 'Execution', 'execution { id status }'),
   mutationById('retryExecution', 'Execution', 'execution { id status }'),
   mutationById('revokeApiKey', 'ApiKey', 'id'),
+  {
+    field: 'bulkOperation',
+    what: 'bulkOperation(id)',
+    takes: 'any',
+    missing: 'an answer',
+    query: `query($id: ID!) { bulkOperation(id: $id) { id status total } }`,
+    variables: (id) => ({ id }),
+  },
+  // Over a filter on A's job: B's operation matches none of A's executions (its own id and times left out of the comparison).
+  ...(['retryExecutions', 'cancelExecutions'] as const).map((field): IdProbe => ({
+    field,
+    what: `${field} filtered by jobId`,
+    takes: 'Job',
+    missing: 'an answer',
+    query: `mutation($id: ID!) { ${field}(filter: { jobId: $id }) { kind status reason total done failed errors { executionId } } }`,
+    variables: (id) => ({ id }),
+  })),
 ];
 
 /** An operation without an id of A's: B's answer must be about B alone. */

@@ -12,13 +12,22 @@ import { INDEXES } from '../../src/store/indexes.js';
  */
 const QUERIES: Record<
   string,
-  { collection: 'jobs' | 'executions' | 'apiKeys' | 'tenants'; index: string; fields: string[] } | { exempt: string }
+  | { collection: 'jobs' | 'executions' | 'apiKeys' | 'tenants' | 'bulkOperations' | 'bulkOperationItems'; index: string; fields: string[] }
+  | { exempt: string }
 > = {
   'apiKeyLookup.findBySecretHash': { collection: 'apiKeys', index: 'secret_hash', fields: ['secretHash'] },
   'apiKeyLookup.touch': { collection: 'apiKeys', index: '_id', fields: ['_id'] },
   'apiKeyStore.delete': { collection: 'apiKeys', index: '_id', fields: ['_id'] },
   'apiKeyStore.insert': { collection: 'apiKeys', index: '_id', fields: ['_id'] },
   'apiKeyStore.list': { collection: 'apiKeys', index: 'tenant_created', fields: ['tenantId', 'createdAt'] },
+  'bulkOperationRuns.findById': { collection: 'bulkOperations', index: '_id', fields: ['_id'] },
+  'bulkOperationRuns.finish': { collection: 'bulkOperations', index: '_id', fields: ['_id'] },
+  'bulkOperationRuns.items': { collection: 'bulkOperationItems', index: '_id', fields: ['_id'] },
+  'bulkOperationRuns.recordProgress': { collection: 'bulkOperations', index: '_id', fields: ['_id'] },
+  'bulkOperationRuns.running': { collection: 'bulkOperations', index: 'state', fields: ['state'] },
+  'bulkOperationStore.create': { collection: 'bulkOperations', index: 'tenant_operation', fields: ['tenantId', 'operationId'] },
+  'bulkOperationStore.findById': { collection: 'bulkOperations', index: '_id', fields: ['_id'] },
+  'bulkOperationStore.findByOperationId': { collection: 'bulkOperations', index: 'tenant_operation', fields: ['tenantId', 'operationId'] },
   'attemptEnds.addToCancelled': { collection: 'executions', index: '_id', fields: ['_id'] },
   'attemptEnds.writeEnds': { collection: 'executions', index: '_id', fields: ['_id'] },
   'attemptStarts.writeClaims': { collection: 'executions', index: '_id', fields: ['_id'] },
@@ -37,6 +46,8 @@ const QUERIES: Record<
   'executionStore.requeueForRetry': { collection: 'executions', index: '_id', fields: ['_id'] },
   'executionStore.reviveCancelled': { collection: 'executions', index: 'tenant_job_scheduled', fields: ['tenantId', 'jobId'] },
   'executionStore.rewriteSkips': { collection: 'executions', index: '_id', fields: ['_id'] },
+  // A bulk operation's filter always has statuses (the ones its kind applies to): often one, an equality.
+  'executionStore.snapshot': { collection: 'executions', index: 'tenant_status_finished', fields: ['tenantId', 'status', 'finishedAt'] },
   'executionStore.skipsReaching': { collection: 'executions', index: 'tenant_job_scheduled', fields: ['tenantId', 'jobId'] },
   'executionStore.timings': { collection: 'executions', index: 'tenant_scheduled', fields: ['tenantId', 'scheduledFor'] },
   'executionStore.startLags': { collection: 'executions', index: 'tenant_scheduled', fields: ['tenantId', 'scheduledFor'] },

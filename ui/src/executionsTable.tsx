@@ -6,6 +6,8 @@ import type { ExecutionSummary } from './api/types.js';
 import { ErrorBanner, Pager, StatusBadge, When, usePaging } from './components.js';
 import { duration } from './format.js';
 import { navigate, useLive, useNow, useQuery } from './hooks.js';
+import { BulkRetryButton } from './bulkRetry.js';
+import { useSession } from './session.js';
 
 const PAGE_SIZE = 20;
 /** The statuses of each view: started or finished (HISTORY), or not started yet (UPCOMING), as the API's ExecutionPhase. */
@@ -50,6 +52,7 @@ function ExecutionsList({
   toggle: ComponentChildren;
 }) {
   const now = useNow();
+  const { canWrite } = useSession();
   const [status, setStatus] = useState<ExecutionStatus | ''>('');
   const paging = usePaging(PAGE_SIZE);
   useEffect(() => paging.reset(), [status]);
@@ -104,6 +107,7 @@ function ExecutionsList({
         <span class="live" title="Rows change as events arrive">
           <i class="live-dot" /> live
         </span>
+        {canWrite && status === 'FAILED' && !upcoming && <BulkRetryButton key={jobId ?? ''} jobId={jobId} />}
       </div>
       <ErrorBanner error={answer.error} />
       <div class="table-wrap">

@@ -431,6 +431,33 @@ describe('dashboard', { concurrency: false }, () => {
     await page.context().close();
   });
 
+  test('retries every FAILED execution of a job page filtered to FAILED with one button, showing its progress', async () => {
+    const created = await api('member', 'mutation($i: CreateJobInput!) { createJob(input: $i) { job { id } } }', {
+      i: { name: 'dead-letters', schedule: { runAt: new Date(Date.now() + 3600_000).toISOString() }, target: { http: { url: receiverUrl } }, retryPolicy: { maxAttempts: 1 } },
+    });
+    const jobId = created.createJob.job.id;
+    for (let i = 0; i < 3; i++) await api('member', 'mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }', { id: jobId });
+    const failed = `query($id: ID!) { executions(filter: { jobId: $id, statuses: [FAILED] }) { edges { node { id } } } }`;
+    await eventually(async () => (await api('member', failed, { id: jobId })).executions.edges.length === 3, 'three FAILED executions');
+    const page = await openPage();
+    await signIn(page, tokens.member);
+    await page.getByTestId('who').waitFor();
+    await page.goto(`${base}/ui/#/jobs/${jobId}`);
+    await page.locator('[data-testid=executions-table] tbody tr[data-execution-id]').first().waitFor();
+    assert.equal(await page.getByTestId('bulk-retry').count(), 0, 'offered only in a view of FAILED executions');
+    await page.getByLabel('Execution status').selectOption('FAILED');
+    await page.getByRole('button', { name: 'Retry all failed in this view' }).click();
+    await page.locator('[data-testid=bulk-retry-progress][data-status=SUCCEEDED]').waitFor({ timeout: WAIT });
+    assert.match(await page.getByTestId('bulk-retry-progress').innerText(), /Retried 3\/3/);
+    // Each ran again (and failed again: the receiver is down): a second attempt on record.
+    const attempts = `query($id: ID!) { executions(filter: { jobId: $id, phase: HISTORY }) { edges { node { attempt status } } } }`;
+    await eventually(async () => {
+      const rows = (await api('member', attempts, { id: jobId })).executions.edges.map((e) => e.node);
+      return rows.length === 3 && rows.every((r) => r.attempt === 2 && r.status === 'FAILED');
+    }, 'every execution retried once');
+    await page.context().close();
+  });
+
   test('a VIEWER is offered no write action', async () => {
     const page = await openPage();
     await signIn(page, tokens.viewer);

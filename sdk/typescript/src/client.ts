@@ -25,6 +25,7 @@ export type ScheduledTime = ops.PreviewScheduleQuery['previewSchedule'][number];
 export type ExecutionEvent = ops.ExecutionUpdatedSubscription['executionUpdated'];
 export type JobConnection = ops.JobsQuery['jobs'];
 export type ExecutionConnection = ops.ExecutionsQuery['executions'];
+export type BulkOperation = ops.BulkOperationFieldsFragment;
 
 export interface KairosClientOptions {
   /** The GraphQL endpoint, e.g. http://127.0.0.1:4000/graphql; subscriptions use the same URL over ws(s). */
@@ -197,6 +198,25 @@ export class KairosClient {
     return (await this.request(ops.RetryExecutionDocument, { id }, options)).retryExecution.execution;
   }
 
+  /**
+   * Retries, in the background, the FAILED (the default) or CANCELLED executions `filter` matches now
+   * (at most the server's BULK_MAX_EXECUTIONS, else BAD_USER_INPUT). The same `operationId` again
+   * returns the same operation and does nothing twice. Follow it with bulkOperation or watchBulkOperation.
+   */
+  async retryExecutions(filter: ExecutionFilter, args: { operationId?: string } = {}, options?: RequestOptions): Promise<BulkOperation> {
+    return (await this.request(ops.RetryExecutionsDocument, { filter, operationId: args.operationId }, options)).retryExecutions;
+  }
+
+  /** Cancels, in the background, the waiting and running executions `filter` matches now; as retryExecutions otherwise. */
+  async cancelExecutions(filter: ExecutionFilter, args: { operationId?: string } = {}, options?: RequestOptions): Promise<BulkOperation> {
+    return (await this.request(ops.CancelExecutionsDocument, { filter, operationId: args.operationId }, options)).cancelExecutions;
+  }
+
+  /** A bulk operation of the tenant; null for another tenant's or a missing one. */
+  async bulkOperation(id: string, options?: RequestOptions): Promise<BulkOperation | null> {
+    return (await this.request(ops.BulkOperationDocument, { id }, options)).bulkOperation;
+  }
+
   /** ADMIN only. The secret is in the answer once, never again. */
   async createApiKey(args: { name: string; role: Role }, options?: RequestOptions): Promise<{ apiKey: ApiKey; secret: string }> {
     return (await this.request(ops.CreateApiKeyDocument, args, options)).createApiKey;
@@ -234,6 +254,20 @@ export class KairosClient {
       this.socket(),
       { query: String(ops.ExecutionUpdatedDocument), variables: { jobId: filter.jobId, statuses: filter.statuses } },
       (data) => data.executionUpdated,
+      options.signal,
+    );
+  }
+
+  /**
+   * A bulk operation as it progresses: its state now, then at each change (at most every 250 ms),
+   * ending after its final state (status SUCCEEDED or FAILED). Throws a KairosError (NOT_FOUND for
+   * an id that is not the tenant's).
+   */
+  watchBulkOperation(id: string, options: { signal?: AbortSignal } = {}): AsyncIterableIterator<BulkOperation> {
+    return subscriptionIterator<ops.BulkOperationProgressSubscription, BulkOperation>(
+      this.socket(),
+      { query: String(ops.BulkOperationProgressDocument), variables: { id } },
+      (data) => data.bulkOperationProgress,
       options.signal,
     );
   }

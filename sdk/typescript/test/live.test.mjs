@@ -192,3 +192,31 @@ test('a watch reconnects and resubscribes after its connection drops', async () 
     await new Promise((resolve) => proxy.close(resolve));
   }
 });
+
+test('cancel, then retry, the executions of a filter in bulk, watching each operation to its end; an operationId repeated does nothing twice', async () => {
+  const job = await client.createJob({ name: 'sdk-bulk', schedule: { runAt: later() }, target: { handler: 'sleep' }, payload: { ms: 60_000 } });
+  await client.triggerJob(job.id);
+  const untilEnd = async (operation) => {
+    let last = operation;
+    for await (const progress of client.watchBulkOperation(operation.id)) last = progress;
+    return last;
+  };
+  const cancel = await client.cancelExecutions({ jobId: job.id });
+  assert.equal(cancel.kind, 'CANCEL');
+  assert.equal(cancel.total, 1);
+  assert.deepEqual(pick(await untilEnd(cancel)), { status: 'SUCCEEDED', total: 1, done: 1, failed: 0 });
+
+  const operationId = `sdk-bulk-${Date.now()}`;
+  const retry = await client.retryExecutions({ jobId: job.id, statuses: ['CANCELLED'] }, { operationId });
+  assert.equal(retry.operationId, operationId);
+  assert.deepEqual(pick(await untilEnd(retry)), { status: 'SUCCEEDED', total: 1, done: 1, failed: 0 });
+  const again = await client.retryExecutions({ jobId: job.id, statuses: ['CANCELLED'] }, { operationId });
+  assert.equal(again.id, retry.id);
+  assert.equal((await client.bulkOperation(retry.id)).done, 1);
+  // The retried run sleeps a minute: end it.
+  await untilEnd(await client.cancelExecutions({ jobId: job.id }));
+});
+
+function pick({ status, total, done, failed }) {
+  return { status, total, done, failed };
+}

@@ -5,6 +5,10 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 /** Which executions to list; every given condition must hold. Without phase and statuses, upcoming occurrences come first. */
 export type ExecutionFilter = {
+  /** Inclusive. Executions that have not finished have no finishedAt and match neither finishedAfter nor finishedBefore. */
+  finishedAfter?: string | null | undefined;
+  /** Exclusive. */
+  finishedBefore?: string | null | undefined;
   jobId?: string | null | undefined;
   /** HISTORY: started or finished; UPCOMING: not started yet. With statuses, only the statuses in both (possibly none). */
   phase?: ExecutionPhase | null | undefined;

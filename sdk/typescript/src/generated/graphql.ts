@@ -11,6 +11,20 @@ export type AttemptOutcome =
   | 'SUCCEEDED'
   | 'TIMED_OUT';
 
+export type BulkOperationKind =
+  /** cancelExecutions: each waiting or running execution of the set cancelled. */
+  | 'CANCEL'
+  /** retryExecutions: each FAILED or CANCELLED execution of the set queued again. */
+  | 'RETRY';
+
+export type BulkOperationStatus =
+  /** The operation could not go on (see reason); done + failed say how far it got. */
+  | 'FAILED'
+  /** Items are being handled (or will be, after a restart: another api process resumes it). */
+  | 'RUNNING'
+  /** Every item was handled: done + failed = total (failed ones are in errors). */
+  | 'SUCCEEDED';
+
 export type CreateJobInput = {
   description?: string | null | undefined;
   flowControl?: FlowControlInput | null | undefined;
@@ -32,6 +46,10 @@ export type CreateJobInput = {
 
 /** Which executions to list; every given condition must hold. Without phase and statuses, upcoming occurrences come first. */
 export type ExecutionFilter = {
+  /** Inclusive. Executions that have not finished have no finishedAt and match neither finishedAfter nor finishedBefore. */
+  finishedAfter?: string | null | undefined;
+  /** Exclusive. */
+  finishedBefore?: string | null | undefined;
   jobId?: string | null | undefined;
   /** HISTORY: started or finished; UPCOMING: not started yet. With statuses, only the statuses in both (possibly none). */
   phase?: ExecutionPhase | null | undefined;
@@ -206,6 +224,8 @@ export type ExecutionFieldsFragment = { id: string, jobId: string, status: Execu
 
 export type ApiKeyFieldsFragment = { id: string, name: string, role: Role, prefix: string, createdAt: string, lastUsedAt: string | null };
 
+export type BulkOperationFieldsFragment = { id: string, operationId: string, kind: BulkOperationKind, status: BulkOperationStatus, reason: string | null, total: number, done: number, failed: number, createdAt: string, finishedAt: string | null, errors: Array<{ executionId: string, message: string }> };
+
 export type CreateJobMutationVariables = Exact<{
   input: CreateJobInput;
 }>;
@@ -302,6 +322,22 @@ export type RevokePreviousWebhookSecretMutationVariables = Exact<{ [key: string]
 
 export type RevokePreviousWebhookSecretMutation = { revokePreviousWebhookSecret: { previousSecretExpiresAt: string | null, rotatedAt: string | null } };
 
+export type RetryExecutionsMutationVariables = Exact<{
+  filter: ExecutionFilter;
+  operationId?: string | null | undefined;
+}>;
+
+
+export type RetryExecutionsMutation = { retryExecutions: { id: string, operationId: string, kind: BulkOperationKind, status: BulkOperationStatus, reason: string | null, total: number, done: number, failed: number, createdAt: string, finishedAt: string | null, errors: Array<{ executionId: string, message: string }> } };
+
+export type CancelExecutionsMutationVariables = Exact<{
+  filter: ExecutionFilter;
+  operationId?: string | null | undefined;
+}>;
+
+
+export type CancelExecutionsMutation = { cancelExecutions: { id: string, operationId: string, kind: BulkOperationKind, status: BulkOperationStatus, reason: string | null, total: number, done: number, failed: number, createdAt: string, finishedAt: string | null, errors: Array<{ executionId: string, message: string }> } };
+
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -364,6 +400,7 @@ export type NodeQueryVariables = Exact<{
 
 
 export type NodeQuery = { node:
+    | { __typename: 'BulkOperation', id: string }
     | { __typename: 'Execution', id: string }
     | { __typename: 'Job', id: string }
    | null };
@@ -381,6 +418,13 @@ export type ApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type ApiKeysQuery = { apiKeys: Array<{ id: string, name: string, role: Role, prefix: string, createdAt: string, lastUsedAt: string | null }> };
 
+export type BulkOperationQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type BulkOperationQuery = { bulkOperation: { id: string, operationId: string, kind: BulkOperationKind, status: BulkOperationStatus, reason: string | null, total: number, done: number, failed: number, createdAt: string, finishedAt: string | null, errors: Array<{ executionId: string, message: string }> } | null };
+
 export type ExecutionUpdatedSubscriptionVariables = Exact<{
   jobId?: string | null | undefined;
   statuses?: Array<ExecutionStatus> | null | undefined;
@@ -388,6 +432,13 @@ export type ExecutionUpdatedSubscriptionVariables = Exact<{
 
 
 export type ExecutionUpdatedSubscription = { executionUpdated: { previousStatus: ExecutionStatus | null, status: ExecutionStatus, occurredAt: string, execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, waitingFor: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, retryAfterSeconds: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
+
+export type BulkOperationProgressSubscriptionVariables = Exact<{
+  id: string;
+}>;
+
+
+export type BulkOperationProgressSubscription = { bulkOperationProgress: { id: string, operationId: string, kind: BulkOperationKind, status: BulkOperationStatus, reason: string | null, total: number, done: number, failed: number, createdAt: string, finishedAt: string | null, errors: Array<{ executionId: string, message: string }> } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -546,6 +597,24 @@ export const ApiKeyFieldsFragmentDoc = new TypedDocumentString(`
   lastUsedAt
 }
     `, {"fragmentName":"ApiKeyFields"}) as unknown as TypedDocumentString<ApiKeyFieldsFragment, unknown>;
+export const BulkOperationFieldsFragmentDoc = new TypedDocumentString(`
+    fragment BulkOperationFields on BulkOperation {
+  id
+  operationId
+  kind
+  status
+  reason
+  total
+  done
+  failed
+  errors {
+    executionId
+    message
+  }
+  createdAt
+  finishedAt
+}
+    `, {"fragmentName":"BulkOperationFields"}) as unknown as TypedDocumentString<BulkOperationFieldsFragment, unknown>;
 export const CreateJobDocument = new TypedDocumentString(`
     mutation CreateJob($input: CreateJobInput!) {
   createJob(input: $input) {
@@ -996,6 +1065,50 @@ export const RevokePreviousWebhookSecretDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RevokePreviousWebhookSecretMutation, RevokePreviousWebhookSecretMutationVariables>;
+export const RetryExecutionsDocument = new TypedDocumentString(`
+    mutation RetryExecutions($filter: ExecutionFilter!, $operationId: String) {
+  retryExecutions(filter: $filter, operationId: $operationId) {
+    ...BulkOperationFields
+  }
+}
+    fragment BulkOperationFields on BulkOperation {
+  id
+  operationId
+  kind
+  status
+  reason
+  total
+  done
+  failed
+  errors {
+    executionId
+    message
+  }
+  createdAt
+  finishedAt
+}`) as unknown as TypedDocumentString<RetryExecutionsMutation, RetryExecutionsMutationVariables>;
+export const CancelExecutionsDocument = new TypedDocumentString(`
+    mutation CancelExecutions($filter: ExecutionFilter!, $operationId: String) {
+  cancelExecutions(filter: $filter, operationId: $operationId) {
+    ...BulkOperationFields
+  }
+}
+    fragment BulkOperationFields on BulkOperation {
+  id
+  operationId
+  kind
+  status
+  reason
+  total
+  done
+  failed
+  errors {
+    executionId
+    message
+  }
+  createdAt
+  finishedAt
+}`) as unknown as TypedDocumentString<CancelExecutionsMutation, CancelExecutionsMutationVariables>;
 export const ViewerDocument = new TypedDocumentString(`
     query Viewer {
   viewer {
@@ -1311,6 +1424,28 @@ export const ApiKeysDocument = new TypedDocumentString(`
   createdAt
   lastUsedAt
 }`) as unknown as TypedDocumentString<ApiKeysQuery, ApiKeysQueryVariables>;
+export const BulkOperationDocument = new TypedDocumentString(`
+    query BulkOperation($id: ID!) {
+  bulkOperation(id: $id) {
+    ...BulkOperationFields
+  }
+}
+    fragment BulkOperationFields on BulkOperation {
+  id
+  operationId
+  kind
+  status
+  reason
+  total
+  done
+  failed
+  errors {
+    executionId
+    message
+  }
+  createdAt
+  finishedAt
+}`) as unknown as TypedDocumentString<BulkOperationQuery, BulkOperationQueryVariables>;
 export const ExecutionUpdatedDocument = new TypedDocumentString(`
     subscription ExecutionUpdated($jobId: ID, $statuses: [ExecutionStatus!]) {
   executionUpdated(jobId: $jobId, statuses: $statuses) {
@@ -1362,3 +1497,25 @@ fragment ExecutionFields on Execution {
     name
   }
 }`) as unknown as TypedDocumentString<ExecutionUpdatedSubscription, ExecutionUpdatedSubscriptionVariables>;
+export const BulkOperationProgressDocument = new TypedDocumentString(`
+    subscription BulkOperationProgress($id: ID!) {
+  bulkOperationProgress(id: $id) {
+    ...BulkOperationFields
+  }
+}
+    fragment BulkOperationFields on BulkOperation {
+  id
+  operationId
+  kind
+  status
+  reason
+  total
+  done
+  failed
+  errors {
+    executionId
+    message
+  }
+  createdAt
+  finishedAt
+}`) as unknown as TypedDocumentString<BulkOperationProgressSubscription, BulkOperationProgressSubscriptionVariables>;

@@ -16,6 +16,8 @@ import type { ScheduleSearchBudget } from '../quotas/scheduleSearchBudget.js';
 import type { EventDeliveryBudget } from '../quotas/eventDeliveryBudget.js';
 import type { KairosMetrics } from '../metrics/kairosMetrics.js';
 import type { FlowLimiter } from '../quotas/flowLimiter.js';
+import type { RecentReads } from '../quotas/recentReads.js';
+import type { BulkOperationDoc } from '../domain/bulkOperation.js';
 import type { BulkRunner } from '../executions/bulkRunner.js';
 
 /** Each tenant's turns at one kind of work in this process (the api's TenantRequestGate). */
@@ -63,6 +65,8 @@ export interface RequestServices {
   relayedExecutions: RelayedExecutions;
   /** Why an execution waits for its job's flow-control key, as the workers noted it (Execution.waitingFor). */
   flowWaits: Pick<FlowLimiter, 'waitNote'>;
+  /** The bulk operations progress subscriptions poll, each read shared by all of one operation's subscribers in this process. */
+  bulkProgressReads: RecentReads<BulkOperationDoc | null>;
   /** The process's metrics: served at /metrics, recorded by the GraphQL plugin and the subscriptions. */
   metrics: KairosMetrics;
 }

@@ -56,7 +56,10 @@ async function progressOf({
     while (!closed.signal.aborted && last.state === 'RUNNING') {
       await sleep(PROGRESS_EVERY_MS, undefined, { signal: closed.signal }).catch(() => undefined);
       if (closed.signal.aborted) break;
-      const current = await scope.bulkOperations.findById(first._id);
+      // Shared by every subscriber to the operation in this process: one read a period between them.
+      const current = await context.app.bulkProgressReads.read(`${scope.identity.tenantId}/${first._id.toHexString()}`, () =>
+        scope.bulkOperations.findById(first._id),
+      );
       if (!current) break;
       if (current.state !== last.state || current.position !== last.position) return { value: (last = current), done: false };
     }

@@ -18,6 +18,8 @@ import type { Database } from './connections.js';
 import type { ProcessServices } from './processServices.js';
 import type { SharedServices } from './sharedServices.js';
 import { createBulkRunner } from './bulkRunnerFactory.js';
+import { RecentReads } from '../quotas/recentReads.js';
+import { PROGRESS_EVERY_MS } from '../resolvers/bulkOperation.resolver.js';
 
 const READY_TIMEOUT_MS = 2000;
 
@@ -86,6 +88,7 @@ export async function startApiRole({ config, runtime, database, redis, shared, h
     eventBudget: new EventDeliveryBudget(config.subscriptionEventsPerSecond, clock),
     relayedExecutions: new RelayedExecutions(),
     flowWaits: shared.flow,
+    bulkProgressReads: new RecentReads(clock, PROGRESS_EVERY_MS),
     metrics,
   };
   const scopes: ScopeSources = {

@@ -21,6 +21,17 @@ export interface Run {
   job: JobSnapshot | null;
   /** For metrics; unknown on entries made before queue entries carried it. */
   trigger?: ExecutionTrigger;
+  /** When a RETRYING execution read from MongoDB may start its next attempt (its backoff, or the receiver's Retry-After). */
+  nextAttemptAt?: Date | null;
+}
+
+/**
+ * When a run read from MongoDB may not start yet: a RETRYING execution before its nextAttemptAt. A
+ * stale or duplicate entry (made from a picture taken before its last attempt ended, or re-enqueued
+ * by reconcile) would otherwise start the retry at once, cutting its backoff or Retry-After short.
+ */
+export function notDueBefore(run: Pick<Run, 'status' | 'nextAttemptAt'>, now: Date): Date | null {
+  return run.status === 'RETRYING' && run.nextAttemptAt && run.nextAttemptAt > now ? run.nextAttemptAt : null;
 }
 
 /** The run a queue entry describes (its picture may be stale: the claim then misses). */

@@ -1,12 +1,12 @@
 import type { Clock } from '../clock.js';
-import { jobSnapshot, type ExecutionMessage, type JobSnapshot } from '../queue/queueEntry.js';
+import { jobSnapshot, queueEntry, type ExecutionMessage, type JobSnapshot } from '../queue/queueEntry.js';
 import type { RunStore } from '../store/runStore.js';
 import { endUnstarted, type EndUnstartedDeps, type UnstartedEnd } from '../transitions/endUnstarted.js';
 import { admit, type AdmissionDeps, type Lease } from './admission.js';
 import { withPayload } from './attemptPayload.js';
 import { claimAttempt, type ClaimDeps } from './claimAttempt.js';
 import { recordEnd, type EndDeps } from './recordEnd.js';
-import { runOfEntry, type Run } from './run.js';
+import { notDueBefore, runOfEntry, type Run } from './run.js';
 import { runTarget, type TargetDeps } from './runTarget.js';
 import { readRun, takeOverAndRequeue, type TakeoverDeps } from './takeover.js';
 import type { Redelivery } from './tenantWait.js';
@@ -61,6 +61,9 @@ export async function runExecution(
     if (outcome.kind !== 'stale') return outcome.kind === 'wait' ? outcome.redelivery : null;
   }
   const run = await readRun(deps, message.executionId, delivery);
+  // Its next attempt is not due yet: the entry comes back then.
+  const due = run && notDueBefore(run, deps.clock());
+  if (run && due) return { at: due, message: queueEntry(run, due, { kind: 'waiting' }).message };
   const outcome = run ? await runWaiting(deps, run, false, delivery) : DONE;
   return outcome.kind === 'wait' ? outcome.redelivery : null;
 }

@@ -12,12 +12,15 @@ import { CANCEL_REASONS } from './cancelReasons.js';
 import { changeJob } from './changeJob.js';
 import type { JobDeps } from './jobDeps.js';
 import { checkFlowKeyQuota } from './flowKeyQuota.js';
+import { jobExclusions } from './jobExclusions.js';
 import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, type JobInputFields } from './parseJobInput.js';
 
 /**
  * Changes the fields given in `input` (undefined = omitted = kept; null clears a nullable field
  * and is BAD_USER_INPUT for the others), validated like createJob: a bad field is BAD_USER_INPUT
- * naming it, and nothing is written. `retryPolicy` is merged field by field into the current one;
+ * naming it, and nothing is written. `exclusions` are replaced whole and apply to the
+ * occurrences materialised afterwards (those within the look-ahead keep what they were given).
+ * `retryPolicy` is merged field by field into the current one;
  * `schedule`, `target` and `flowControl` are replaced whole. An update that changes nothing writes nothing.
  *
  * A changed schedule recomputes the schedule cursor from `now` (kept null while the job is PAUSED; a
@@ -30,7 +33,16 @@ import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, t
 export async function updateJob(deps: JobDeps, id: ObjectId, input: JobInputFields, now: Date): Promise<JobDoc> {
   let previousSchedule: Schedule | null = null;
   const { job, changed } = await changeJob(deps, id, now, async (current) => {
-    const change = jobChange(current, input, now, deps);
+    let change = jobChange(current, input, now, deps);
+    if (input.exclusions !== undefined) {
+      const fields = await jobExclusions(deps.calendars, input.exclusions, change?.schedule ?? current.schedule, now);
+      const kept = {
+        exclusions: current.exclusions ?? [],
+        calendarWindows: current.calendarWindows ?? {},
+        calendarNames: current.calendarNames ?? [],
+      };
+      if (!isDeepStrictEqual(fields, kept)) change = { ...change, ...fields };
+    }
     const key = change?.flowControl?.key;
     if (key && key !== current.flowControl?.key) await checkFlowKeyQuota(deps.jobs, key);
     previousSchedule = change?.schedule !== undefined ? current.schedule : null;

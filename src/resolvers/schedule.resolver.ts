@@ -12,7 +12,7 @@ export class ScheduleResolver {
   @Authorized()
   @Query(() => [ScheduledTime], {
     description:
-      'The next occurrences a schedule would have from now (or from its startAt), outside the exclusions given, without creating anything. count default 5, at most 100. Invalid schedules are BAD_USER_INPUT with the reason.',
+      'The next occurrences a schedule would have from now (or from its startAt), without creating anything. count default 5, at most 100. Invalid schedules are BAD_USER_INPUT with the reason.',
   })
   async previewSchedule(
     @Arg('schedule', () => ScheduleInput) schedule: ScheduleInput,

@@ -1,4 +1,6 @@
-// Covers: src/scheduler/exclusionSkips.ts, src/jobs/jobExclusions.ts, src/resolvers/calendar.resolver.ts, src/store/calendarStore.ts
+// Covers: src/scheduler/exclusionSkips.ts, src/jobs/jobExclusions.ts, src/resolvers/calendar.resolver.ts, src/store/calendarStore.ts,
+// src/jobs/createCalendar.ts, src/jobs/updateCalendar.ts, src/jobs/deleteCalendar.ts, src/domain/calendar.ts, src/schema/calendar.input.ts,
+// src/schema/calendar.type.ts, src/schema/exclusion.input.ts, src/schema/exclusion.type.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ExecutionDoc } from '../../src/domain/execution.js';
 import type { ExclusionWindow } from '../../src/domain/exclusion.js';

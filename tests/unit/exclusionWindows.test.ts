@@ -5,7 +5,8 @@ import type { Schedule } from '../../src/domain/job.js';
 import { exclusionAt, firstIncluded, SEARCH_GAVE_UP } from '../../src/domain/schedule/exclusionWindows.js';
 import { nextRunAt } from '../../src/domain/schedule/nextRunAt.js';
 import { previewSchedule } from '../../src/domain/schedule/previewSchedule.js';
-import { ExclusionSearchLimitError } from '../../src/errors/index.js';
+import { BadUserInputError, ExclusionSearchLimitError } from '../../src/errors/index.js';
+import { parseExclusions } from '../../src/domain/schedule/parseExclusions.js';
 import { planOccurrences } from '../../src/scheduler/planOccurrences.js';
 import { jobDoc } from '../support/fixtures.js';
 
@@ -120,5 +121,47 @@ describe('exclusion windows in America/New_York', () => {
       ['2027-03-13T05:00:00.000Z', excludedReason('DST weekend'), 'DST weekend'],
       ['2027-03-13T06:00:00.000Z', excludedReason('DST weekend'), 'DST weekend'],
     ]);
+  });
+});
+
+describe('parseExclusions', () => {
+  const now = at('2027-01-01T00:00:00Z');
+  const parse = (inputs: object[], allowCalendars = true) =>
+    parseExclusions(inputs, { field: 'exclusions', defaultZone: 'Europe/Berlin', allowCalendars, max: 3, now });
+  const fieldOf = (inputs: object[], allowCalendars = true): unknown => {
+    try {
+      parse(inputs, allowCalendars);
+    } catch (error) {
+      return error instanceof BadUserInputError ? error.details.field : error;
+    }
+    return 'accepted';
+  };
+
+  it("normalises each kind, defaulting the zone to the schedule's and naming windows that have no name", () => {
+    expect(
+      parse([
+        { from: '2027-12-24', to: '2027-12-26' },
+        { name: 'Weekend', cron: '@weekly', durationSeconds: 86_400, timezone: 'america/new_york' },
+        { calendar: 'holidays' },
+      ]),
+    ).toEqual([
+      { kind: 'DATES', name: '2027-12-24 to 2027-12-26 in Europe/Berlin', timezone: 'Europe/Berlin', from: '2027-12-24', to: '2027-12-26' },
+      { kind: 'CRON', name: 'Weekend', timezone: 'America/New_York', cron: '0 0 * * 0', durationSeconds: 86_400 },
+      { kind: 'CALENDAR', calendar: 'holidays' },
+    ]);
+  });
+
+  it('refuses, naming the field: mixed or missing kinds, bad dates, zones, crons and durations, too many, calendars in a calendar', () => {
+    expect(fieldOf([{ from: '2027-12-24', to: '2027-12-26', calendar: 'x' }])).toBe('exclusions[0]');
+    expect(fieldOf([{}])).toBe('exclusions[0]');
+    expect(fieldOf([{ from: '2027-02-30', to: '2027-03-01' }])).toBe('exclusions[0].from');
+    expect(fieldOf([{ from: '2027-03-02', to: '2027-03-01' }])).toBe('exclusions[0].to');
+    expect(fieldOf([{ from: '2027-03-01', to: '2027-03-01', timezone: 'Mars/Olympus' }])).toBe('exclusions[0].timezone');
+    expect(fieldOf([{ cron: '0 0 * * 6' }])).toBe('exclusions[0]');
+    expect(fieldOf([{ cron: '0 0 * *', durationSeconds: 60 }])).toBe('exclusions[0].cron');
+    expect(fieldOf([{ cron: '0 0 * * 6', durationSeconds: 0 }])).toBe('exclusions[0].durationSeconds');
+    expect(fieldOf([{ calendar: 'no.dots' }])).toBe('exclusions[0].calendar');
+    expect(fieldOf([{ calendar: 'holidays' }], false)).toBe('exclusions[0].calendar');
+    expect(fieldOf([{ calendar: 'a' }, { calendar: 'b' }, { calendar: 'c' }, { calendar: 'd' }])).toBe('exclusions');
   });
 });

@@ -22,7 +22,7 @@ export class CalendarStore {
   }
 
   private scoped<T>(filter: Filter<T> = {}): Filter<T> {
-    return { ...filter, tenantId: this.tenantId } as Filter<T>;
+    return { ...filter, tenantId: this.tenantId };
   }
 
   /** Inserts a calendar; null when the tenant has one of that name already. */

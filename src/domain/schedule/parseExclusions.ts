@@ -149,7 +149,8 @@ function rethrowAs<T>(field: string, parse: () => T): T {
   } catch (error) {
     if (error instanceof BadUserInputError) {
       const message = error.message.replaceAll('schedule.', `${field}.`);
-      throw new BadUserInputError(message, `${field}.${String(error.details.field ?? '').replace(/^schedule\./, '')}`);
+      const inner = typeof error.details.field === 'string' ? error.details.field.replace(/^schedule\./, '') : 'cron';
+      throw new BadUserInputError(message, `${field}.${inner}`);
     }
     throw error;
   }

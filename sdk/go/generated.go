@@ -1147,7 +1147,7 @@ type CreateJobInput struct {
 	OverlapPolicy  *OverlapPolicy    `json:"overlapPolicy,omitempty"`
 	MisfirePolicy  *MisfirePolicy    `json:"misfirePolicy,omitempty"`
 	FlowControl    *FlowControlInput `json:"flowControl,omitempty"`
-	// When the job does not run: its occurrences inside any of these are recorded SKIPPED naming the exclusion, and nextRunAt and previewSchedule skip them. Replaced whole by an update (an empty list or null removes them); applies to occurrences not yet materialised.
+	// When the job does not run: its occurrences inside any of these are recorded SKIPPED naming the exclusion, and nextRunAt and previewSchedule skip them. Replaced whole by an update (an empty list or null removes them), which reschedules the job as a schedule change does: its waiting executions the new exclusions cover are cancelled.
 	Exclusions []ExclusionInput `json:"exclusions"`
 	// Create the job PAUSED. Default false.
 	Paused *bool `json:"paused,omitempty"`
@@ -5265,7 +5265,7 @@ type UpdateJobInput struct {
 	MisfirePolicy  *MisfirePolicy    `json:"misfirePolicy,omitempty"`
 	// Replaces the whole flow control (omitted limits are none); null removes it.
 	FlowControl *FlowControlInput `json:"flowControl,omitempty"`
-	// When the job does not run: its occurrences inside any of these are recorded SKIPPED naming the exclusion, and nextRunAt and previewSchedule skip them. Replaced whole by an update (an empty list or null removes them); applies to occurrences not yet materialised.
+	// When the job does not run: its occurrences inside any of these are recorded SKIPPED naming the exclusion, and nextRunAt and previewSchedule skip them. Replaced whole by an update (an empty list or null removes them), which reschedules the job as a schedule change does: its waiting executions the new exclusions cover are cancelled.
 	Exclusions []ExclusionInput `json:"exclusions"`
 }
 

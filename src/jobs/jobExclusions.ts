@@ -1,6 +1,8 @@
 import type { Exclusion, ExclusionWindow, JobExclusionFields } from '../domain/exclusion.js';
 import { exclusionWindowsOf } from '../domain/exclusion.js';
-import type { Schedule } from '../domain/job.js';
+import { isDeepStrictEqual } from 'node:util';
+import type { JobDoc, Schedule } from '../domain/job.js';
+import type { JobChange } from '../store/jobStore.js';
 import { firstIncluded, MAX_EXCLUDED_JUMPS, SEARCH_GAVE_UP } from '../domain/schedule/exclusionWindows.js';
 import { firstOccurrence } from '../domain/schedule/nextOccurrences.js';
 import { EXCLUSION_LIMITS, parseExclusions, type ExclusionInputFields } from '../domain/schedule/parseExclusions.js';
@@ -22,6 +24,32 @@ export async function jobExclusions(
   const fields = await resolveExclusions(calendars, input ?? [], schedule.timezone, now);
   checkSearchable(fields, schedule, now);
   return fields;
+}
+
+/**
+ * The change of a job's exclusions fields that `input` makes (null when none). An ACTIVE job is
+ * rescheduled as by a schedule change (its cursor taken back to its first occurrence after `now`,
+ * then applySchedule): its waiting executions inside the look-ahead that the new exclusions cover
+ * are cancelled ("schedule changed") rather than left to run, and the occurrences a removed
+ * exclusion skipped but not yet reached are materialised to run.
+ */
+export async function exclusionChange(
+  calendars: Pick<CalendarStore, 'findByNames'>,
+  current: JobDoc,
+  input: readonly ExclusionInputFields[] | null,
+  change: JobChange | null,
+  now: Date,
+): Promise<JobChange | null> {
+  const fields = await jobExclusions(calendars, input, change?.schedule ?? current.schedule, now);
+  const kept = {
+    exclusions: current.exclusions ?? [],
+    calendarWindows: current.calendarWindows ?? {},
+    calendarNames: current.calendarNames ?? [],
+  };
+  if (isDeepStrictEqual(fields, kept)) return null;
+  if (change?.schedule !== undefined || current.status !== 'ACTIVE') return fields;
+  const scheduleCursor = firstOccurrence(current.schedule, now);
+  return { ...fields, scheduleCursor, status: scheduleCursor ? 'ACTIVE' : 'COMPLETED' };
 }
 
 /** The windows previewSchedule leaves out: `input` validated as a job's, its calendars read. */

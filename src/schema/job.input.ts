@@ -79,7 +79,7 @@ function withJobDefinition<TBase extends ClassType>(Base: TBase, options: JobDef
     @Field(() => [ExclusionInput], {
       nullable: true,
       description:
-        'When the job does not run: its occurrences inside any of these are recorded SKIPPED naming the exclusion, and nextRunAt and previewSchedule skip them. Replaced whole by an update (an empty list or null removes them); applies to occurrences not yet materialised.',
+        'When the job does not run: its occurrences inside any of these are recorded SKIPPED naming the exclusion, and nextRunAt and previewSchedule skip them. Replaced whole by an update (an empty list or null removes them), which reschedules the job as a schedule change does: its waiting executions the new exclusions cover are cancelled.',
     })
     exclusions?: ExclusionInput[] | null;
   }

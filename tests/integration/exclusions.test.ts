@@ -90,6 +90,7 @@ const CALENDARS = `query($after: String) { calendars(first: 1, after: $after) { 
 const CREATE_JOB = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id nextRunAt exclusions { kind calendar name } } } }`;
 const UPDATE_JOB = `mutation($input: UpdateJobInput!) { updateJob(input: $input) { job { id nextRunAt } } }`;
 const NEXT_RUN = `query($id: ID!) { job(id: $id) { nextRunAt } }`;
+const JOB_EXECUTIONS = `query($id: ID!) { job(id: $id) { executions(first: 100) { edges { node { status reason } } } } }`;
 const PREVIEW = `query($schedule: ScheduleInput!, $exclusions: [ExclusionInput!]) { previewSchedule(schedule: $schedule, count: 3, exclusions: $exclusions) { at } }`;
 
 describe('named calendars through the API', () => {
@@ -180,5 +181,29 @@ describe('named calendars through the API', () => {
       code: 'BAD_USER_INPUT',
       field: 'exclusions',
     });
+  });
+
+  it('an exclusion added to an active job cancels its waiting executions it covers; taking it away materialises them again', async () => {
+    const { createJob } = await gqlOk(k.url, token, CREATE_JOB, {
+      input: { name: 'often', schedule: { cron: '*/5 * * * * *' }, target: { handler: 'noop' } },
+    });
+    const id = createJob.job.id as string;
+    const statuses = async () =>
+      (await gqlOk(k.url, token, JOB_EXECUTIONS, { id })).job.executions.edges.map((e: any) =>
+        `${e.node.status} ${e.node.reason ?? ''}`.trim(),
+      );
+    // The API materialises the look-ahead (30 s) of a new job at once.
+    expect(await statuses()).toContain('QUEUED');
+
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const window = { name: 'Freeze', from: day(0), to: day(2), timezone: 'UTC' };
+    const { updateJob } = await gqlOk(k.url, token, UPDATE_JOB, { input: { id, exclusions: [window] } });
+    expect(updateJob.job.nextRunAt).toBe(`${day(3)}T00:00:00.000Z`);
+    const frozen = await statuses();
+    expect(frozen).not.toContain('QUEUED');
+    expect(frozen).toContain('CANCELLED schedule changed');
+
+    await gqlOk(k.url, token, UPDATE_JOB, { input: { id, exclusions: null } });
+    expect(await statuses()).toContain('QUEUED');
   });
 });

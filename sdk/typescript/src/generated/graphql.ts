@@ -27,7 +27,7 @@ export type BulkOperationStatus =
 
 export type CreateJobInput = {
   description?: string | null | undefined;
-  /** When the job does not run: its occurrences inside any of these are recorded SKIPPED naming the exclusion, and nextRunAt and previewSchedule skip them. Replaced whole by an update (an empty list or null removes them); applies to occurrences not yet materialised. */
+  /** When the job does not run: its occurrences inside any of these are recorded SKIPPED naming the exclusion, and nextRunAt and previewSchedule skip them. Replaced whole by an update (an empty list or null removes them), which reschedules the job as a schedule change does: its waiting executions the new exclusions cover are cancelled. */
   exclusions?: Array<ExclusionInput> | null | undefined;
   flowControl?: FlowControlInput | null | undefined;
   /** Creating again with the same key returns the job created first, unchanged. */
@@ -209,7 +209,7 @@ export type ScheduleKind =
 /** Omitted fields keep their value. Changing the schedule recomputes nextRunAt and cancels the old schedule's executions that have not started yet, SCHEDULED or QUEUED, except occurrences the new schedule also has (triggerJob's executions are kept). */
 export type UpdateJobInput = {
   description?: string | null | undefined;
-  /** When the job does not run: its occurrences inside any of these are recorded SKIPPED naming the exclusion, and nextRunAt and previewSchedule skip them. Replaced whole by an update (an empty list or null removes them); applies to occurrences not yet materialised. */
+  /** When the job does not run: its occurrences inside any of these are recorded SKIPPED naming the exclusion, and nextRunAt and previewSchedule skip them. Replaced whole by an update (an empty list or null removes them), which reschedules the job as a schedule change does: its waiting executions the new exclusions cover are cancelled. */
   exclusions?: Array<ExclusionInput> | null | undefined;
   /** Replaces the whole flow control (omitted limits are none); null removes it. */
   flowControl?: FlowControlInput | null | undefined;

@@ -22,23 +22,28 @@ describe('materialising occurrences inside exclusion windows', () => {
     await fixture?.close();
   });
 
+  /** A cron job in `timezone` with one exclusion window, stored with its cursor at `cursor`. */
+  async function storedJob(cursor: Date, cron: string, timezone: string, window: ExclusionWindow): Promise<JobDoc> {
+    const schedule: Schedule = { kind: 'CRON', cron, timezone, jitterSeconds: 0 };
+    const job = jobDoc(cursor, { schedule, exclusions: [window] });
+    await fixture.db.collection<JobDoc>('jobs').insertOne(job);
+    return job;
+  }
+
   const executions = async (job: JobDoc) =>
     (await fixture.db.collection<ExecutionDoc>('executions').find({ jobId: job._id }).toArray()).sort(
       (a, b) => a.scheduledFor.getTime() - b.scheduledFor.getTime(),
     );
 
   it('records the Saturday occurrence of a daily job SKIPPED with the reason naming the exclusion, and runs the others', async () => {
-    const schedule: Schedule = { kind: 'CRON', cron: '0 9 * * *', timezone: 'Europe/Berlin', jitterSeconds: 0 };
-    const saturdays: ExclusionWindow = {
+    // Friday 2027-10-29 09:00 CEST is the cursor; the pass reaches Monday 09:00 CET.
+    const job = await storedJob(at('2027-10-29T07:00:00Z'), '0 9 * * *', 'Europe/Berlin', {
       kind: 'CRON',
       name: 'Saturdays',
       timezone: 'Europe/Berlin',
       cron: '0 0 * * 6',
       durationSeconds: 86_400,
-    };
-    // Friday 2027-10-29 09:00 CEST is the cursor; the pass reaches Monday 09:00 CET.
-    const job = jobDoc(at('2027-10-29T07:00:00Z'), { schedule, exclusions: [saturdays] });
-    await fixture.db.collection<JobDoc>('jobs').insertOne(job);
+    });
     await materialise(fixture.deps, [job], at('2027-10-29T06:59:00Z'), at('2027-11-01T08:00:00Z'), 1);
     const docs = await executions(job);
     expect(docs.map((d) => [d.scheduledFor.toISOString(), d.status, d.reason ?? null])).toEqual([
@@ -52,17 +57,14 @@ describe('materialising occurrences inside exclusion windows', () => {
   });
 
   it("records an hourly job's occurrences inside one window as one record with their count, once however often the pass is repeated", async () => {
-    const schedule: Schedule = { kind: 'CRON', cron: '0 * * * *', timezone: 'America/New_York', jitterSeconds: 0 };
-    const window: ExclusionWindow = {
+    // Saturday 2027-03-13 in New York is 05:00Z to 05:00Z the next day (summer time starts the day after).
+    const job = await storedJob(at('2027-03-13T04:00:00Z'), '0 * * * *', 'America/New_York', {
       kind: 'DATES',
       name: 'Maintenance',
       timezone: 'America/New_York',
       from: '2027-03-13',
       to: '2027-03-13',
-    };
-    // Saturday 2027-03-13 in New York is 05:00Z to 05:00Z the next day (summer time starts the day after).
-    const job = jobDoc(at('2027-03-13T04:00:00Z'), { schedule, exclusions: [window] });
-    await fixture.db.collection<JobDoc>('jobs').insertOne(job);
+    });
     const now = at('2027-03-13T03:59:00Z');
     const horizon = at('2027-03-14T05:00:00Z');
     await Promise.all([materialise(fixture.deps, [job], now, horizon, 1), materialise(fixture.deps, [job], now, horizon, 2)]);
@@ -75,7 +77,7 @@ describe('materialising occurrences inside exclusion windows', () => {
       skippedUntil: at('2027-03-14T04:00:00Z'),
       reason: '24 occurrences from 2027-03-13T05:00:00.000Z to 2027-03-14T04:00:00.000Z excluded by "Maintenance"',
     });
-    expect(skippedOccurrences(schedule, skipped[0])).toHaveLength(24);
+    expect(skippedOccurrences(job.schedule, skipped[0])).toHaveLength(24);
     expect(docs.filter((d) => d.status === 'QUEUED').map((d) => d.scheduledFor.toISOString())).toEqual([
       '2027-03-13T04:00:00.000Z',
       '2027-03-14T05:00:00.000Z',

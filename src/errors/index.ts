@@ -52,3 +52,16 @@ export class ConflictError extends KairosError {
 export class UnavailableError extends KairosError {
   readonly code: ErrorCode = 'INTERNAL_SERVER_ERROR';
 }
+
+/**
+ * Another job of the tenant holds the external id a create or update gives. The message and
+ * `extensions.jobId` name that job's global id, so a client can read or update it instead.
+ */
+export class ExternalIdConflictError extends ConflictError {
+  constructor(externalId: string, jobId: string) {
+    super(`externalId "${externalId}" is held by job ${jobId} already; update that job, or create with upsert: true to update it`, {
+      field: 'externalId',
+      jobId,
+    });
+  }
+}

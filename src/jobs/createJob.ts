@@ -1,7 +1,9 @@
 import { ObjectId } from 'mongodb';
 import type { JobDoc } from '../domain/job.js';
 import { firstOccurrence } from '../domain/schedule/nextOccurrences.js';
-import { QuotaExceededError } from '../errors/index.js';
+import { ExternalIdConflictError, QuotaExceededError } from '../errors/index.js';
+import { jobExternalKey } from '../domain/externalId.js';
+import { toGlobalId } from '../ids/globalId.js';
 import type { TenantDoc } from '../domain/tenant.js';
 import { parseIdempotencyKey, parseNewJob, type JobInputFields } from './parseJobInput.js';
 import type { TenantLock } from '../quotas/tenantLock.js';
@@ -27,7 +29,8 @@ export interface CreateJobInputFields extends JobInputFields {
  * docs/architecture.md, "The life of an occurrence", step 1: validates, takes one of the tenant's job slots (a counter, so the check costs
  * the same at any size), computes the first occurrence (the schedule cursor) and inserts the job. A first occurrence inside
  * the look-ahead window is materialised here instead of waiting for the next sweep, so a job due
- * in 2 s is not late. Nothing is stored when validation fails.
+ * in 2 s is not late. Nothing is stored when validation fails. An external id another job of the
+ * tenant holds is a CONFLICT naming that job (upsertJob updates that job instead).
  */
 export async function createJob(
   deps: CreateJobDeps,
@@ -39,7 +42,7 @@ export async function createJob(
   const key = parseIdempotencyKey(input.idempotencyKey);
   const overQuota = () =>
     new QuotaExceededError(`This tenant may have at most ${tenant.maxJobs} jobs; delete one first`, { maxJobs: tenant.maxJobs });
-  const { job, created } = await deps.createLock.run(tenant._id, async () => {
+  const result = await deps.createLock.run(tenant._id, async () => {
     if (definition.flowControl) await checkFlowKeyQuota(deps.jobs, definition.flowControl.key);
     const _id = new ObjectId();
     const scheduleCursor = firstOccurrence(definition.schedule, now);
@@ -63,6 +66,7 @@ export async function createJob(
       scheduleCursor: cursor,
       lastRunAt: null,
       idempotencyKey: key ?? `auto:${_id.toHexString()}`,
+      externalKey: jobExternalKey(definition.externalId ?? null, _id),
       createdAt: now,
       updatedAt: now,
       version: 1,
@@ -79,6 +83,8 @@ export async function createJob(
     }
     return inserted;
   });
-  if (!created) return job;
-  return deps.scheduling.jobChanged(job, now);
+  if (result.created) return deps.scheduling.jobChanged(result.job, now);
+  // Another job holds the external id: named, so the client can update it (or ask for an upsert).
+  if (result.sameKey === 'externalId') throw new ExternalIdConflictError(definition.externalId ?? '', toGlobalId('Job', result.job._id));
+  return result.job;
 }

@@ -6,6 +6,8 @@ import { nestedDeeperThan } from '../domain/nesting.js';
 import { privateLiteralHost } from '../domain/privateAddresses.js';
 import { LIMITS } from '../domain/jobLimits.js';
 import { parseFlowControl, type FlowControlInputFields } from '../domain/flowControl.js';
+import { labelPairs, parseLabels, type Label } from '../domain/labels.js';
+import { parseExternalId } from '../domain/externalId.js';
 
 export { LIMITS };
 
@@ -30,6 +32,8 @@ export interface JobInputFields {
   overlapPolicy?: OverlapPolicy | null;
   misfirePolicy?: MisfirePolicy | null;
   flowControl?: FlowControlInputFields | null;
+  labels?: Label[] | null;
+  externalId?: string | null;
 }
 
 /** C0 control characters (NUL included) and DEL; `multiline` lets tab and line breaks through. */
@@ -193,6 +197,8 @@ export type JobDefinition = Pick<
   | 'overlapPolicy'
   | 'misfirePolicy'
   | 'flowControl'
+  | 'labelPairs'
+  | 'externalId'
 >;
 
 /** The validated definition of a new job; throws BadUserInputError naming the first field to fix. */
@@ -211,5 +217,7 @@ export function parseNewJob(input: JobInputFields, now: Date, handlers: Readonly
     overlapPolicy: input.overlapPolicy ?? 'ALLOW',
     misfirePolicy: input.misfirePolicy ?? 'RUN_ONCE',
     flowControl: input.flowControl ? parseFlowControl(input.flowControl, target) : null,
+    labelPairs: labelPairs(parseLabels(input.labels)),
+    externalId: parseExternalId(input.externalId),
   };
 }

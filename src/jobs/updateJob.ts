@@ -5,7 +5,11 @@ import { parseFlowControl, withTarget } from '../domain/flowControl.js';
 import type { JobDoc, Schedule } from '../domain/job.js';
 import { firstOccurrence } from '../domain/schedule/nextOccurrences.js';
 import { parseSchedule } from '../domain/schedule/parseSchedule.js';
-import { BadUserInputError } from '../errors/index.js';
+import { BadUserInputError, ExternalIdConflictError } from '../errors/index.js';
+import { jobExternalKey, parseExternalId } from '../domain/externalId.js';
+import { labelPairs, parseLabels } from '../domain/labels.js';
+import { toGlobalId } from '../ids/globalId.js';
+import { isDuplicateKey } from '../store/mongo.js';
 import type { JobChange } from '../store/jobStore.js';
 import { applySchedule } from './applySchedule.js';
 import { CANCEL_REASONS } from './cancelReasons.js';
@@ -18,7 +22,8 @@ import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, t
  * Changes the fields given in `input` (undefined = omitted = kept; null clears a nullable field
  * and is BAD_USER_INPUT for the others), validated like createJob: a bad field is BAD_USER_INPUT
  * naming it, and nothing is written. `retryPolicy` is merged field by field into the current one;
- * `schedule`, `target` and `flowControl` are replaced whole. An update that changes nothing writes nothing.
+ * `schedule`, `target`, `flowControl` and `labels` are replaced whole. An update that changes nothing writes nothing.
+ * An `externalId` another job of the tenant holds is a CONFLICT naming that job; null removes the job's.
  *
  * A changed schedule recomputes the schedule cursor from `now` (kept null while the job is PAUSED; a
  * COMPLETED job becomes ACTIVE again), cancels the waiting executions of the old schedule with
@@ -33,11 +38,23 @@ export async function updateJob(deps: JobDeps, id: ObjectId, input: JobInputFiel
     const change = jobChange(current, input, now, deps);
     const key = change?.flowControl?.key;
     if (key && key !== current.flowControl?.key) await checkFlowKeyQuota(deps.jobs, key);
+    if (change?.externalId) await refuseHeldExternalId(deps, change.externalId, id);
     previousSchedule = change?.schedule !== undefined ? current.schedule : null;
     return change;
+  }).catch(async (error: unknown) => {
+    // Another job took the external id between the check above and the write (the unique index refused it).
+    const externalId = parseExternalId(input.externalId);
+    if (isDuplicateKey(error) && externalId) await refuseHeldExternalId(deps, externalId, id);
+    throw error;
   });
   if (!changed || !previousSchedule) return job;
   return applySchedule(deps, job, CANCEL_REASONS.scheduleChanged, now, previousSchedule);
+}
+
+/** ExternalIdConflictError when a job of the tenant other than `self` holds `externalId`. */
+async function refuseHeldExternalId(deps: Pick<JobDeps, 'jobs'>, externalId: string, self: ObjectId): Promise<void> {
+  const holder = await deps.jobs.findByExternalId(externalId);
+  if (holder && !holder._id.equals(self)) throw new ExternalIdConflictError(externalId, toGlobalId('Job', holder._id));
 }
 
 /** The validated difference between `current` and `input`, or null when there is none. */
@@ -81,6 +98,16 @@ function jobChange(
   const target = change.target ?? current.target;
   if (input.flowControl !== undefined) differs('flowControl', input.flowControl && parseFlowControl(input.flowControl, target));
   else if (change.target && current.flowControl) differs('flowControl', withTarget(current.flowControl, target));
+  if (input.labels !== undefined) {
+    // null clears them, as an empty list does; a job stored before labels existed has none.
+    const pairs = labelPairs(parseLabels(input.labels));
+    if (!isDeepStrictEqual(pairs, current.labelPairs ?? [])) change.labelPairs = pairs;
+  }
+  if (input.externalId !== undefined) {
+    const externalId = parseExternalId(input.externalId);
+    if (externalId !== (current.externalId ?? null))
+      Object.assign(change, { externalId, externalKey: jobExternalKey(externalId, current._id) });
+  }
   return Object.keys(change).length > 0 ? change : null;
 }
 

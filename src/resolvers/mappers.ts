@@ -2,6 +2,7 @@ import type { BulkOperationDoc } from '../domain/bulkOperation.js';
 import type { BulkOperation } from '../schema/bulkOperation.type.js';
 import type { ExecutionDoc } from '../domain/execution.js';
 import type { JobDoc } from '../domain/job.js';
+import { labelsOf } from '../domain/labels.js';
 import { toGlobalId } from '../ids/globalId.js';
 import type { Execution } from '../schema/execution.type.js';
 import type { Job } from '../schema/job.type.js';
@@ -35,6 +36,8 @@ export function toJobNode(doc: JobDoc): JobNode {
     overlapPolicy: doc.overlapPolicy,
     misfirePolicy: doc.misfirePolicy,
     flowControl: doc.flowControl ?? null,
+    labels: labelsOf(doc.labelPairs),
+    externalId: doc.externalId ?? null,
     status: doc.status,
     lastRunAt: doc.lastRunAt,
     createdAt: doc.createdAt,

@@ -1,5 +1,7 @@
 import type { Collection, Db, Document, IndexDescription, IndexDescriptionInfo } from 'mongodb';
 import type { JobDoc } from '../domain/job.js';
+import { jobExternalKey } from '../domain/externalId.js';
+import { bulkUpdate } from './bulkUpdates.js';
 import { collections } from './collections.js';
 
 /** Every index Kairos creates, per collection (tests/unit/indexCoverage.test.ts checks each serves a query). */
@@ -14,6 +16,10 @@ export const INDEXES: {
     { key: { tenantId: 1, createdAt: -1, _id: -1 }, name: 'tenant_created' },
     { key: { tenantId: 1, nameLower: 1 }, name: 'tenant_name' },
     { key: { tenantId: 1, idempotencyKey: 1 }, name: 'tenant_idempotency', unique: true },
+    // An external id names one job of its tenant (jobs without one hold `auto:<id>`: domain/externalId.ts).
+    { key: { tenantId: 1, externalKey: 1 }, name: 'tenant_external', unique: true },
+    // Multikey: one entry per label (`key=value`), then the list's order, so a page by label reads one page.
+    { key: { tenantId: 1, labelPairs: 1, createdAt: -1, _id: -1 }, name: 'tenant_labels' },
   ],
   executions: [
     { key: { tenantId: 1, occurrenceKey: 1 }, name: 'occurrence', unique: true },
@@ -45,6 +51,7 @@ export async function ensureIndexes(db: Db, options: EnsureIndexesOptions = {}):
   const c = collections(db);
   const wanted = (indexes: IndexDescription[]) => (options.rangeIndexes === false ? indexes.filter((i) => i.unique) : indexes);
   await renameScheduleCursor(c.jobs);
+  await fillExternalKeys(c.jobs, options.rangeIndexes === false);
   await Promise.all([
     createEach(c.jobs, wanted(INDEXES.jobs)),
     createEach(c.executions, wanted(INDEXES.executions)),
@@ -84,4 +91,32 @@ async function renameScheduleCursor(jobs: Collection<JobDoc>): Promise<void> {
   if (!old) return;
   await jobs.updateMany({ nextRunAt: { $exists: true } }, { $rename: { nextRunAt: 'scheduleCursor' } });
   await jobs.dropIndex('due').catch(() => undefined);
+}
+
+/** Jobs given their external key per round of the fill below. */
+const FILL_BATCH = 1000;
+
+/**
+ * Databases written before jobs had external ids have jobs without `externalKey`, which MongoDB's
+ * unique `tenant_external` index would count as one null per tenant and refuse to build. Such a
+ * database is recognised by the index's absence (so a current one costs one listIndexes): each job
+ * without the field gets `auto:<its id>`, in batches (`oneByOne` on FerretDB, see bulkUpdate), before
+ * the index is created. Idempotent, and safe from several processes at once (each sets the same value).
+ */
+async function fillExternalKeys(jobs: Collection<JobDoc>, oneByOne: boolean): Promise<void> {
+  const existing: IndexDescriptionInfo[] = await jobs.indexes().catch(() => []);
+  if (existing.some((index) => index.name === 'tenant_external')) return;
+  for (;;) {
+    const batch = await jobs
+      .find<Pick<JobDoc, '_id'>>({ externalKey: { $exists: false } }, { projection: { _id: 1 } })
+      .limit(FILL_BATCH)
+      .toArray();
+    if (batch.length === 0) return;
+    await bulkUpdate(
+      jobs,
+      batch.map(({ _id }) => ({ updateOne: { filter: { _id }, update: { $set: { externalKey: jobExternalKey(null, _id) } } } })),
+      oneByOne,
+      8,
+    );
+  }
 }

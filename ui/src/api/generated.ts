@@ -9,7 +9,11 @@ export type ExecutionFilter = {
   finishedAfter?: string | null | undefined;
   /** Exclusive. */
   finishedBefore?: string | null | undefined;
+  /** Executions of the job with this external id. */
+  jobExternalId?: string | null | undefined;
   jobId?: string | null | undefined;
+  /** Executions of the jobs that carry every one of these labels now (a label changed later applies to the job's past executions too; a deleted job's match none). At most 1000 jobs may match: narrow the filter otherwise (BAD_USER_INPUT). */
+  labels?: Array<LabelInput> | null | undefined;
   /** HISTORY: started or finished; UPCOMING: not started yet. With statuses, only the statuses in both (possibly none). */
   phase?: ExecutionPhase | null | undefined;
   /** Inclusive. */
@@ -48,6 +52,10 @@ export type ExecutionTrigger =
   | 'SCHEDULE';
 
 export type JobFilter = {
+  /** The job with this external id (at most one). */
+  externalId?: string | null | undefined;
+  /** Jobs carrying every one of these labels (key and value equal). */
+  labels?: Array<LabelInput> | null | undefined;
   /** Case-insensitive prefix of the job name. */
   namePrefix?: string | null | undefined;
   statuses?: Array<JobStatus> | null | undefined;
@@ -58,6 +66,12 @@ export type JobStatus =
   /** A one-off that has run, or a schedule past its endAt. */
   | 'COMPLETED'
   | 'PAUSED';
+
+/** A label of a job, or one a filter asks for. key: 1 to 63 characters, letters, digits, '.', '_', '/' or '-', starting with a letter or digit; value: at most 200 characters (may be empty). */
+export type LabelInput = {
+  key: string;
+  value: string;
+};
 
 export type ScheduleKind =
   | 'CRON'

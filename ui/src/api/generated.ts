@@ -82,7 +82,7 @@ export type ScheduleFieldsFragment = { kind: ScheduleKind, cron: string | null, 
 
 export type PageInfoFieldsFragment = { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null };
 
-export type JobRowFieldsFragment = { id: string, name: string, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, lastExecution: { status: ExecutionStatus } | null, executions: { edges: Array<{ node: { status: ExecutionStatus } }> } };
+export type JobRowFieldsFragment = { id: string, name: string, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, labels: Array<{ key: string, value: string }>, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, lastExecution: { status: ExecutionStatus } | null, executions: { edges: Array<{ node: { status: ExecutionStatus } }> } };
 
 export type ExecutionSummaryFieldsFragment = { id: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, error: string | null, jobId: string, job: { id: string, name: string } | null };
 
@@ -95,7 +95,7 @@ export type JobsQueryVariables = Exact<{
 }>;
 
 
-export type JobsQuery = { jobs: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { id: string, name: string, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, lastExecution: { status: ExecutionStatus } | null, executions: { edges: Array<{ node: { status: ExecutionStatus } }> } } }> } };
+export type JobsQuery = { jobs: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { id: string, name: string, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, labels: Array<{ key: string, value: string }>, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, lastExecution: { status: ExecutionStatus } | null, executions: { edges: Array<{ node: { status: ExecutionStatus } }> } } }> } };
 
 export type ExecutionsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -150,6 +150,10 @@ export const JobRowFieldsFragmentDoc = new TypedDocumentString(`
     fragment JobRowFields on Job {
   id
   name
+  labels {
+    key
+    value
+  }
   status
   schedule {
     ...ScheduleFields
@@ -236,6 +240,10 @@ fragment PageInfoFields on PageInfo {
 fragment JobRowFields on Job {
   id
   name
+  labels {
+    key
+    value
+  }
   status
   schedule {
     ...ScheduleFields

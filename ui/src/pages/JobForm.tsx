@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { asKairosError, documents, type CreateJobInput, type Job, type KairosError, type ScheduleInput, type UpdateJobInput } from '../api/client.js';
 import type { Schedule, Target } from '../api/types.js';
 import { Card, ErrorBanner } from '../components.js';
-import { absolute } from '../format.js';
+import { absolute, labelsText, parseLabelsText } from '../format.js';
 import { navigate, useDebounced, useQuery } from '../hooks.js';
 import { useSession } from '../session.js';
 import { OccurrenceList } from './JobPage.js';
@@ -31,6 +31,9 @@ interface Draft {
   flowKey: string;
   flowMaxConcurrent: string;
   flowMaxPerMinute: string;
+  /** `key=value, …` (format.ts, parseLabelsText). */
+  labels: string;
+  externalId: string;
   paused: boolean;
 }
 
@@ -53,6 +56,8 @@ const EMPTY: Draft = {
   flowKey: '',
   flowMaxConcurrent: '',
   flowMaxPerMinute: '',
+  labels: '',
+  externalId: '',
   paused: false,
 };
 
@@ -78,6 +83,8 @@ function fromJob(job: Job): Draft {
     flowKey: job.flowControl && !job.flowControl.keyFromTarget ? job.flowControl.key : '',
     flowMaxConcurrent: String(job.flowControl?.maxConcurrent ?? ''),
     flowMaxPerMinute: String(job.flowControl?.maxPerMinute ?? ''),
+    labels: labelsText(job.labels),
+    externalId: job.externalId ?? '',
   };
 }
 
@@ -161,6 +168,9 @@ function jobInput(d: Draft, loaded: Job | null, payload: unknown): Record<string
   if (changed('maxAttempts')) input.retryPolicy = { maxAttempts: Number(d.maxAttempts) };
   if (changed('overlapPolicy')) input.overlapPolicy = d.overlapPolicy;
   if (changed('flowKey', 'flowMaxConcurrent', 'flowMaxPerMinute') && (loaded || flowControlInput(d))) input.flowControl = flowControlInput(d);
+  // Replaced whole by updateJob: the labels as typed, none when emptied.
+  if (changed('labels')) input.labels = parseLabelsText(d.labels);
+  if (changed('externalId') && (loaded || d.externalId.trim())) input.externalId = d.externalId.trim() || null;
   if (!loaded && d.paused) input.paused = true;
   return input;
 }
@@ -363,6 +373,14 @@ export function JobForm({ id }: { id?: string }) {
             </Field>
             <Field label="Flow control key" name="flowKey" error={errors.flowKey} hint="Empty: the target's host (jobs calling it share the limits)">
               <input id="flowKey" name="flowKey" value={draft.flowKey} onInput={(e) => set('flowKey', e.currentTarget.value)} />
+            </Field>
+          </div>
+          <div class="row">
+            <Field label="Labels" name="labels" error={errors.labels} hint="key=value, separated by commas (team=payments, env=prod)">
+              <input id="labels" name="labels" value={draft.labels} onInput={(e) => set('labels', e.currentTarget.value)} />
+            </Field>
+            <Field label="External id" name="externalId" error={errors.externalId} hint="Your own id for the job, unique among your jobs; optional">
+              <input id="externalId" name="externalId" value={draft.externalId} onInput={(e) => set('externalId', e.currentTarget.value)} />
             </Field>
           </div>
           {!id && (

@@ -1,17 +1,14 @@
 import type { ObjectId } from 'mongodb';
 import { BadUserInputError } from '../errors/index.js';
+import { isPlainText } from './plainText.js';
 
 /** The longest external id a job may carry. */
 export const EXTERNAL_ID_LENGTH = 200;
 
-/** C0 control characters and DEL. */
-const CONTROL = /[\u0000-\u001f\u007f]/; // eslint-disable-line no-control-regex
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
 /** Validates an external id as a client gives it; undefined and null mean none. Throws BadUserInputError. */
 export function parseExternalId(value: string | null | undefined, field = 'externalId'): string | null {
   if (value === null || value === undefined) return null;
-  if (value.length === 0 || value.length > EXTERNAL_ID_LENGTH || CONTROL.test(value) || LONE_SURROGATE.test(value)) {
+  if (value.length === 0 || value.length > EXTERNAL_ID_LENGTH || !isPlainText(value)) {
     throw new BadUserInputError(`${field} must be 1 to ${EXTERNAL_ID_LENGTH} characters of text without control characters`, field);
   }
   return value;

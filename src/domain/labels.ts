@@ -1,4 +1,5 @@
 import { BadUserInputError } from '../errors/index.js';
+import { isPlainText } from './plainText.js';
 
 /** One label of a job: a key and its value. A job has at most one value per key. */
 export interface Label {
@@ -24,9 +25,6 @@ export const LABEL_LIMITS = {
  * Never `=`, which separates the key from the value in the stored pair, and no spaces or control characters.
  */
 const KEY = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
-/** C0 control characters and DEL. */
-const CONTROL = /[\u0000-\u001f\u007f]/; // eslint-disable-line no-control-regex
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
  * Validates labels as a client gives them (a job's, or a filter's, named by `field`): at most
@@ -47,7 +45,7 @@ export function parseLabels(input: readonly Label[] | null | undefined, field = 
     }
     if (seen.has(key)) throw new BadUserInputError(`${field}: key "${key}" is given more than once`, field);
     seen.add(key);
-    if (value.length > LABEL_LIMITS.valueLength || CONTROL.test(value) || LONE_SURROGATE.test(value)) {
+    if (value.length > LABEL_LIMITS.valueLength || !isPlainText(value)) {
       throw new BadUserInputError(
         `${field}: the value of "${key}" must be at most ${LABEL_LIMITS.valueLength} characters of text without control characters`,
         field,

@@ -309,14 +309,20 @@ describe('dashboard', { concurrency: false }, () => {
     return created.createJob.job;
   }
 
-  /** Opens the job's edit form as a MEMBER once it shows the loaded job; returns the page and the inputs of the updateJob calls it sends. */
-  async function openEditForm(job) {
-    const page = await openPage();
+  /** The inputs of the updateJob calls `page` sends from now on, in order. */
+  function updatesSentBy(page) {
     const sent = [];
     page.on('request', (request) => {
       const body = request.method() === 'POST' && request.url().endsWith('/graphql') ? request.postDataJSON() : null;
       if (body?.query?.includes('updateJob')) sent.push(body.variables.input);
     });
+    return sent;
+  }
+
+  /** Opens the job's edit form as a MEMBER once it shows the loaded job; returns the page and the inputs of the updateJob calls it sends. */
+  async function openEditForm(job) {
+    const page = await openPage();
+    const sent = updatesSentBy(page);
     await signIn(page, tokens.member);
     await page.getByTestId('who').waitFor();
     await page.goto(`${base}/ui/#/jobs/${job.id}/edit`);
@@ -612,11 +618,7 @@ describe('dashboard', { concurrency: false }, () => {
     });
     const opsId = await create({ name: 'labelled-ops', schedule, target: { handler: 'noop' }, labels: [{ key: 'team', value: 'ops' }] });
     const page = await openPage();
-    const sent = [];
-    page.on('request', (request) => {
-      const body = request.method() === 'POST' && request.url().endsWith('/graphql') ? request.postDataJSON() : null;
-      if (body?.query?.includes('updateJob')) sent.push(body.variables.input);
-    });
+    const sent = updatesSentBy(page);
     await signIn(page, tokens.member);
     const pay = page.locator('tr[data-job-name="labelled-pay"]');
     const ops = page.locator('tr[data-job-name="labelled-ops"]');

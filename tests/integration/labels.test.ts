@@ -6,6 +6,7 @@ import { JobStore } from '../../src/store/jobStore.js';
 import { MONGO_URL } from '../support/env.js';
 import { gql, gqlOk } from '../support/graphqlClient.js';
 import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../support/harness.js';
+import { waitUntil } from '../support/waitFor.js';
 
 const JOB_FIELDS = 'id name labels { key value } externalId';
 const CREATE = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { ${JOB_FIELDS} } } }`;
@@ -137,6 +138,34 @@ describe('labels, external ids and the filters by them', () => {
       await gqlOk(kairos.url, a, UPDATE, { input: { id: ids.bare, labels: labelList({ team: 'payments', env: 'dev' }) } });
       expect(await executionJobs(a, { labels: labelList({ team: 'payments', env: 'dev' }) })).toEqual([ids.payDev, ids.bare].sort());
     });
+  });
+
+  it('a bulk cancel over a label filter takes only the executions of the jobs carrying it', async () => {
+    const taken = await create(a, 'bulk taken', { bulk: 'yes' });
+    const left = await create(a, 'bulk left', { bulk: 'no' });
+    await trigger(a, taken.id, 2);
+    await trigger(a, left.id);
+    const CANCEL = `mutation($filter: ExecutionFilter!) { cancelExecutions(filter: $filter) { id total } }`;
+    const { cancelExecutions } = await gqlOk(kairos.url, a, CANCEL, { filter: { labels: labelList({ bulk: 'yes' }) } });
+    expect(cancelExecutions.total).toBe(2);
+    const statuses = async (jobId: string) => {
+      const { job } = await gqlOk(
+        kairos.url,
+        a,
+        `query($id: ID!) { job(id: $id) { executions(first: 10) { edges { node { status } } } } }`,
+        {
+          id: jobId,
+        },
+      );
+      return job.executions.edges.map((e: any) => e.node.status);
+    };
+    await waitUntil(
+      'the bulk cancel to end',
+      async () => ((await statuses(taken.id)).every((status: string) => status === 'CANCELLED') ? true : undefined),
+      20_000,
+    );
+    expect(await statuses(taken.id)).toEqual(['CANCELLED', 'CANCELLED']);
+    expect(await statuses(left.id)).toEqual(['QUEUED']);
   });
 
   describe('external ids', () => {

@@ -212,6 +212,14 @@ describe('labels, external ids and the filters by them', () => {
       expect(without.errors?.[0].message).toBe('upsert needs an externalId: the job to update is found by it');
     });
 
+    it('an upsert repeated with the same input changes nothing', async () => {
+      const UPSERT = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id updatedAt nextRunAt } } }`;
+      const same = input('steady', { team: 'a' }, { externalId: 'crm-steady', upsert: true, payload: { n: 1 }, timeoutSeconds: 30 });
+      const first = (await gqlOk(kairos.url, a, UPSERT, { input: same })).createJob.job;
+      const again = (await gqlOk(kairos.url, a, UPSERT, { input: same })).createJob.job;
+      expect(again).toEqual(first);
+    });
+
     it('upserts racing on a new external id make one job', async () => {
       const jobs = await Promise.all(
         Array.from({ length: 4 }, (_, i) => create(a, `racer ${i}`, {}, { externalId: 'crm-race', upsert: true })),

@@ -9,13 +9,17 @@ import { parseIdempotencyKey, parseNewJob, type JobInputFields } from './parseJo
 import type { TenantLock } from '../quotas/tenantLock.js';
 import type { JobCounter } from '../quotas/jobCounter.js';
 import type { JobDeps } from './jobDeps.js';
+import type { JobInsert } from '../store/jobStore.js';
 import { checkFlowKeyQuota } from './flowKeyQuota.js';
 
 export interface CreateJobDeps extends Pick<JobDeps, 'jobs' | 'scheduling' | 'logger'> {
   handlerNames: ReadonlySet<string>;
   /** ALLOW_PRIVATE_TARGETS: whether a target URL may name a private IP literal. */
   allowPrivateTargets: boolean;
-  /** Serialises the tenant's creates, so the quota check and the insert are not interleaved. */
+  /**
+   * Serialises the tenant's creates (and updateJob's external-id changes), so the quota check and the
+   * insert, and the external-id check and the write, are not interleaved.
+   */
   createLock: TenantLock;
   jobCounter: JobCounter;
 }
@@ -42,8 +46,17 @@ export async function createJob(
   const key = parseIdempotencyKey(input.idempotencyKey);
   const overQuota = () =>
     new QuotaExceededError(`This tenant may have at most ${tenant.maxJobs} jobs; delete one first`, { maxJobs: tenant.maxJobs });
-  const result = await deps.createLock.run(tenant._id, async () => {
+  const result = await deps.createLock.run(tenant._id, async (): Promise<JobInsert> => {
     if (definition.flowControl) await checkFlowKeyQuota(deps.jobs, definition.flowControl.key);
+    // Checked here, under the lock, before a job slot is taken: where the shard key rules out the
+    // unique index (store/indexes.ts, EXTERNAL_ID_INDEX) this check is what keeps an external id single.
+    // A repeated request (same idempotency key) still answers with the job it created, as the insert would.
+    const holder = definition.externalId ? await deps.jobs.findByExternalId(definition.externalId) : null;
+    if (holder) {
+      const first = key === null || holder.idempotencyKey === key ? null : await deps.jobs.findByIdempotencyKey(key);
+      if (holder.idempotencyKey === key || first) return { job: first ?? holder, created: false, sameKey: 'idempotencyKey' };
+      return { job: holder, created: false, sameKey: 'externalId' };
+    }
     const _id = new ObjectId();
     const scheduleCursor = firstOccurrence(definition.schedule, now);
     const cursor = input.paused ? null : scheduleCursor;

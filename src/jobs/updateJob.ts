@@ -15,6 +15,7 @@ import { applySchedule } from './applySchedule.js';
 import { CANCEL_REASONS } from './cancelReasons.js';
 import { changeJob } from './changeJob.js';
 import type { JobDeps } from './jobDeps.js';
+import type { TenantLock } from '../quotas/tenantLock.js';
 import { checkFlowKeyQuota } from './flowKeyQuota.js';
 import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, type JobInputFields } from './parseJobInput.js';
 
@@ -32,7 +33,23 @@ import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, t
  * materialised (workload, maxAttempts) afterwards. The write is a compare-and-set on the job's
  * version, retried once on a concurrent change (see changeJob).
  */
-export async function updateJob(deps: JobDeps, id: ObjectId, input: JobInputFields, now: Date): Promise<JobDoc> {
+export async function updateJob(deps: UpdateJobDeps, id: ObjectId, input: JobInputFields, now: Date): Promise<JobDoc> {
+  const externalId = parseExternalId(input.externalId);
+  // Setting an external id the job does not have yet: the holder check and the write run under the
+  // tenant's create lock, as createJob's check and insert do, so that they stay single where the shard
+  // key rules out the unique index (store/indexes.ts, EXTERNAL_ID_INDEX). An update leaving it as it is
+  // (an upsert of a known job, every time a client keeps its jobs in step) takes no lock.
+  if (externalId !== null && (await deps.jobs.findById(id))?.externalId !== externalId)
+    return deps.createLock.run(deps.jobs.tenantId, () => change(deps, id, input, now));
+  return change(deps, id, input, now);
+}
+
+export interface UpdateJobDeps extends JobDeps {
+  /** The tenant's create lock (createJob's), taken while an external id is set. */
+  createLock: TenantLock;
+}
+
+async function change(deps: JobDeps, id: ObjectId, input: JobInputFields, now: Date): Promise<JobDoc> {
   let previousSchedule: Schedule | null = null;
   const { job, changed } = await changeJob(deps, id, now, async (current) => {
     const change = jobChange(current, input, now, deps);

@@ -10,8 +10,8 @@ import { updateJob } from './updateJob.js';
  * createJob with `upsert: true`: the tenant's job with the input's `externalId` is updated with the
  * input's fields, as updateJob applies them (fields given replace, fields omitted keep their value;
  * `paused` and `idempotencyKey` apply to a create only), or a job is created when none has it. Two
- * upserts racing on a new external id create one job: the unique index refuses the second insert,
- * which then updates the job the first created.
+ * upserts racing on a new external id create one job: createJob refuses the second (its check under
+ * the tenant's create lock, or the unique index), which then updates the job the first created.
  */
 export async function upsertJob(
   deps: CreateJobDeps & JobDeps,

@@ -67,12 +67,17 @@ export class JobStore {
       return { job: doc, created: true };
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
-      const first = await this.c.jobs.findOne(this.scoped({ idempotencyKey: job.idempotencyKey }));
+      const first = await this.findByIdempotencyKey(job.idempotencyKey);
       if (first) return { job: first, created: false, sameKey: 'idempotencyKey' };
       const holder = doc.externalKey ? await this.c.jobs.findOne(this.scoped({ externalKey: doc.externalKey })) : null;
       if (holder) return { job: holder, created: false, sameKey: 'externalId' };
       throw error;
     }
+  }
+
+  /** The tenant's job created with this idempotency key (`auto:<id>` for one created without), or null. */
+  async findByIdempotencyKey(key: string): Promise<JobDoc | null> {
+    return this.c.jobs.findOne(this.scoped({ idempotencyKey: key }));
   }
 
   /** The tenant's job with this external id, or null. */

@@ -59,6 +59,7 @@ const QUERIES: Record<
   'jobStore.findById': { collection: 'jobs', index: '_id', fields: ['_id'] },
   'jobStore.findByIds': { collection: 'jobs', index: '_id', fields: ['_id'] },
   'jobStore.findByExternalId': { collection: 'jobs', index: 'tenant_external', fields: ['tenantId', 'externalKey'] },
+  'jobStore.findByIdempotencyKey': { collection: 'jobs', index: 'tenant_idempotency', fields: ['tenantId', 'idempotencyKey'] },
   // The first label is the equality (also what FerretDB pushes down), the others are checked over its rows.
   'jobStore.idsMatching': { collection: 'jobs', index: 'tenant_labels', fields: ['tenantId', 'labelPairs'] },
   'jobStore.idsMatching(externalId)': { collection: 'jobs', index: 'tenant_external', fields: ['tenantId', 'externalKey'] },

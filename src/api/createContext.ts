@@ -10,6 +10,8 @@ import { ApiKeyStore } from '../store/apiKeyStore.js';
 import { BulkOperationStore } from '../store/bulkOperationStore.js';
 import { ApiKeyLookup } from '../store/apiKeyLookup.js';
 import { OwnTenantStore } from '../store/ownTenantStore.js';
+import { AlertSettingsStore } from '../store/alertSettingsStore.js';
+import { AlertStore } from '../store/alertStore.js';
 import { TenantEvents } from '../events/tenantEvents.js';
 import { errorMessage } from '../logger.js';
 import type { AppServices, ScopeSources, TenantTurns } from '../resolvers/appServices.js';
@@ -26,6 +28,8 @@ function tenantScope({ db, tenants, events }: ScopeSources, tenantScans: TenantT
     apiKeys: new ApiKeyStore(db, identity.tenantId),
     bulkOperations: new BulkOperationStore(db, identity.tenantId),
     tenant: new OwnTenantStore(tenants, identity.tenantId),
+    alertSettings: new AlertSettingsStore(db, identity.tenantId),
+    alerts: new AlertStore(db, identity.tenantId),
     events: new TenantEvents(events, identity.tenantId),
     jobLoader: new DataLoader(async (ids: readonly string[]) => {
       const found = await jobs.findByIds(ids.map((id) => new ObjectId(id)));

@@ -8,6 +8,8 @@ import type { ExecutionStore } from '../store/executionStore.js';
 import type { ApiKeyStore } from '../store/apiKeyStore.js';
 import type { BulkOperationStore } from '../store/bulkOperationStore.js';
 import type { OwnTenantStore } from '../store/ownTenantStore.js';
+import type { AlertSettingsStore } from '../store/alertSettingsStore.js';
+import type { AlertStore } from '../store/alertStore.js';
 import type { TenantEvents } from '../events/tenantEvents.js';
 import type { RequestServices } from './appServices.js';
 
@@ -24,6 +26,10 @@ export interface TenantScope {
   bulkOperations: BulkOperationStore;
   /** The tenant's own record (quota, webhook secret). */
   tenant: OwnTenantStore;
+  /** The tenant's alert channels and rules. */
+  alertSettings: AlertSettingsStore;
+  /** The tenant's raised alerts. */
+  alerts: AlertStore;
   events: TenantEvents;
   /** Batches Execution.job lookups of one request into one query. */
   jobLoader: DataLoader<string, JobDoc | null>;

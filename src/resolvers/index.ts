@@ -1,3 +1,4 @@
+import { AlertResolver } from './alert.resolver.js';
 import { ApiKeyResolver } from './apiKey.resolver.js';
 import { BulkOperationResolver } from './bulkOperation.resolver.js';
 import { ExecutionResolver } from './execution.resolver.js';
@@ -19,5 +20,6 @@ export const resolvers = [
   HttpHeaderResolver,
   ApiKeyResolver,
   BulkOperationResolver,
+  AlertResolver,
   SubscriptionResolver,
 ] as const;

@@ -4,6 +4,7 @@ import type { ExecutionDoc } from '../domain/execution.js';
 import type { TenantDoc } from '../domain/tenant.js';
 import type { ApiKeyDoc } from '../domain/apiKey.js';
 import type { BulkItemChunkDoc, BulkOperationDoc } from '../domain/bulkOperation.js';
+import type { AlertChannelDoc, AlertDoc, AlertRuleDoc } from '../domain/alert.js';
 
 /** Typed handles on Kairos' collections. Only the store layer uses them. */
 export interface Collections {
@@ -13,6 +14,9 @@ export interface Collections {
   apiKeys: Collection<ApiKeyDoc>;
   bulkOperations: Collection<BulkOperationDoc>;
   bulkOperationItems: Collection<BulkItemChunkDoc>;
+  alertChannels: Collection<AlertChannelDoc>;
+  alertRules: Collection<AlertRuleDoc>;
+  alerts: Collection<AlertDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -23,5 +27,8 @@ export function collections(db: Db): Collections {
     apiKeys: db.collection<ApiKeyDoc>('apiKeys'),
     bulkOperations: db.collection<BulkOperationDoc>('bulkOperations'),
     bulkOperationItems: db.collection<BulkItemChunkDoc>('bulkOperationItems'),
+    alertChannels: db.collection<AlertChannelDoc>('alertChannels'),
+    alertRules: db.collection<AlertRuleDoc>('alertRules'),
+    alerts: db.collection<AlertDoc>('alerts'),
   };
 }

@@ -8,6 +8,9 @@ export const INDEXES: {
   executions: IndexDescription[];
   apiKeys: IndexDescription[];
   bulkOperations: IndexDescription[];
+  alertChannels: IndexDescription[];
+  alertRules: IndexDescription[];
+  alerts: IndexDescription[];
 } = {
   jobs: [
     { key: { status: 1, scheduleCursor: 1 }, name: 'due' },
@@ -32,6 +35,13 @@ export const INDEXES: {
     // The runners' look for RUNNING operations whose lease lapsed, across tenants.
     { key: { state: 1 }, name: 'state' },
   ],
+  // A tenant's channels and rules are read whole (at most ALERT_LIMITS of them).
+  alertChannels: [{ key: { tenantId: 1, createdAt: -1, _id: -1 }, name: 'tenant_created' }],
+  alertRules: [{ key: { tenantId: 1, createdAt: -1, _id: -1 }, name: 'tenant_created' }],
+  alerts: [
+    { key: { tenantId: 1, raisedAt: -1, _id: -1 }, name: 'tenant_raised' },
+    { key: { tenantId: 1, jobId: 1, raisedAt: -1, _id: -1 }, name: 'tenant_job_raised' },
+  ],
 };
 
 /**
@@ -50,6 +60,9 @@ export async function ensureIndexes(db: Db, options: EnsureIndexesOptions = {}):
     createEach(c.executions, wanted(INDEXES.executions)),
     createEach(c.apiKeys, wanted(INDEXES.apiKeys)),
     createEach(c.bulkOperations, wanted(INDEXES.bulkOperations)),
+    createEach(c.alertChannels, wanted(INDEXES.alertChannels)),
+    createEach(c.alertRules, wanted(INDEXES.alertRules)),
+    createEach(c.alerts, wanted(INDEXES.alerts)),
   ]);
 }
 

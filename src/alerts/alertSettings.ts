@@ -49,7 +49,7 @@ export async function createAlertRule(
 ): Promise<AlertRuleDoc> {
   const threshold = thresholdOf(input.kind, input.threshold);
   const channels = await stores.settings.channels();
-  if (!input.channelId || !channels.some((c) => c._id.equals(input.channelId!))) throw new NotFoundError('AlertChannel', ids.channelId);
+  if (!input.channelId || !channels.some((c) => c._id.equals(input.channelId))) throw new NotFoundError('AlertChannel', ids.channelId);
   if (input.jobId === null || (input.jobId && !(await stores.jobs.findById(input.jobId)))) throw new NotFoundError('Job', ids.jobId ?? '');
   if ((await stores.settings.rules()).length >= ALERT_LIMITS.rulesPerTenant)
     throw new QuotaExceededError(`A tenant may have at most ${ALERT_LIMITS.rulesPerTenant} alert rules`);

@@ -1,6 +1,6 @@
 // Covers: src/alerts/alertEvaluator.ts, src/alerts/alertStates.ts, src/alerts/alertDeliveries.ts, src/alerts/alertDeliverer.ts,
 // src/alerts/overdueCheck.ts, src/alerts/alertSettings.ts, src/resolvers/alert.resolver.ts, src/resolvers/alertMappers.ts,
-// src/store/alertRecords.ts, src/store/alertSettingsStore.ts, src/store/alertStore.ts, src/roles/alertsFactory.ts
+// src/schema/alert.input.ts, src/schema/alert.type.ts, src/store/alertRecords.ts, src/store/alertSettingsStore.ts, src/store/alertStore.ts, src/roles/alertsFactory.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gql, gqlOk } from '../support/graphqlClient.js';

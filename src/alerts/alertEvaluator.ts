@@ -1,4 +1,5 @@
-import { ObjectId } from 'mongodb';
+import { BSON, ObjectId } from 'mongodb';
+import type { AlertEventBus } from '../events/alertEventBus.js';
 import type { Clock } from '../clock.js';
 import type { ActiveAlertRule, AlertDoc, AlertState } from '../domain/alert.js';
 import type { AlertableEnd, AlertSink } from '../domain/alertSink.js';
@@ -6,6 +7,8 @@ import { errorMessage, type Logger } from '../logger.js';
 import type { RateLimiter } from '../quotas/rateLimiter.js';
 import type { AlertRecords } from '../store/alertRecords.js';
 import type { AlertEvent, AlertStates } from './alertStates.js';
+
+const { EJSON } = BSON;
 
 /** The rate bucket of a tenant's delivered alerts (quotas/rateLimiter.ts: `rate:alerts:<tenant>`). */
 const ALERT_BUCKET = 'alerts';
@@ -16,8 +19,8 @@ export interface AlertEvaluatorDeps {
   rateLimiter: Pick<RateLimiter, 'takeUpTo'>;
   /** Queues the delivery of raised alerts (alertDeliveries.ts). */
   deliveries: { enqueue(alerts: readonly AlertDoc[]): Promise<void> };
-  /** Told of every alert recorded (the `alertRaised` subscription's publisher); optional. */
-  raised?: (alerts: readonly AlertDoc[]) => void;
+  /** Announces every alert recorded (the `alertRaised` subscription's bus); optional. */
+  announce?: Pick<AlertEventBus, 'publish'>;
   clock: Clock;
   logger: Logger;
 }
@@ -125,7 +128,10 @@ export class AlertEvaluator implements AlertSink {
     const allowed = await this.deps.rateLimiter.takeUpTo(ALERT_BUCKET, tenantId, this.options.perMinute, alerts.length);
     alerts.slice(allowed).forEach((a) => (a.delivery.status = 'RATE_LIMITED'));
     await this.deps.records.insert(alerts);
-    this.deps.raised?.(alerts);
+    // A notification only (the record is written): a failed publish is logged, the delivery still queued.
+    await this.deps.announce
+      ?.publish(alerts.map((a) => ({ tenantId: a.tenantId, alert: EJSON.stringify(a) })))
+      .catch((error: unknown) => this.deps.logger.warn('could not announce alerts', { tenantId, error: errorMessage(error) }));
     await this.deps.deliveries.enqueue(alerts.slice(0, allowed));
   }
 

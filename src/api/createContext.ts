@@ -18,7 +18,11 @@ import type { AppServices, ScopeSources, TenantTurns } from '../resolvers/appSer
 import type { Context, TenantScope } from '../resolvers/context.type.js';
 
 /** The caller's stores, events and loaders, cut from every tenant's by its identity. */
-function tenantScope({ db, tenants, events }: ScopeSources, tenantScans: TenantTurns, identity: TenantScope['identity']): TenantScope {
+function tenantScope(
+  { db, tenants, events, alertEvents }: ScopeSources,
+  tenantScans: TenantTurns,
+  identity: TenantScope['identity'],
+): TenantScope {
   const jobs = new JobStore(db, identity.tenantId);
   const executions = new ExecutionStore(db, identity.tenantId);
   return {
@@ -30,6 +34,7 @@ function tenantScope({ db, tenants, events }: ScopeSources, tenantScans: TenantT
     tenant: new OwnTenantStore(tenants, identity.tenantId),
     alertSettings: new AlertSettingsStore(db, identity.tenantId),
     alerts: new AlertStore(db, identity.tenantId),
+    alertEvents: { stream: () => alertEvents.stream(identity.tenantId) },
     events: new TenantEvents(events, identity.tenantId),
     jobLoader: new DataLoader(async (ids: readonly string[]) => {
       const found = await jobs.findByIds(ids.map((id) => new ObjectId(id)));

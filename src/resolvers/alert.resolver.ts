@@ -1,4 +1,21 @@
-import { Arg, Args, ArgsType, Authorized, Ctx, Field, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { BSON } from 'mongodb';
+import {
+  Arg,
+  Args,
+  ArgsType,
+  Authorized,
+  Ctx,
+  Field,
+  ID,
+  Mutation,
+  Query,
+  Resolver,
+  Root,
+  Subscription,
+  type SubscribeResolverData,
+} from 'type-graphql';
+import type { AlertDoc } from '../domain/alert.js';
+import type { AlertEventMessage } from '../events/alertEventBus.js';
 import type { Context } from './context.type.js';
 import { scopeOf } from './auth-checker.js';
 import { createAlertChannel, createAlertRule } from '../alerts/alertSettings.js';
@@ -16,6 +33,28 @@ import { toAlert, toAlertChannel, toAlertRule } from './alertMappers.js';
 class AlertsArgs extends ConnectionArgs {
   @Field(() => ID, { nullable: true, description: "One job's alerts only." })
   jobId?: string | null;
+}
+
+/** The caller's tenant's alerts as they are raised, narrowed to one job when `jobId` is given. */
+async function alertsRaised({
+  args,
+  context,
+}: SubscribeResolverData<unknown, { jobId?: string | null }, Context>): Promise<AsyncIterableIterator<AlertEventMessage>> {
+  const stream = await scopeOf(context).alertEvents.stream();
+  if (!args.jobId) return stream;
+  // A malformed job id matches nothing, like an id that does not exist.
+  const job = fromGlobalId(args.jobId, 'Job')?.id.toHexString() ?? 'none';
+  const iterator: AsyncIterableIterator<AlertEventMessage> = {
+    next: async () => {
+      for (;;) {
+        const result = await stream.next();
+        if (result.done || (BSON.EJSON.parse(result.value.alert) as AlertDoc).jobId.toHexString() === job) return result;
+      }
+    },
+    return: () => stream.return!(),
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
 }
 
 /** Alert channels (ADMIN: their URLs may hold a receiver's credentials), rules and the alerts raised. */
@@ -82,6 +121,16 @@ export class AlertResolver {
       ctx.app.clock(),
     );
     return toAlertRule(rule);
+  }
+
+  @Authorized()
+  @Subscription(() => Alert, {
+    description:
+      "Each alert as it is raised in the caller's tenant (the record as raised: its delivery PENDING or RATE_LIMITED), optionally one job's.",
+    subscribe: (data: SubscribeResolverData<unknown, { jobId?: string | null }, Context>) => alertsRaised(data),
+  })
+  alertRaised(@Root() message: AlertEventMessage, @Arg('jobId', () => ID, { nullable: true }) _jobId: string | null): Alert {
+    return toAlert(BSON.EJSON.parse(message.alert) as AlertDoc);
   }
 
   @Authorized('MEMBER')

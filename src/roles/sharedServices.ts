@@ -19,6 +19,7 @@ import { AlertRecords } from '../store/alertRecords.js';
 import { AlertEvaluator } from '../alerts/alertEvaluator.js';
 import { AlertDeliveries } from '../alerts/alertDeliveries.js';
 import { AlertStates } from '../alerts/alertStates.js';
+import { AlertEventBus } from '../events/alertEventBus.js';
 import type { Database } from './connections.js';
 import type { ProcessServices } from './processServices.js';
 
@@ -47,6 +48,8 @@ export interface SharedServices {
   materialise: MaterialiseDeps;
   /** Evaluates alert rules on the ends the transitions report and on the leader's overdue check; queues the deliveries. */
   alerts: AlertEvaluator;
+  /** Raised alerts: the evaluator publishes, the api relays them to `alertRaised` subscribers. Closed by the process's closers. */
+  alertEvents: AlertEventBus;
 }
 
 /** Builds the shared services; registers the closers of the event bus and the queues, which hold connections of their own. */
@@ -84,12 +87,15 @@ export function sharedServices(
     (error) => logger.warn('alert queue error', { error: errorMessage(error) }),
   );
   closers.add(() => alertDeliveries.close());
+  const alertEvents = new AlertEventBus(redis, config.redisPrefix);
+  closers.add(() => alertEvents.close());
   const alerts = new AlertEvaluator(
     {
       records: new AlertRecords(db),
       states: new AlertStates(redis, config.redisPrefix),
       rateLimiter,
       deliveries: alertDeliveries,
+      announce: alertEvents,
       clock,
       logger,
     },
@@ -122,5 +128,6 @@ export function sharedServices(
     claims: new AttemptClaims(redis, config.redisPrefix),
     materialise,
     alerts,
+    alertEvents,
   };
 }

@@ -1,6 +1,7 @@
 // Covers: src/alerts/alertEvaluator.ts, src/alerts/alertStates.ts, src/alerts/alertDeliveries.ts, src/alerts/alertDeliverer.ts,
 // src/alerts/overdueCheck.ts, src/alerts/alertSettings.ts, src/resolvers/alert.resolver.ts, src/resolvers/alertMappers.ts,
-// src/schema/alert.input.ts, src/schema/alert.type.ts, src/store/alertRecords.ts, src/store/alertSettingsStore.ts, src/store/alertStore.ts, src/roles/alertsFactory.ts
+// src/schema/alert.input.ts, src/schema/alert.type.ts, src/store/alertRecords.ts, src/store/alertSettingsStore.ts, src/store/alertStore.ts, src/roles/alertsFactory.ts,
+// src/events/alertEventBus.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gql, gqlOk } from '../support/graphqlClient.js';
@@ -8,12 +9,14 @@ import { startTestKairos, tokenFor, uniqueName, type TestKairos } from '../suppo
 import { startReceiver, type ReceivedRequest } from '../support/httpReceiver.js';
 import { signatureV2Valid } from '../support/webhookSignature.js';
 import { waitUntil } from '../support/waitFor.js';
+import { EventCollector, wsClient } from '../support/subscriptions.js';
 
 const ROTATE = `mutation { rotateWebhookSecret(gracePeriodSeconds: 0) { secret } }`;
 const CREATE_CHANNEL = `mutation($input: CreateAlertChannelInput!) { createAlertChannel(input: $input) { id name url format } }`;
 const CREATE_RULE = `mutation($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { id kind threshold jobId channelId } }`;
 const CREATE_JOB = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`;
 const PAUSE = `mutation($id: ID!) { pauseJob(id: $id) { job { id } } }`;
+const RAISED = `subscription($jobId: ID) { alertRaised(jobId: $jobId) { id jobId state kind delivery { status } } }`;
 const ALERTS = `query($jobId: ID, $first: Int, $after: String) { alerts(jobId: $jobId, first: $first, after: $after) {
   edges { cursor node { id ruleId channelId jobId executionId kind state reason raisedAt delivery { status attempts statusCode error deliveredAt } } }
   pageInfo { hasNextPage endCursor } } }`;
@@ -80,6 +83,16 @@ describe('alerts per job', () => {
         },
       })
     ).createJob.job.id;
+    // Live: this tenant's subscribers, narrowed to the job or not, see both; another tenant's none.
+    const client = wsClient(k.url, token);
+    const otherClient = wsClient(k.url, tokenFor(uniqueName('alert-other'), 'admin'));
+    closers.push(async () => {
+      await client.dispose();
+      await otherClient.dispose();
+    });
+    const raised = new EventCollector<any>(client, RAISED, { jobId });
+    const raisedAll = new EventCollector<any>(client, RAISED, {});
+    const raisedOther = new EventCollector<any>(otherClient, RAISED, {});
     // 5 failures, then 3 successes: the recovery is sent at the first, none after.
     await target.waitForRequests(8, 30_000);
     await gqlOk(k.url, token, PAUSE, { id: jobId });
@@ -88,6 +101,14 @@ describe('alerts per job', () => {
     await sleep(1500);
     const bodies = accepted(receiver.received);
     expect(bodies.map((b) => b.state)).toEqual(['FAILING', 'RECOVERED']);
+    for (const events of [raised, raisedAll]) {
+      await events.waitFor((items) => items.length >= 2, 5000);
+      expect(events.items.map((e) => [e.alertRaised.state, e.alertRaised.jobId, e.alertRaised.delivery.status])).toEqual([
+        ['FAILING', jobId, 'PENDING'],
+        ['RECOVERED', jobId, 'PENDING'],
+      ]);
+    }
+    expect(raisedOther.items).toEqual([]);
     expect(bodies[0]).toMatchObject({ jobId, ruleId: rule.id, kind: 'CONSECUTIVE_FAILURES', reason: '3 consecutive failed executions' });
     // Signed as a delivery: X-Kairos-Signature-V2 over the alert id sent as X-Kairos-Execution-Id.
     for (const request of receiver.received) {

@@ -33,6 +33,8 @@ const SUBSCRIPTIONS = {
   executionUpdated: `subscription($jobId: ID) { executionUpdated(jobId: $jobId) { status previousStatus execution { id jobId status } } }`,
   // Another tenant's operation is NOT_FOUND to it: tests/integration/bulkOperations.test.ts.
   bulkOperationProgress: `subscription($id: ID!) { bulkOperationProgress(id: $id) { status done } }`,
+  // Another tenant's alerts never reach it: tests/integration/alerts.test.ts.
+  alertRaised: `subscription { alertRaised { id state } }`,
 };
 type Event = { executionUpdated: { status: string; execution: { id: string; jobId: string } } };
 

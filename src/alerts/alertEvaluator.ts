@@ -150,7 +150,7 @@ export class AlertEvaluator implements AlertSink {
 }
 
 function reasonOf(state: AlertState, active: ActiveAlertRule, reason: string | null): string {
-  if (state === 'FAILING') return `${active.rule.threshold} consecutive failed executions`;
+  if (state === 'FAILING') return `${active.rule.threshold} consecutive failed execution${active.rule.threshold === 1 ? '' : 's'}`;
   if (state === 'RECOVERED') return 'succeeded after failing';
   return reason ?? state.toLowerCase();
 }

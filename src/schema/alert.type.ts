@@ -10,10 +10,9 @@ import {
   type AlertRuleKind as AlertRuleKindValue,
   type AlertState as AlertStateValue,
 } from '../domain/alert.js';
+import { enumOf } from './enums.js';
 import { PageInfo } from './pageInfo.type.js';
 import { DateTimeScalar } from './scalars.js';
-
-const enumOf = <const V extends string>(values: readonly V[]) => Object.fromEntries(values.map((v) => [v, v])) as { readonly [K in V]: K };
 
 export const AlertRuleKind = enumOf(ALERT_RULE_KINDS);
 registerEnumType(AlertRuleKind, {

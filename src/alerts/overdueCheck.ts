@@ -33,7 +33,8 @@ interface Watched extends OverdueEntry {
  * Entries a worker moved to the wait list but did not start (every slot busy) are not looked at.
  */
 export class OverdueCheck {
-  private readonly checkedUpTo = new Map<string, number>();
+  /** Per queue: the last score read, and the ids read at that score. */
+  private readonly checkedUpTo = new Map<string, { score: number; seen: Set<string> }>();
   private watched: Watched[] = [];
 
   constructor(
@@ -58,12 +59,29 @@ export class OverdueCheck {
     const due = this.watched.filter((w) => w.alertAt <= now.getTime());
     this.watched = this.watched.filter((w) => w.alertAt > now.getTime());
     if (due.length === 0) return { read, overdue: 0 };
-    const pipeline = this.redis.pipeline();
-    for (const w of due) pipeline.zscore(this.delayedKey(w.queue), w.entryId);
-    const found = (await pipeline.exec()) ?? [];
-    const waiting = due.filter((_, i) => found[i]?.[1] !== null && found[i]?.[1] !== undefined);
-    await Promise.all(waiting.map((w) => this.evaluator.overdue(w, now)));
+    const waiting = (
+      await Promise.all(
+        this.queues.map((queue) =>
+          this.stillDelayed(
+            queue,
+            due.filter((w) => w.queue === queue),
+          ),
+        ),
+      )
+    ).flat();
+    await Promise.all(
+      waiting.map(({ tenantId, jobId, executionId, dueAt }) => this.evaluator.overdue({ tenantId, jobId, executionId, dueAt }, now)),
+    );
     return { read, overdue: waiting.length };
+  }
+
+  /** Those of `watched` (entries of `queue`) still in its delayed set: one pipeline per queue, whose keys share its slot. */
+  private async stillDelayed(queue: string, watched: Watched[]): Promise<Watched[]> {
+    if (watched.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const w of watched) pipeline.zscore(this.delayedKey(queue), w.entryId);
+    const found = (await pipeline.exec()) ?? [];
+    return watched.filter((_, i) => found[i]?.[1] !== null && found[i]?.[1] !== undefined);
   }
 
   private delayedKey(queue: string): string {
@@ -72,21 +90,26 @@ export class OverdueCheck {
 
   /** Reads the queue's entries that became late since the last pass and watches those of jobs with an OVERDUE rule. */
   private async readLate(queue: string, now: Date): Promise<number> {
+    // From the last score read, inclusive (entries may share a score), skipping the ids read there already.
     const from = this.checkedUpTo.get(queue);
     const max = (now.getTime() - LATE_AFTER_MS) * SCORE_PER_MS + (SCORE_PER_MS - 1);
-    const raw = await this.redis.zrangebyscore(
-      this.delayedKey(queue),
-      from === undefined ? '-inf' : `(${from}`,
-      max,
-      'WITHSCORES',
-      'LIMIT',
-      0,
-      this.options.batch,
-    );
-    const count = raw.length / 2;
-    this.checkedUpTo.set(queue, count < this.options.batch ? max : Number(raw[raw.length - 1]));
+    const limit = this.options.batch + (from?.seen.size ?? 0);
+    const raw = await this.redis.zrangebyscore(this.delayedKey(queue), from ? from.score : '-inf', max, 'WITHSCORES', 'LIMIT', 0, limit);
+    const read: { id: string; score: number }[] = [];
+    for (let i = 0; i < raw.length; i += 2) {
+      const score = Number(raw[i + 1]);
+      if (!(from && score === from.score && from.seen.has(raw[i]))) read.push({ id: raw[i], score });
+    }
+    if (raw.length / 2 < limit) this.checkedUpTo.set(queue, { score: max, seen: new Set() });
+    else {
+      const last = read.length > 0 ? read[read.length - 1].score : from!.score;
+      const seen = new Set(read.filter((r) => r.score === last).map((r) => r.id));
+      if (from && from.score === last) for (const id of from.seen) seen.add(id);
+      this.checkedUpTo.set(queue, { score: last, seen });
+    }
+    const count = read.length;
     if (count === 0) return 0;
-    const ids = Array.from({ length: count }, (_, i) => raw[2 * i]);
+    const ids = read.map((r) => r.id);
     const pipeline = this.redis.pipeline();
     for (const id of ids) pipeline.hget(`${this.prefix}:${queue}:${id}`, 'data');
     const data = (await pipeline.exec()) ?? [];
@@ -97,7 +120,7 @@ export class OverdueCheck {
         tenantId: message.tenantId,
         jobId: message.run.jobId,
         executionId: message.executionId,
-        dueAt: new Date(Math.floor(Number(raw[2 * i + 1]) / SCORE_PER_MS)),
+        dueAt: new Date(Math.floor(read[i].score / SCORE_PER_MS)),
       };
       const thresholdMs = await this.evaluator.overdueThresholdMs(entry.tenantId, entry.jobId).catch((error: unknown) => {
         this.logger.warn('could not read alert rules for the overdue check', { tenantId: entry.tenantId, error: errorMessage(error) });

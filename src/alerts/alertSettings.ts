@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { ALERT_LIMITS, type AlertChannelDoc, type AlertChannelFormat, type AlertRuleDoc, type AlertRuleKind } from '../domain/alert.js';
+import { privateLiteralHost } from '../domain/privateAddresses.js';
 import { BadUserInputError, NotFoundError, QuotaExceededError } from '../errors/index.js';
 import type { AlertSettingsStore } from '../store/alertSettingsStore.js';
 import type { JobStore } from '../store/jobStore.js';
@@ -20,8 +21,17 @@ export interface AlertRuleInput {
   threshold?: number | null;
 }
 
-/** Creates a channel after checking its name and URL and the tenant's channel count. */
-export async function createAlertChannel(store: AlertSettingsStore, input: AlertChannelInput, now: Date): Promise<AlertChannelDoc> {
+/**
+ * Creates a channel after checking its name and URL and the tenant's channel count. Unless
+ * `allowPrivate` (ALLOW_PRIVATE_TARGETS), a URL whose host is a private IP literal is refused, as for
+ * an HTTP target; a host name is checked when the alert is delivered.
+ */
+export async function createAlertChannel(
+  store: AlertSettingsStore,
+  input: AlertChannelInput,
+  now: Date,
+  allowPrivate: boolean,
+): Promise<AlertChannelDoc> {
   const name = input.name.trim();
   if (name.length === 0 || name.length > ALERT_LIMITS.nameLength)
     throw new BadUserInputError(`name must be 1 to ${ALERT_LIMITS.nameLength} characters`, 'name');
@@ -35,6 +45,12 @@ export async function createAlertChannel(store: AlertSettingsStore, input: Alert
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw new BadUserInputError('url must start with http:// or https://', 'url');
+  const privateHost = allowPrivate ? null : privateLiteralHost(input.url);
+  if (privateHost)
+    throw new BadUserInputError(
+      `url: ${privateHost} is a private, loopback, link-local or reserved address, which alert channels may not call unless the server runs with ALLOW_PRIVATE_TARGETS=true`,
+      'url',
+    );
   if ((await store.channels()).length >= ALERT_LIMITS.channelsPerTenant)
     throw new QuotaExceededError(`A tenant may have at most ${ALERT_LIMITS.channelsPerTenant} alert channels`);
   return store.insertChannel({ _id: new ObjectId(), name, url: input.url, format: input.format ?? 'KAIROS', createdAt: now });

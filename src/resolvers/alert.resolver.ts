@@ -90,7 +90,9 @@ export class AlertResolver {
     @Arg('input', () => CreateAlertChannelInput) input: CreateAlertChannelInput,
     @Ctx() ctx: Context,
   ): Promise<AlertChannel> {
-    return toAlertChannel(await createAlertChannel(scopeOf(ctx).alertSettings, input, ctx.app.clock()));
+    // As for an HTTP target: a private IP literal only with ALLOW_PRIVATE_TARGETS.
+    const allowPrivate = ctx.app.operations.allowPrivateTargets;
+    return toAlertChannel(await createAlertChannel(scopeOf(ctx).alertSettings, input, ctx.app.clock(), allowPrivate));
   }
 
   @Authorized('ADMIN')

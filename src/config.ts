@@ -127,6 +127,13 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
       leaseMs: int(env, 'BULK_LEASE_MS', 15_000, 1000, 600_000),
       claimEveryMs: int(env, 'BULK_CLAIM_EVERY_MS', 5000, 100, 600_000),
     },
+    alerts: {
+      perMinute: int(env, 'ALERTS_PER_MINUTE', 60, 1, 100_000),
+      rulesCacheMs: int(env, 'ALERT_RULES_CACHE_MS', 10_000, 0, 600_000),
+      overdueCheckMs: int(env, 'ALERT_OVERDUE_CHECK_MS', 5000, 100, 600_000),
+      deliveryAttempts: int(env, 'ALERT_DELIVERY_ATTEMPTS', 5, 1, 20),
+      deliveryBackoffMs: int(env, 'ALERT_DELIVERY_BACKOFF_MS', 2000, 10, 600_000),
+    },
     workerIoConcurrency: int(env, 'WORKER_IO_CONCURRENCY', 1000, 1, 10000),
     workerCpuConcurrency: int(env, 'WORKER_CPU_CONCURRENCY', os.availableParallelism(), 1, 1024),
     workerTenantSharePercent: int(env, 'WORKER_TENANT_SHARE_PERCENT', 25, 1, 100),

@@ -18,6 +18,7 @@ import { sharedServices } from './roles/sharedServices.js';
 import { startWorkerRole, type WorkerTuning } from './roles/workerFactory.js';
 import { startSchedulerRole, type SchedulerTuning } from './roles/schedulerFactory.js';
 import { startApiRole } from './roles/apiFactory.js';
+import { startAlertRole } from './roles/alertsFactory.js';
 
 export interface KairosOptions {
   config: KairosConfig;
@@ -104,6 +105,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
     let scheduler: SchedulerRole | null = null;
     if (config.roles.includes('scheduler')) {
       scheduler = startSchedulerRole({ config, runtime, database, redis, shared, tuning: options.scheduler });
+      startAlertRole({ config, runtime, database, redis, consumerConnection, shared, scheduler });
     }
     let url: string | null = null;
     if (config.roles.includes('api')) {

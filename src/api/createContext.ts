@@ -11,13 +11,19 @@ import { ApiKeyStore } from '../store/apiKeyStore.js';
 import { BulkOperationStore } from '../store/bulkOperationStore.js';
 import { ApiKeyLookup } from '../store/apiKeyLookup.js';
 import { OwnTenantStore } from '../store/ownTenantStore.js';
+import { AlertSettingsStore } from '../store/alertSettingsStore.js';
+import { AlertStore } from '../store/alertStore.js';
 import { TenantEvents } from '../events/tenantEvents.js';
 import { errorMessage } from '../logger.js';
 import type { AppServices, ScopeSources, TenantTurns } from '../resolvers/appServices.js';
 import type { Context, TenantScope } from '../resolvers/context.type.js';
 
 /** The caller's stores, events and loaders, cut from every tenant's by its identity. */
-function tenantScope({ db, tenants, events }: ScopeSources, tenantScans: TenantTurns, identity: TenantScope['identity']): TenantScope {
+function tenantScope(
+  { db, tenants, events, alertEvents }: ScopeSources,
+  tenantScans: TenantTurns,
+  identity: TenantScope['identity'],
+): TenantScope {
   const jobs = new JobStore(db, identity.tenantId);
   const executions = new ExecutionStore(db, identity.tenantId);
   return {
@@ -28,6 +34,9 @@ function tenantScope({ db, tenants, events }: ScopeSources, tenantScans: TenantT
     apiKeys: new ApiKeyStore(db, identity.tenantId),
     bulkOperations: new BulkOperationStore(db, identity.tenantId),
     tenant: new OwnTenantStore(tenants, identity.tenantId),
+    alertSettings: new AlertSettingsStore(db, identity.tenantId),
+    alerts: new AlertStore(db, identity.tenantId),
+    alertEvents: { stream: () => alertEvents.stream(identity.tenantId) },
     events: new TenantEvents(events, identity.tenantId),
     jobLoader: new DataLoader(async (ids: readonly string[]) => {
       const found = await jobs.findByIds(ids.map((id) => new ObjectId(id)));

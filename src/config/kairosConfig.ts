@@ -1,3 +1,4 @@
+import type { AlertSettings } from './alertSettings.js';
 import type { ApiSettings } from './apiSettings.js';
 import type { ConnectionSettings } from './connectionSettings.js';
 import type { ObservabilitySettings } from './observabilitySettings.js';
@@ -18,4 +19,6 @@ export interface KairosConfig
   roles: Role[];
   /** `development` enables introspection and detailed logs; anything else is production. */
   mode: 'development' | 'production';
+  /** Alerts: their rate per tenant, rules cache, delivery retries and the overdue check (src/alerts). */
+  alerts: AlertSettings;
 }

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import type { JwtOptions } from '../auth/verifyToken.js';
 import type { AuthFailureLog } from '../auth/authFailureLog.js';
 import type { ExecutionEventBus } from '../events/executionEventBus.js';
+import type { AlertEventBus } from '../events/alertEventBus.js';
 import type { CancelSignals } from '../events/cancelSignals.js';
 import type { RelayedExecutions } from '../events/relayedExecutions.js';
 import type { AttemptClaims } from '../queue/attemptClaims.js';
@@ -84,6 +85,8 @@ export interface ScopeSources {
   tenants: TenantStore;
   /** Every tenant's status events (the caller's subscriptions are cut from it). */
   events: ExecutionEventBus;
+  /** Every tenant's raised alerts (the caller's `alertRaised` is cut from it). */
+  alertEvents: AlertEventBus;
 }
 
 /** The api role's dependencies, built once by its factory: the servers' own, what requests reach, and where scopes come from. */

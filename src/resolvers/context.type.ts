@@ -9,6 +9,9 @@ import type { ExecutionStore } from '../store/executionStore.js';
 import type { ApiKeyStore } from '../store/apiKeyStore.js';
 import type { BulkOperationStore } from '../store/bulkOperationStore.js';
 import type { OwnTenantStore } from '../store/ownTenantStore.js';
+import type { AlertSettingsStore } from '../store/alertSettingsStore.js';
+import type { AlertStore } from '../store/alertStore.js';
+import type { AlertEventMessage } from '../events/alertEventBus.js';
 import type { TenantEvents } from '../events/tenantEvents.js';
 import type { RequestServices } from './appServices.js';
 
@@ -27,6 +30,12 @@ export interface TenantScope {
   bulkOperations: BulkOperationStore;
   /** The tenant's own record (quota, webhook secret). */
   tenant: OwnTenantStore;
+  /** The tenant's alert channels and rules. */
+  alertSettings: AlertSettingsStore;
+  /** The tenant's raised alerts. */
+  alerts: AlertStore;
+  /** The tenant's alerts as they are raised (`alertRaised`). */
+  alertEvents: { stream(): Promise<AsyncIterableIterator<AlertEventMessage>> };
   events: TenantEvents;
   /** Batches Execution.job lookups of one request into one query. */
   jobLoader: DataLoader<string, JobDoc | null>;

@@ -1,3 +1,4 @@
+import { AlertResolver } from './alert.resolver.js';
 import { ApiKeyResolver } from './apiKey.resolver.js';
 import { BulkOperationResolver } from './bulkOperation.resolver.js';
 import { CalendarResolver } from './calendar.resolver.js';
@@ -21,5 +22,6 @@ export const resolvers = [
   ApiKeyResolver,
   BulkOperationResolver,
   CalendarResolver,
+  AlertResolver,
   SubscriptionResolver,
 ] as const;

@@ -35,7 +35,17 @@ export interface ApiRoleDeps {
   redis: RedisClient;
   shared: Pick<
     SharedServices,
-    'tenants' | 'quotas' | 'rateLimiter' | 'events' | 'queues' | 'waitingIndex' | 'cancels' | 'claims' | 'materialise' | 'flow'
+    | 'tenants'
+    | 'quotas'
+    | 'rateLimiter'
+    | 'events'
+    | 'queues'
+    | 'waitingIndex'
+    | 'cancels'
+    | 'claims'
+    | 'materialise'
+    | 'flow'
+    | 'alertEvents'
   >;
   /** The handler names createJob and updateJob accept: those this process loaded (workers must load the same). */
   handlerNames: ReadonlySet<string>;
@@ -97,6 +107,7 @@ export async function startApiRole({ config, runtime, database, redis, shared, h
     authFailures: new AuthFailureLog(logger, clock),
     tenants: shared.tenants,
     events: shared.events,
+    alertEvents: shared.alertEvents,
   };
   const app: AppServices = { requests, scopes, logger, development: config.mode === 'development', tracer };
   const api = new ApiServer(await kairosSchema(), app, {

@@ -15,6 +15,11 @@ import { ScheduledBudget } from '../quotas/scheduledBudget.js';
 import { DueIndex } from '../scheduler/dueIndex.js';
 import type { MaterialiseDeps } from '../scheduler/materialise.js';
 import type { RedisClient } from '../redis/redisClient.js';
+import { AlertRecords } from '../store/alertRecords.js';
+import { AlertEvaluator } from '../alerts/alertEvaluator.js';
+import { AlertDeliveries } from '../alerts/alertDeliveries.js';
+import { AlertStates } from '../alerts/alertStates.js';
+import { AlertEventBus } from '../events/alertEventBus.js';
 import type { Database } from './connections.js';
 import type { ProcessServices } from './processServices.js';
 
@@ -41,11 +46,15 @@ export interface SharedServices {
   claims: AttemptClaims;
   /** What materialising occurrences needs: the scheduler's sweep and the api's near-term materialisation. */
   materialise: MaterialiseDeps;
+  /** Evaluates alert rules on the ends the transitions report and on the leader's overdue check; queues the deliveries. */
+  alerts: AlertEvaluator;
+  /** Raised alerts: the evaluator publishes, the api relays them to `alertRaised` subscribers. Closed by the process's closers. */
+  alertEvents: AlertEventBus;
 }
 
 /** Builds the shared services; registers the closers of the event bus and the queues, which hold connections of their own. */
 export function sharedServices(
-  config: Pick<KairosConfig, 'redisPrefix' | 'queueShards' | 'defaultQuota' | 'defaultConnectionQuota'>,
+  config: Pick<KairosConfig, 'redisPrefix' | 'queueShards' | 'defaultQuota' | 'defaultConnectionQuota' | 'alerts'>,
   { db, ferretDb }: Database,
   { redis, producerConnection }: { redis: RedisClient; producerConnection: ConnectionOptions },
   { clock, logger, metrics, closers }: ProcessServices,
@@ -71,6 +80,29 @@ export function sharedServices(
   const quotas = new TenantQuotas(tenants, clock);
   const rateLimiter = new RateLimiter(redis, config.redisPrefix, clock, logger);
   const flow = new FlowLimiter(redis, config.redisPrefix, clock);
+  const alertDeliveries = new AlertDeliveries(
+    producerConnection,
+    config.redisPrefix,
+    { attempts: config.alerts.deliveryAttempts, backoffMs: config.alerts.deliveryBackoffMs },
+    (error) => logger.warn('alert queue error', { error: errorMessage(error) }),
+  );
+  closers.add(() => alertDeliveries.close());
+  const alertEvents = new AlertEventBus(redis, config.redisPrefix);
+  closers.add(() => alertEvents.close());
+  const alerts = new AlertEvaluator(
+    {
+      records: new AlertRecords(db),
+      states: new AlertStates(redis, config.redisPrefix),
+      rateLimiter,
+      deliveries: alertDeliveries,
+      announce: alertEvents,
+      clock,
+      logger,
+    },
+    { rulesCacheMs: config.alerts.rulesCacheMs, perMinute: config.alerts.perMinute },
+  );
+  // Closed before the queue (closers run in reverse): evaluations in flight still queue their deliveries.
+  closers.add(() => alerts.close());
   const materialise: MaterialiseDeps = {
     store: new SchedulerStore(db, { updatesOneByOne: ferretDb, equalityFiltersOnly: ferretDb }),
     dueIndex: new DueIndex(redis, config.redisPrefix, (error) =>
@@ -81,6 +113,7 @@ export function sharedServices(
     logger,
     random: Math.random,
     budget: new ScheduledBudget(rateLimiter, quotas),
+    alerts,
   };
   return {
     shards,
@@ -94,5 +127,7 @@ export function sharedServices(
     cancels: new CancelSignals(redis, config.redisPrefix),
     claims: new AttemptClaims(redis, config.redisPrefix),
     materialise,
+    alerts,
+    alertEvents,
   };
 }

@@ -29,7 +29,7 @@ export interface WorkerRoleDeps {
   redis: RedisClient;
   /** What each queue consumer connects with (or duplicates, on a cluster). */
   consumerConnection: ConnectionOptions;
-  shared: Pick<SharedServices, 'shards' | 'tenants' | 'quotas' | 'queues' | 'events' | 'cancels' | 'claims' | 'flow'>;
+  shared: Pick<SharedServices, 'shards' | 'tenants' | 'quotas' | 'queues' | 'events' | 'cancels' | 'claims' | 'flow' | 'alerts'>;
   /** What IO_BOUND executions run in this process. */
   handlers: HandlerRegistry;
   tuning?: WorkerTuning;
@@ -79,6 +79,7 @@ export async function startWorkerRole({ config, runtime, database, redis, consum
       claims: shared.claims,
       tenantSlots,
       flow: shared.flow,
+      alerts: shared.alerts,
       queueLockMs: config.queueLockMs,
       http: { dispatcher, allowPrivate: config.allowPrivateTargets },
       metrics,

@@ -1,5 +1,6 @@
 import type { JobDoc } from '../domain/job.js';
 import type { ExecutionEventBus } from '../events/executionEventBus.js';
+import type { AlertSink } from '../domain/alertSink.js';
 import type { Logger } from '../logger.js';
 import type { ScheduledBudget } from '../quotas/scheduledBudget.js';
 import type { ExecutionQueues } from '../queue/executionQueues.js';
@@ -21,6 +22,8 @@ export interface MaterialiseDeps {
   random: () => number;
   /** The tenants' budgets of scheduled executions per minute: an occurrence past it is recorded SKIPPED. */
   budget: Pick<ScheduledBudget, 'charge'>;
+  /** Told of the occurrences recorded SKIPPED, for alert rules (none: no alerts evaluated). */
+  alerts?: AlertSink;
 }
 
 /** What one materialisation pass calls (MaterialiseDeps, narrowed to it). */
@@ -31,6 +34,7 @@ export interface PassDeps {
   logger: Logger;
   random: () => number;
   budget: Pick<ScheduledBudget, 'charge'>;
+  alerts?: AlertSink;
 }
 
 /**

@@ -11,7 +11,7 @@ import { ROLE_NAMES } from '../domain/role.js';
  */
 
 /** The object type-graphql registers as an enum: each value keyed by itself, in the list's order. */
-function enumOf<const Value extends string>(values: readonly Value[]): { readonly [V in Value]: V } {
+export function enumOf<const Value extends string>(values: readonly Value[]): { readonly [V in Value]: V } {
   return Object.fromEntries(values.map((value) => [value, value])) as { [V in Value]: V };
 }
 

@@ -5,6 +5,7 @@ import type { TenantDoc } from '../domain/tenant.js';
 import type { ApiKeyDoc } from '../domain/apiKey.js';
 import type { BulkItemChunkDoc, BulkOperationDoc } from '../domain/bulkOperation.js';
 import type { CalendarDoc } from '../domain/calendar.js';
+import type { AlertChannelDoc, AlertDoc, AlertRuleDoc } from '../domain/alert.js';
 
 /** Typed handles on Kairos' collections. Only the store layer uses them. */
 export interface Collections {
@@ -15,6 +16,9 @@ export interface Collections {
   bulkOperations: Collection<BulkOperationDoc>;
   bulkOperationItems: Collection<BulkItemChunkDoc>;
   calendars: Collection<CalendarDoc>;
+  alertChannels: Collection<AlertChannelDoc>;
+  alertRules: Collection<AlertRuleDoc>;
+  alerts: Collection<AlertDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -26,5 +30,8 @@ export function collections(db: Db): Collections {
     bulkOperations: db.collection<BulkOperationDoc>('bulkOperations'),
     bulkOperationItems: db.collection<BulkItemChunkDoc>('bulkOperationItems'),
     calendars: db.collection<CalendarDoc>('calendars'),
+    alertChannels: db.collection<AlertChannelDoc>('alertChannels'),
+    alertRules: db.collection<AlertRuleDoc>('alertRules'),
+    alerts: db.collection<AlertDoc>('alerts'),
   };
 }

@@ -20,6 +20,9 @@ export const INDEXES: {
   apiKeys: IndexDescription[];
   bulkOperations: IndexDescription[];
   calendars: IndexDescription[];
+  alertChannels: IndexDescription[];
+  alertRules: IndexDescription[];
+  alerts: IndexDescription[];
 } = {
   jobs: [
     { key: { status: 1, scheduleCursor: 1 }, name: 'due' },
@@ -55,6 +58,13 @@ export const INDEXES: {
     { key: { tenantId: 1, name: 1 }, name: 'tenant_name', unique: true },
     { key: { tenantId: 1, createdAt: -1, _id: -1 }, name: 'tenant_created' },
   ],
+  // A tenant's channels and rules are read whole (at most ALERT_LIMITS of them).
+  alertChannels: [{ key: { tenantId: 1, createdAt: -1, _id: -1 }, name: 'tenant_created' }],
+  alertRules: [{ key: { tenantId: 1, createdAt: -1, _id: -1 }, name: 'tenant_created' }],
+  alerts: [
+    { key: { tenantId: 1, raisedAt: -1, _id: -1 }, name: 'tenant_raised' },
+    { key: { tenantId: 1, jobId: 1, raisedAt: -1, _id: -1 }, name: 'tenant_job_raised' },
+  ],
 };
 
 /**
@@ -75,6 +85,9 @@ export async function ensureIndexes(db: Db, options: EnsureIndexesOptions = {}):
     createEach(c.apiKeys, wanted(INDEXES.apiKeys), options.logger),
     createEach(c.bulkOperations, wanted(INDEXES.bulkOperations), options.logger),
     createEach(c.calendars, wanted(INDEXES.calendars), options.logger),
+    createEach(c.alertChannels, wanted(INDEXES.alertChannels), options.logger),
+    createEach(c.alertRules, wanted(INDEXES.alertRules), options.logger),
+    createEach(c.alerts, wanted(INDEXES.alerts), options.logger),
   ]);
 }
 

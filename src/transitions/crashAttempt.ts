@@ -4,6 +4,7 @@ import type { ExecutionEventMessage } from '../events/executionEventBus.js';
 import type { KairosMetrics } from '../metrics/kairosMetrics.js';
 import type { RunStore } from '../store/runStore.js';
 import type { Logger } from '../logger.js';
+import { reportEnds, type AlertSink } from '../domain/alertSink.js';
 import { publishStatusEvents, statusEvent, type StatusPublisher } from './statusEvents.js';
 
 export interface CrashAttemptDeps {
@@ -11,6 +12,8 @@ export interface CrashAttemptDeps {
   events: StatusPublisher;
   logger: Logger;
   metrics: Pick<KairosMetrics, 'tookOver' | 'attemptEnded' | 'retried' | 'executionFinished'>;
+  /** Told of a FAILED end, for alert rules (none: no alerts evaluated). */
+  alerts?: AlertSink;
 }
 
 export interface CrashAttemptInput {
@@ -41,5 +44,8 @@ export async function crashAttempt(
   else if (after.status === 'FAILED') deps.metrics.executionFinished('FAILED', current.trigger, current.tenantId);
   const event = statusEvent(after, 'RUNNING', after.status, now);
   await publishStatusEvents(deps.events, deps.logger, [event]);
+  reportEnds(deps.alerts, [
+    { tenantId: after.tenantId, jobId: event.jobId, executionId: event.executionId, status: after.status, reason: null, at: now },
+  ]);
   return { after, event };
 }

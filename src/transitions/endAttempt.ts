@@ -5,6 +5,7 @@ import type { KairosMetrics } from '../metrics/kairosMetrics.js';
 import type { EntryExecution } from '../queue/queueEntry.js';
 import type { RunStore } from '../store/runStore.js';
 import type { Logger } from '../logger.js';
+import { reportEnds, type AlertSink } from '../domain/alertSink.js';
 import { publishStatusEvents, statusEvent, withAttemptEnd, type StatusPublisher } from './statusEvents.js';
 
 export interface EndAttemptDeps {
@@ -13,6 +14,8 @@ export interface EndAttemptDeps {
   events: StatusPublisher;
   logger: Logger;
   metrics: Pick<KairosMetrics, 'attemptEnded' | 'retried' | 'executionFinished'>;
+  /** Told of a SUCCEEDED or FAILED end, for alert rules (none: no alerts evaluated). */
+  alerts?: AlertSink;
 }
 
 export interface EndAttemptInput<R extends EntryExecution> {
@@ -67,9 +70,15 @@ export async function endAttempt<R extends EntryExecution>(deps: EndAttemptDeps,
   else deps.metrics.executionFinished(end.status, run.trigger, run.tenantId);
   const event = withAttemptEnd(statusEvent(run, 'RUNNING', end.status, at), attempt, end);
   await publishStatusEvents(deps.events, deps.logger, [event]);
+  reportEnds(deps.alerts, [{ ...ids(run), status: end.status, reason: null, at }]);
   const retry =
     end.status === 'RETRYING' && end.nextAttemptAt
       ? { execution: { ...run, status: 'RETRYING' as const, attempt }, dueAt: end.nextAttemptAt }
       : null;
   return { kind: 'ended', at, event, retry };
+}
+
+/** The ids an alert names, from the execution as the attempt's start found it. */
+function ids(run: EntryExecution): { tenantId: string; jobId: string; executionId: string } {
+  return { tenantId: run.tenantId, jobId: run.jobId.toHexString(), executionId: run._id.toHexString() };
 }

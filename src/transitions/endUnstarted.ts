@@ -3,6 +3,7 @@ import type { ExecutionEventMessage } from '../events/executionEventBus.js';
 import type { KairosMetrics } from '../metrics/kairosMetrics.js';
 import type { RunStore } from '../store/runStore.js';
 import type { Logger } from '../logger.js';
+import { reportEnds, type AlertSink } from '../domain/alertSink.js';
 import { publishStatusEvents, statusEvent, type StatusPublisher } from './statusEvents.js';
 
 export interface EndUnstartedDeps {
@@ -10,6 +11,8 @@ export interface EndUnstartedDeps {
   events: StatusPublisher;
   logger: Logger;
   metrics: Pick<KairosMetrics, 'executionFinished'>;
+  /** Told of a SKIPPED end (the overlap policy's), for alert rules (none: no alerts evaluated). */
+  alerts?: AlertSink;
 }
 
 /** Why a worker ends an execution before any attempt: its job's overlap policy skips it, or it is cancelled (its job is gone). */
@@ -39,5 +42,8 @@ export async function endUnstarted(
   deps.metrics.executionFinished(status, run.trigger, run.tenantId);
   const event = statusEvent(run, run.status, status, now);
   await publishStatusEvents(deps.events, deps.logger, [event]);
+  reportEnds(deps.alerts, [
+    { tenantId: run.tenantId, jobId: event.jobId, executionId: event.executionId, status, reason: end.reason, at: now },
+  ]);
   return event;
 }

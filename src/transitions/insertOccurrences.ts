@@ -4,6 +4,7 @@ import type { ExecutionEventMessage } from '../events/executionEventBus.js';
 import type { Logger } from '../logger.js';
 import type { ExecutionQueues } from '../queue/executionQueues.js';
 import type { SchedulerStore } from '../store/schedulerStore.js';
+import { reportEnds, type AlertSink } from '../domain/alertSink.js';
 import { enqueueQueued, publishInserted } from './queueInserted.js';
 import { queueScheduled } from './queueScheduled.js';
 import type { StatusPublisher } from './statusEvents.js';
@@ -16,6 +17,8 @@ export interface InsertOccurrencesDeps {
   queues: Pick<ExecutionQueues, 'enqueue'>;
   events: StatusPublisher;
   logger: Logger;
+  /** Told of the occurrences inserted SKIPPED (misfire, budget), for alert rules (none: no alerts evaluated). */
+  alerts?: AlertSink;
 }
 
 /**
@@ -41,6 +44,19 @@ export async function insertOccurrences(
   const leftBehind = await queueScheduled(deps, [...first.leftBehind, ...second.leftBehind], now);
   // Only what this pass inserted is announced (see queueScheduled).
   const events = await publishInserted(deps, inserted, now);
+  reportEnds(
+    deps.alerts,
+    inserted
+      .filter((e) => e.status === 'SKIPPED')
+      .map((e) => ({
+        tenantId: e.tenantId,
+        jobId: e.jobId.toHexString(),
+        executionId: e._id.toHexString(),
+        status: e.status,
+        reason: e.reason,
+        at: now,
+      })),
+  );
   const waiting = [...inserted.filter((e) => e.status === 'QUEUED'), ...leftBehind];
   const byId = new Map(jobs.map((j) => [j._id.toHexString(), j]));
   await enqueueQueued(deps, waiting, (e) => byId.get(e.jobId.toHexString()));

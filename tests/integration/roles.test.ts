@@ -20,6 +20,9 @@ interface Ids {
   bulkOperationId?: string;
   /** A name for createCalendar, then updateCalendar and deleteCalendar, new for each run. */
   calendarName: string;
+  /** An alert channel and a rule on it, for the alert operations. */
+  alertChannelId: string;
+  alertRuleId: string;
 }
 
 interface Operation {
@@ -157,6 +160,32 @@ const OPERATIONS: Operation[] = [
     needs: 'ADMIN',
     run: (u, t) => gql(u, t, 'mutation { revokePreviousWebhookSecret { previousSecretExpiresAt } }'),
   },
+  { name: 'alertChannels', needs: 'ADMIN', run: (u, t) => gql(u, t, '{ alertChannels { id url } }') },
+  { name: 'alertRules', needs: 'VIEWER', run: (u, t) => gql(u, t, '{ alertRules { id kind } }') },
+  { name: 'alerts', needs: 'VIEWER', run: (u, t) => gql(u, t, '{ alerts(first: 5) { edges { node { id state } } } }') },
+  {
+    name: 'createAlertChannel',
+    needs: 'ADMIN',
+    run: (u, t) => gql(u, t, 'mutation { createAlertChannel(input: { name: "matrix", url: "https://hooks.example/matrix" }) { id } }'),
+  },
+  {
+    name: 'createAlertRule',
+    needs: 'MEMBER',
+    run: (u, t, ids) =>
+      gql(u, t, 'mutation($channel: ID!) { createAlertRule(input: { channelId: $channel, kind: SKIPPED }) { id } }', {
+        channel: ids.alertChannelId,
+      }),
+  },
+  {
+    name: 'deleteAlertRule',
+    needs: 'MEMBER',
+    run: (u, t, ids) => gql(u, t, 'mutation($id: ID!) { deleteAlertRule(id: $id) { id } }', { id: ids.alertRuleId }),
+  },
+  {
+    name: 'deleteAlertChannel',
+    needs: 'ADMIN',
+    run: (u, t, ids) => gql(u, t, 'mutation($id: ID!) { deleteAlertChannel(id: $id) { id } }', { id: ids.alertChannelId }),
+  },
   {
     name: 'deleteJob',
     needs: 'MEMBER',
@@ -204,7 +233,22 @@ describe('roles: what each role may do, with a JWT and with an API key', () => {
       .triggerJob.execution;
     const key = (await gqlOk(k.url, admin, 'mutation { createApiKey(name: "fixture", role: VIEWER) { apiKey { id } } }')).createApiKey
       .apiKey;
-    return { jobId: job.id, executionId: execution.id, apiKeyId: key.id, calendarName: uniqueName('calendar') };
+    const channel = (
+      await gqlOk(k.url, admin, 'mutation { createAlertChannel(input: { name: "fixture", url: "https://hooks.example/fixture" }) { id } }')
+    ).createAlertChannel;
+    const rule = (
+      await gqlOk(k.url, admin, 'mutation($channel: ID!) { createAlertRule(input: { channelId: $channel, kind: SKIPPED }) { id } }', {
+        channel: channel.id,
+      })
+    ).createAlertRule;
+    return {
+      jobId: job.id,
+      executionId: execution.id,
+      apiKeyId: key.id,
+      alertChannelId: channel.id,
+      alertRuleId: rule.id,
+      calendarName: uniqueName('calendar'),
+    };
   }
 
   /** What the fixture looks like through an ADMIN's eyes, to show a refused call changed nothing. */

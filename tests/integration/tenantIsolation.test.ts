@@ -43,6 +43,8 @@ const SUBSCRIPTIONS = {
   executionUpdated: `subscription($jobId: ID) { executionUpdated(jobId: $jobId) { status previousStatus execution { id jobId status } } }`,
   // Another tenant's operation is NOT_FOUND to it: tests/integration/bulkOperations.test.ts.
   bulkOperationProgress: `subscription($id: ID!) { bulkOperationProgress(id: $id) { status done } }`,
+  // Another tenant's alerts never reach it: tests/integration/alerts.test.ts.
+  alertRaised: `subscription { alertRaised { id state } }`,
 };
 type Event = { executionUpdated: { status: string; execution: { id: string; jobId: string } } };
 
@@ -56,6 +58,8 @@ interface Made {
   jobs: Record<string, string>;
   executions: Record<string, string>;
   apiKeys: Record<string, string>;
+  alertChannels: Record<string, string>;
+  alertRules: Record<string, string>;
 }
 
 /** What a probe needs: the server, A's ids, and B's own objects (kept up to date as B makes more). */
@@ -67,7 +71,7 @@ interface World {
   secretA: string;
 }
 
-type IdKind = 'Job' | 'Execution' | 'ApiKey';
+type IdKind = 'Job' | 'Execution' | 'ApiKey' | 'AlertChannel' | 'AlertRule';
 
 /** An operation B runs with one of A's ids, and again with a well-formed id that does not exist. */
 interface IdProbe {
@@ -157,6 +161,24 @@ const ID_PROBES: IdProbe[] = [
   mutationById('cancelExecution', 'Execution', 'execution { id status }'),
   mutationById('retryExecution', 'Execution', 'execution { id status }'),
   mutationById('revokeApiKey', 'ApiKey', 'id'),
+  mutationById('deleteAlertChannel', 'AlertChannel', 'id'),
+  mutationById('deleteAlertRule', 'AlertRule', 'id'),
+  {
+    field: 'createAlertRule',
+    what: "createAlertRule on A's channel",
+    takes: 'AlertChannel',
+    missing: 'NOT_FOUND',
+    query: `mutation($id: ID!) { createAlertRule(input: { channelId: $id, kind: SKIPPED }) { id } }`,
+    variables: (id) => ({ id }),
+  },
+  {
+    field: 'alerts',
+    what: 'alerts filtered by jobId',
+    takes: 'Job',
+    missing: 'an answer',
+    query: `query($id: ID!) { alerts(jobId: $id) { edges { node { id state } } ${PAGE_INFO} } }`,
+    variables: (id) => ({ id }),
+  },
   {
     field: 'bulkOperation',
     what: 'bulkOperation(id)',
@@ -236,6 +258,27 @@ const OWN_PROBES: OwnProbe[] = [
         { since },
       );
       expect(executionStats).toEqual({ total: w.b.executions.size, byStatus: [{ status: 'SUCCEEDED', count: w.b.executions.size }] });
+    },
+  },
+  {
+    field: 'alertChannels',
+    what: "alertChannels and alertRules list B's only",
+    check: async (w, token) => {
+      const data = await gqlOk(w.url, token, '{ alertChannels { id } alertRules { id } }');
+      expect(data).toEqual({ alertChannels: [], alertRules: [] });
+    },
+  },
+  { field: 'alertRules', what: 'alertRules (with alertChannels)', check: async () => undefined },
+  {
+    field: 'createAlertChannel',
+    what: "createAlertChannel makes a channel of B's, which A does not see",
+    check: async (w, token) => {
+      const made = (
+        await gqlOk(w.url, token, 'mutation { createAlertChannel(input: { name: "b", url: "https://b.example/hook" }) { id } }')
+      ).createAlertChannel;
+      const ofA = (await gqlOk(w.url, w.tokenA, '{ alertChannels { id } }')).alertChannels.map((c: any) => c.id);
+      expect(ofA).not.toContain(made.id);
+      await gqlOk(w.url, token, 'mutation($id: ID!) { deleteAlertChannel(id: $id) { id } }', { id: made.id });
     },
   },
   {
@@ -383,7 +426,7 @@ describe("tenant isolation: B gets nothing of A's through any operation", () => 
   const callers = new Map<string, string>([['JWT', tokenB]]);
   /** Every execution A triggered by hand until its subscription was seen live. */
   const manualA: string[] = [];
-  const a: Made = { jobs: {}, executions: {}, apiKeys: {} };
+  const a: Made = { jobs: {}, executions: {}, apiKeys: {}, alertChannels: {}, alertRules: {} };
   const world = {
     a,
     tokenA,
@@ -495,6 +538,14 @@ describe("tenant isolation: B gets nothing of A's through any operation", () => 
       paused: true,
     });
     a.apiKeys.member = (await gqlOk(k.url, tokenA, CREATE_KEY, { name: 'a-key', role: 'MEMBER' })).createApiKey.apiKey.id;
+    a.alertChannels.ops = (
+      await gqlOk(k.url, tokenA, `mutation { createAlertChannel(input: { name: "a-ops", url: "https://a.example/hook" }) { id } }`)
+    ).createAlertChannel.id;
+    a.alertRules.skipped = (
+      await gqlOk(k.url, tokenA, `mutation($c: ID!) { createAlertRule(input: { channelId: $c, kind: SKIPPED }) { id } }`, {
+        c: a.alertChannels.ops,
+      })
+    ).createAlertRule.id;
 
     await gqlOk(k.url, tokenA, `mutation($input: CalendarInput!) { createCalendar(input: $input) { name } }`, { input: A_CALENDAR_INPUT });
     // B: a job of its own and an ADMIN API key as its second way in.
@@ -589,7 +640,8 @@ describe("tenant isolation: B gets nothing of A's through any operation", () => 
             : Object.values(idsOf(probe.takes));
         return ids.map((id) => ({ probe, id }));
       });
-    const idsOf = (kind: IdKind) => ({ Job: a.jobs, Execution: a.executions, ApiKey: a.apiKeys })[kind];
+    const idsOf = (kind: IdKind) =>
+      ({ Job: a.jobs, Execution: a.executions, ApiKey: a.apiKeys, AlertChannel: a.alertChannels, AlertRule: a.alertRules })[kind];
 
     // Before the id probes: should one of those get through, A's objects would be gone from what these look at.
     it.each(OWN_PROBES.map((p) => [p.what, p] as const))('%s', async (_what, probe) => {

@@ -94,6 +94,13 @@ describe('loadConfig defaults', () => {
     expect(config.workerWedgedMs).toBe(15_000);
     expect(config.workerClaimAfterMs).toBe(1000);
     expect(config.handlersModule).toBeNull();
+    expect(config.alerts).toEqual({
+      perMinute: 60,
+      rulesCacheMs: 10_000,
+      overdueCheckMs: 5000,
+      deliveryAttempts: 5,
+      deliveryBackoffMs: 2000,
+    });
     expect(config.mode).toBe('development');
   });
 
@@ -151,6 +158,11 @@ describe('loadConfig with explicit values', () => {
       BULK_OPERATIONS_PER_PROCESS: '3',
       BULK_LEASE_MS: '4000',
       BULK_CLAIM_EVERY_MS: '700',
+      ALERTS_PER_MINUTE: '30',
+      ALERT_RULES_CACHE_MS: '0',
+      ALERT_OVERDUE_CHECK_MS: '1000',
+      ALERT_DELIVERY_ATTEMPTS: '3',
+      ALERT_DELIVERY_BACKOFF_MS: '500',
       WORKER_IO_CONCURRENCY: '8',
       WORKER_CPU_CONCURRENCY: '3',
       WORKER_TENANT_SHARE_PERCENT: '40',
@@ -194,6 +206,7 @@ describe('loadConfig with explicit values', () => {
       tenantRequests: { inFlight: 16, queued: 0 },
       tenantScansInFlight: 2,
       bulk: { maxExecutions: 500, executionsPerSecond: 50, operationsPerProcess: 3, leaseMs: 4000, claimEveryMs: 700 },
+      alerts: { perMinute: 30, rulesCacheMs: 0, overdueCheckMs: 1000, deliveryAttempts: 3, deliveryBackoffMs: 500 },
       rateLimitedAnswerDelayMs: 0,
       workerIoConcurrency: 8,
       workerCpuConcurrency: 3,
@@ -298,6 +311,9 @@ describe('loadConfig rejects invalid values with a ConfigError naming the variab
     ['WORKER_TENANT_SHARE_PERCENT', { WORKER_TENANT_SHARE_PERCENT: '0' }],
     ['WORKER_TENANT_SHARE_PERCENT', { WORKER_TENANT_SHARE_PERCENT: '101' }],
     ['QUEUE_LOCK_MS', { QUEUE_LOCK_MS: '999' }],
+    ['ALERTS_PER_MINUTE', { ALERTS_PER_MINUTE: '0' }],
+    ['ALERT_OVERDUE_CHECK_MS', { ALERT_OVERDUE_CHECK_MS: '99' }],
+    ['ALERT_DELIVERY_ATTEMPTS', { ALERT_DELIVERY_ATTEMPTS: '21' }],
     ['DEFAULT_MAX_JOBS', { DEFAULT_MAX_JOBS: '-1' }],
     ['DEFAULT_MAX_CONCURRENT_EXECUTIONS', { DEFAULT_MAX_CONCURRENT_EXECUTIONS: '0' }],
     ['DEFAULT_MAX_EXECUTIONS_PER_MINUTE', { DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '1.5' }],

@@ -13,12 +13,37 @@ import { INDEXES } from '../../src/store/indexes.js';
 const QUERIES: Record<
   string,
   | {
-      collection: 'jobs' | 'executions' | 'apiKeys' | 'tenants' | 'bulkOperations' | 'bulkOperationItems' | 'calendars';
+      collection:
+        | 'jobs'
+        | 'executions'
+        | 'apiKeys'
+        | 'tenants'
+        | 'bulkOperations'
+        | 'bulkOperationItems'
+        | 'alertChannels'
+        | 'alertRules'
+        | 'alerts'
+        | 'calendars';
       index: string;
       fields: string[];
     }
   | { exempt: string }
 > = {
+  'alertRecords.findById': { collection: 'alerts', index: '_id', fields: ['_id'] },
+  'alertRecords.insert': { collection: 'alerts', index: '_id', fields: ['_id'] },
+  'alertRecords.recordDelivery': { collection: 'alerts', index: '_id', fields: ['_id'] },
+  // The evaluator's read of a tenant's rules and their channels (cached per process: ALERT_RULES_CACHE_MS).
+  'alertRecords.rulesOf': { collection: 'alertRules', index: 'tenant_created', fields: ['tenantId'] },
+  'alertRecords.rulesOf(channels)': { collection: 'alertChannels', index: 'tenant_created', fields: ['tenantId'] },
+  'alertSettingsStore.channels': { collection: 'alertChannels', index: 'tenant_created', fields: ['tenantId', 'createdAt'] },
+  'alertSettingsStore.deleteChannel': { collection: 'alertChannels', index: '_id', fields: ['_id'] },
+  'alertSettingsStore.deleteChannel(rules)': { collection: 'alertRules', index: 'tenant_created', fields: ['tenantId'] },
+  'alertSettingsStore.deleteRule': { collection: 'alertRules', index: '_id', fields: ['_id'] },
+  'alertSettingsStore.insertChannel': { collection: 'alertChannels', index: '_id', fields: ['_id'] },
+  'alertSettingsStore.insertRule': { collection: 'alertRules', index: '_id', fields: ['_id'] },
+  'alertSettingsStore.rules': { collection: 'alertRules', index: 'tenant_created', fields: ['tenantId', 'createdAt'] },
+  'alertStore.list': { collection: 'alerts', index: 'tenant_raised', fields: ['tenantId', 'raisedAt'] },
+  'alertStore.list(jobId)': { collection: 'alerts', index: 'tenant_job_raised', fields: ['tenantId', 'jobId', 'raisedAt'] },
   'apiKeyLookup.findBySecretHash': { collection: 'apiKeys', index: 'secret_hash', fields: ['secretHash'] },
   'apiKeyLookup.touch': { collection: 'apiKeys', index: '_id', fields: ['_id'] },
   'apiKeyStore.delete': { collection: 'apiKeys', index: '_id', fields: ['_id'] },

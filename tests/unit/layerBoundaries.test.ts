@@ -72,6 +72,7 @@ const LAYERS: string[][] = [
   ['auth'],
   ['executions', 'apiKeys', 'tenants'],
   ['jobs'],
+  ['alerts'],
   ['scheduler', 'workers'],
   ['transitions'],
   ['quotas'],

@@ -202,6 +202,29 @@ describe('materialise', () => {
     ).toEqual([null, null]);
   });
 
+  it('tells the alert sink of each occurrence it inserts SKIPPED, with its reason, and of none it queues', async () => {
+    const job = jobDoc(at(-30), { schedule: every(10), misfirePolicy: 'RUN_ONCE' });
+    const store = new FakeSchedulerStore([job]);
+    const told: { status: string; reason: string | null; jobId: string }[] = [];
+    const { deps } = passDeps(store);
+
+    await materialise({ ...deps, alerts: { ended: (end) => told.push(end) } }, [job], T0, T0, 1, 5000);
+
+    const skipped = store.all().filter((e) => e.status === 'SKIPPED');
+    expect(told).toEqual(
+      skipped.map((e) => ({
+        tenantId: e.tenantId,
+        jobId: job._id.toHexString(),
+        executionId: e._id.toHexString(),
+        status: 'SKIPPED',
+        reason: e.reason,
+        at: T0,
+      })),
+    );
+    expect(told).toHaveLength(2);
+    expect(told[0].reason).toEqual(expect.stringContaining('misfire'));
+  });
+
   it('cancels what it queued for a job paused under it, leaves the queue and says so', async () => {
     const stale = jobDoc(T0, { schedule: every(10) });
     const store = new FakeSchedulerStore([{ ...stale, status: 'PAUSED', scheduleCursor: null, version: 2 }]);

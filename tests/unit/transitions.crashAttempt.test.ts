@@ -56,6 +56,23 @@ describe('crashAttempt: a lost attempt CRASHED, the execution RETRYING (due now)
     expect(events[0]).toMatchObject({ previousStatus: 'RUNNING', status: 'FAILED' });
   });
 
+  it('tells the alert sink of the FAILED end of a last attempt lost, and of nothing for a retry', async () => {
+    const told: unknown[] = [];
+    const alerts = { ended: (end: unknown) => told.push(end) };
+    await crashAttempt({ ...setup().deps, alerts }, { current: running(1, 3), unwritten: null }, NOW);
+    await crashAttempt({ ...setup().deps, alerts }, { current: running(2, 2), unwritten: null }, NOW);
+    expect(told).toEqual([
+      {
+        tenantId: 'acme',
+        jobId: '650000000000000000000002',
+        executionId: '650000000000000000000001',
+        status: 'FAILED',
+        reason: null,
+        at: NOW,
+      },
+    ]);
+  });
+
   it('an attempt whose start only its Redis claim held is recorded whole, from the holder', async () => {
     const { deps, metrics } = setup();
     const waiting = trackedExecution('QUEUED', 0);

@@ -27,6 +27,24 @@ function setup(matches: boolean) {
 }
 
 describe('endUnstarted: waiting → SKIPPED or CANCELLED, before any attempt', () => {
+  it('tells the alert sink of a SKIPPED end with its reason, and of nothing when the compare-and-set missed', async () => {
+    const told: unknown[] = [];
+    const alerts = { ended: (end: unknown) => told.push(end) };
+    await endUnstarted({ ...setup(true).deps, alerts }, { run, end: { kind: 'skip', reason: 'overlap policy SKIP' } }, NOW);
+    await endUnstarted({ ...setup(false).deps, alerts }, { run, end: { kind: 'skip', reason: 'overlap policy SKIP' } }, NOW);
+    await endUnstarted({ ...setup(true).deps, alerts }, { run, end: { kind: 'cancel', reason: 'job deleted' } }, NOW);
+    expect(told).toEqual([
+      {
+        tenantId: 'acme',
+        jobId: '650000000000000000000002',
+        executionId: '650000000000000000000001',
+        status: 'SKIPPED',
+        reason: 'overlap policy SKIP',
+        at: NOW,
+      },
+    ]);
+  });
+
   it("a skip writes SKIPPED with the overlap policy's reason, counts it finished and announces it", async () => {
     const { deps, writes, events, finished } = setup(true);
     const event = await endUnstarted(deps, { run, end: { kind: 'skip', reason: 'overlap policy SKIP' } }, NOW);

@@ -5,6 +5,7 @@ import { Card } from './components.js';
 import { ExecutionsTable } from './executionsTable.js';
 import { useRoute } from './hooks.js';
 import { Admin } from './pages/Admin.js';
+import { Alerts } from './pages/Alerts.js';
 import { ExecutionPage } from './pages/ExecutionPage.js';
 import { JobForm } from './pages/JobForm.js';
 import { JobPage } from './pages/JobPage.js';
@@ -96,6 +97,9 @@ function Shell({ signedIn, onSignOut }: { signedIn: SignedIn; onSignOut: (messag
           <a class={section === 'executions' ? 'on' : ''} href="#/executions">
             Executions
           </a>
+          <a class={section === 'alerts' ? 'on' : ''} href="#/alerts">
+            Alerts
+          </a>
           {session.isAdmin && (
             <a class={section === 'admin' ? 'on' : ''} href="#/admin">
               Admin
@@ -133,6 +137,7 @@ function Page({ route }: { route: string }) {
       </main>
     );
   }
+  if (parts[0] === 'alerts') return <Alerts />;
   if (parts[0] === 'admin') return <SessionContext.Consumer>{(s) => (s?.isAdmin ? <Admin /> : <main class="page"><div class="banner banner-info">Only admins manage API keys.</div></main>)}</SessionContext.Consumer>;
   return <Jobs />;
 }

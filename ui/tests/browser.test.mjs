@@ -499,6 +499,41 @@ describe('dashboard', { concurrency: false }, () => {
     await keyPage.context().close();
   });
 
+  test('an admin adds an alert channel and a rule on the alerts page, and the alert a failure raises is listed with its delivery', async () => {
+    const failing = await api('member', 'mutation($i: CreateJobInput!) { createJob(input: $i) { job { id } } }', {
+      i: { name: 'alerting', schedule: { intervalSeconds: 3600 }, target: { http: { url: receiverUrl } }, retryPolicy: { maxAttempts: 1 } },
+    });
+    const failingId = failing.createJob.job.id;
+    const page = await openPage();
+    await signIn(page, tokens.admin);
+    await page.getByRole('link', { name: 'Alerts' }).click();
+    await page.getByLabel('Channel name').fill('ops');
+    // The receiver answers 500: the alert's delivery shows its failed attempts.
+    await page.getByLabel('Channel URL').fill(receiverUrl);
+    await page.getByRole('button', { name: 'Add channel' }).click();
+    await page.locator('td', { hasText: 'ops' }).first().waitFor();
+    await page.getByLabel('Rule channel').selectOption({ label: 'ops' });
+    await page.getByLabel('Rule kind').selectOption('CONSECUTIVE_FAILURES');
+    await page.getByLabel('Rule threshold').fill('1');
+    await page.getByLabel('Rule job').fill(failingId);
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    await page.locator('td', { hasText: 'failures in a row' }).waitFor();
+    // Processes read a tenant's rules again within ALERT_RULES_CACHE_MS: trigger until the failure alerts.
+    await eventually(async () => {
+      const data = await api('viewer', 'query($j: ID) { alerts(jobId: $j) { edges { node { state } } } }', { j: failingId });
+      if (data.alerts.edges.length > 0) return true;
+      await api('member', 'mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }', { id: failingId });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      return false;
+    }, 'the failure alert');
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const row = page.locator('[data-testid=alerts] tbody tr').first();
+    await row.locator('[data-status=FAILING]').waitFor();
+    assert.match(await row.innerText(), /1 consecutive failed execution[\s\S]*(pending|failed) \(\d+ attempts?/);
+    await shoot(page, 'alerts-desktop.png');
+    await page.context().close();
+  });
+
   test('GraphiQL is served from Kairos itself in development mode, with the token header pre-wired', async () => {
     const page = await openPage();
     await signIn(page, tokens.member);

@@ -3,6 +3,49 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** KAIROS: Kairos' JSON body; SLACK: a Slack-compatible incoming-webhook body ({ text }). Both are signed like deliveries. */
+export type AlertChannelFormat =
+  | 'KAIROS'
+  | 'SLACK';
+
+/** PENDING: on its way or retrying; DELIVERED: the channel answered 2xx; FAILED: every attempt failed; RATE_LIMITED: past the tenant's alert rate, recorded but not sent. */
+export type AlertDeliveryStatus =
+  | 'DELIVERED'
+  | 'FAILED'
+  | 'PENDING'
+  | 'RATE_LIMITED';
+
+/** CONSECUTIVE_FAILURES: after `threshold` failed executions in a row (then once more when the job succeeds again: RECOVERED); SKIPPED: an occurrence skipped (misfire, budget, overlap); OVERDUE: an occurrence not started `threshold` seconds after it was due. */
+export type AlertRuleKind =
+  | 'CONSECUTIVE_FAILURES'
+  | 'OVERDUE'
+  | 'SKIPPED';
+
+/** The change of state an alert announces. */
+export type AlertState =
+  | 'FAILING'
+  | 'OVERDUE'
+  | 'RECOVERED'
+  | 'SKIPPED';
+
+export type CreateAlertChannelInput = {
+  /** Default KAIROS. */
+  format?: AlertChannelFormat | null | undefined;
+  /** Up to 100 characters. */
+  name: string;
+  /** An http(s) URL, up to 2048 characters. */
+  url: string;
+};
+
+export type CreateAlertRuleInput = {
+  channelId: string;
+  /** One job; omitted or null: every job of the tenant. */
+  jobId?: string | null | undefined;
+  kind: AlertRuleKind;
+  /** Required for CONSECUTIVE_FAILURES (1 to 1000 failed executions in a row) and OVERDUE (1 to 604800 seconds past due); none for SKIPPED. */
+  threshold?: number | null | undefined;
+};
+
 /** Which executions to list; every given condition must hold. Without phase and statuses, upcoming occurrences come first. */
 export type ExecutionFilter = {
   /** Inclusive. Executions that have not finished have no finishedAt and match neither finishedAfter nor finishedBefore. */
@@ -114,6 +157,52 @@ export type JobExclusionsQueryVariables = Exact<{
 
 
 export type JobExclusionsQuery = { job: { id: string, exclusions: Array<{ name: string | null, timezone: string | null, from: string | null, to: string | null, cron: string | null, durationSeconds: number | null, calendar: string | null }> } | null };
+
+export type AlertSettingsQueryVariables = Exact<{
+  admin: boolean;
+}>;
+
+
+export type AlertSettingsQuery = { alertChannels?: Array<{ id: string, name: string, url: string, format: AlertChannelFormat, createdAt: string }>, alertRules: Array<{ id: string, channelId: string, jobId: string | null, kind: AlertRuleKind, threshold: number, createdAt: string }> };
+
+export type AlertsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+  jobId?: string | null | undefined;
+}>;
+
+
+export type AlertsQuery = { alerts: { edges: Array<{ node: { id: string, jobId: string, executionId: string | null, kind: AlertRuleKind, state: AlertState, reason: string, raisedAt: string, delivery: { status: AlertDeliveryStatus, attempts: number, statusCode: number | null, error: string | null, deliveredAt: string | null } } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
+
+export type CreateAlertChannelMutationVariables = Exact<{
+  input: CreateAlertChannelInput;
+}>;
+
+
+export type CreateAlertChannelMutation = { createAlertChannel: { id: string } };
+
+export type DeleteAlertChannelMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteAlertChannelMutation = { deleteAlertChannel: { id: string } };
+
+export type CreateAlertRuleMutationVariables = Exact<{
+  input: CreateAlertRuleInput;
+}>;
+
+
+export type CreateAlertRuleMutation = { createAlertRule: { id: string } };
+
+export type DeleteAlertRuleMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteAlertRuleMutation = { deleteAlertRule: { id: string } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -327,3 +416,88 @@ export const JobExclusionsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<JobExclusionsQuery, JobExclusionsQueryVariables>;
+export const AlertSettingsDocument = new TypedDocumentString(`
+    query AlertSettings($admin: Boolean!) {
+  alertChannels @include(if: $admin) {
+    id
+    name
+    url
+    format
+    createdAt
+  }
+  alertRules {
+    id
+    channelId
+    jobId
+    kind
+    threshold
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<AlertSettingsQuery, AlertSettingsQueryVariables>;
+export const AlertsDocument = new TypedDocumentString(`
+    query Alerts($first: Int, $after: String, $last: Int, $before: String, $jobId: ID) {
+  alerts(
+    first: $first
+    after: $after
+    last: $last
+    before: $before
+    jobId: $jobId
+  ) {
+    edges {
+      node {
+        id
+        jobId
+        executionId
+        kind
+        state
+        reason
+        raisedAt
+        delivery {
+          status
+          attempts
+          statusCode
+          error
+          deliveredAt
+        }
+      }
+    }
+    pageInfo {
+      ...PageInfoFields
+    }
+  }
+}
+    fragment PageInfoFields on PageInfo {
+  hasNextPage
+  hasPreviousPage
+  startCursor
+  endCursor
+}`) as unknown as TypedDocumentString<AlertsQuery, AlertsQueryVariables>;
+export const CreateAlertChannelDocument = new TypedDocumentString(`
+    mutation CreateAlertChannel($input: CreateAlertChannelInput!) {
+  createAlertChannel(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<CreateAlertChannelMutation, CreateAlertChannelMutationVariables>;
+export const DeleteAlertChannelDocument = new TypedDocumentString(`
+    mutation DeleteAlertChannel($id: ID!) {
+  deleteAlertChannel(id: $id) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteAlertChannelMutation, DeleteAlertChannelMutationVariables>;
+export const CreateAlertRuleDocument = new TypedDocumentString(`
+    mutation CreateAlertRule($input: CreateAlertRuleInput!) {
+  createAlertRule(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<CreateAlertRuleMutation, CreateAlertRuleMutationVariables>;
+export const DeleteAlertRuleDocument = new TypedDocumentString(`
+    mutation DeleteAlertRule($id: ID!) {
+  deleteAlertRule(id: $id) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteAlertRuleMutation, DeleteAlertRuleMutationVariables>;

@@ -1,0 +1,95 @@
+import { ObjectId } from 'mongodb';
+import { ALERT_LIMITS, type AlertChannelDoc, type AlertChannelFormat, type AlertRuleDoc, type AlertRuleKind } from '../domain/alert.js';
+import { privateLiteralHost } from '../domain/privateAddresses.js';
+import { BadUserInputError, NotFoundError, QuotaExceededError } from '../errors/index.js';
+import type { AlertSettingsStore } from '../store/alertSettingsStore.js';
+import type { JobStore } from '../store/jobStore.js';
+
+/** A channel as the API defines it. */
+export interface AlertChannelInput {
+  name: string;
+  url: string;
+  format?: AlertChannelFormat | null;
+}
+
+/** A rule as the API defines it; ids already parsed (null: malformed or of another type). */
+export interface AlertRuleInput {
+  channelId: ObjectId | null;
+  /** Undefined: every job; null: an id that did not parse. */
+  jobId?: ObjectId | null;
+  kind: AlertRuleKind;
+  threshold?: number | null;
+}
+
+/**
+ * Creates a channel after checking its name and URL and the tenant's channel count. Unless
+ * `allowPrivate` (ALLOW_PRIVATE_TARGETS), a URL whose host is a private IP literal is refused, as for
+ * an HTTP target; a host name is checked when the alert is delivered.
+ */
+export async function createAlertChannel(
+  store: AlertSettingsStore,
+  input: AlertChannelInput,
+  now: Date,
+  allowPrivate: boolean,
+): Promise<AlertChannelDoc> {
+  const name = input.name.trim();
+  if (name.length === 0 || name.length > ALERT_LIMITS.nameLength)
+    throw new BadUserInputError(`name must be 1 to ${ALERT_LIMITS.nameLength} characters`, 'name');
+  if (input.url.length > ALERT_LIMITS.urlLength)
+    throw new BadUserInputError(`url must be at most ${ALERT_LIMITS.urlLength} characters`, 'url');
+  let parsed: URL;
+  try {
+    parsed = new URL(input.url);
+  } catch {
+    throw new BadUserInputError('url is not a valid URL', 'url');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new BadUserInputError('url must start with http:// or https://', 'url');
+  const privateHost = allowPrivate ? null : privateLiteralHost(input.url);
+  if (privateHost)
+    throw new BadUserInputError(
+      `url: ${privateHost} is a private, loopback, link-local or reserved address, which alert channels may not call unless the server runs with ALLOW_PRIVATE_TARGETS=true`,
+      'url',
+    );
+  if ((await store.channels()).length >= ALERT_LIMITS.channelsPerTenant)
+    throw new QuotaExceededError(`A tenant may have at most ${ALERT_LIMITS.channelsPerTenant} alert channels`);
+  return store.insertChannel({ _id: new ObjectId(), name, url: input.url, format: input.format ?? 'KAIROS', createdAt: now });
+}
+
+/** Creates a rule after checking its channel and job exist in the tenant, its threshold and the tenant's rule count. */
+export async function createAlertRule(
+  stores: { settings: AlertSettingsStore; jobs: Pick<JobStore, 'findById'> },
+  input: AlertRuleInput,
+  ids: { channelId: string; jobId?: string | null },
+  now: Date,
+): Promise<AlertRuleDoc> {
+  const threshold = thresholdOf(input.kind, input.threshold);
+  const channels = await stores.settings.channels();
+  if (!input.channelId || !channels.some((c) => c._id.equals(input.channelId))) throw new NotFoundError('AlertChannel', ids.channelId);
+  if (input.jobId === null || (input.jobId && !(await stores.jobs.findById(input.jobId)))) throw new NotFoundError('Job', ids.jobId ?? '');
+  if ((await stores.settings.rules()).length >= ALERT_LIMITS.rulesPerTenant)
+    throw new QuotaExceededError(`A tenant may have at most ${ALERT_LIMITS.rulesPerTenant} alert rules`);
+  return stores.settings.insertRule({
+    _id: new ObjectId(),
+    channelId: input.channelId,
+    jobId: input.jobId ?? null,
+    kind: input.kind,
+    threshold,
+    createdAt: now,
+  });
+}
+
+/** The rule's threshold, checked against its kind: failures in a row, seconds past due, or none (1) for SKIPPED. */
+export function thresholdOf(kind: AlertRuleKind, threshold: number | null | undefined): number {
+  if (kind === 'SKIPPED') {
+    if (threshold !== null && threshold !== undefined) throw new BadUserInputError('A SKIPPED rule takes no threshold', 'threshold');
+    return 1;
+  }
+  const [min, max, what] =
+    kind === 'CONSECUTIVE_FAILURES'
+      ? [1, ALERT_LIMITS.maxFailures, 'failed executions in a row']
+      : [ALERT_LIMITS.minOverdueSeconds, ALERT_LIMITS.maxOverdueSeconds, 'seconds past due'];
+  if (threshold === null || threshold === undefined || !Number.isInteger(threshold) || threshold < min || threshold > max)
+    throw new BadUserInputError(`A ${kind} rule needs a threshold of ${min} to ${max} ${what}`, 'threshold');
+  return threshold;
+}

@@ -127,6 +127,10 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
       leaseMs: int(env, 'BULK_LEASE_MS', 15_000, 1000, 600_000),
       claimEveryMs: int(env, 'BULK_CLAIM_EVERY_MS', 5000, 100, 600_000),
     },
+    backfill: {
+      maxOccurrences: int(env, 'BACKFILL_MAX_OCCURRENCES', 500, 1, 10_000),
+      executionsPerSecond: int(env, 'BACKFILL_EXECUTIONS_PER_SECOND', 2, 1, 1000),
+    },
     workerIoConcurrency: int(env, 'WORKER_IO_CONCURRENCY', 1000, 1, 10000),
     workerCpuConcurrency: int(env, 'WORKER_CPU_CONCURRENCY', os.availableParallelism(), 1, 1024),
     workerTenantSharePercent: int(env, 'WORKER_TENANT_SHARE_PERCENT', 25, 1, 100),

@@ -8,6 +8,7 @@ import { NodeResolver } from './node.resolver.js';
 import { ScheduleResolver } from './schedule.resolver.js';
 import { SubscriptionResolver } from './subscription.resolver.js';
 import { ViewerResolver } from './viewer.resolver.js';
+import { BackfillResolver } from './backfill.resolver.js';
 
 export const resolvers = [
   ViewerResolver,
@@ -20,4 +21,5 @@ export const resolvers = [
   ApiKeyResolver,
   BulkOperationResolver,
   SubscriptionResolver,
+  BackfillResolver,
 ] as const;

@@ -1,4 +1,3 @@
-import type { ObjectId } from 'mongodb';
 import type { JobDoc, JobStatus } from '../domain/job.js';
 import { firstAtOrAfter, nextAfter } from '../domain/schedule/nextOccurrences.js';
 
@@ -62,6 +61,4 @@ export function planOccurrences(
   return { occurrences, scheduleCursor: cursor, status: cursor ? job.status : 'COMPLETED' };
 }
 
-export function occurrenceKey(jobId: ObjectId, nominal: Date): string {
-  return `${jobId.toHexString()}@${nominal.toISOString()}`;
-}
+export { occurrenceKey } from '../domain/occurrenceKey.js';

@@ -94,6 +94,7 @@ registerEnumType(ExecutionTrigger, {
   valuesConfig: {
     MANUAL: { description: 'triggerJob.' },
     CATCH_UP: { description: 'A misfire catch-up after scheduler downtime.' },
+    BACKFILL: { description: 'backfillJob: a past occurrence created on request; scheduledFor is its nominal instant.' },
   },
 });
 

@@ -41,6 +41,8 @@ export type ExecutionStatus =
   | 'SUCCEEDED';
 
 export type ExecutionTrigger =
+  /** backfillJob: a past occurrence created on request; scheduledFor is its nominal instant. */
+  | 'BACKFILL'
   /** A misfire catch-up after scheduler downtime. */
   | 'CATCH_UP'
   /** triggerJob. */

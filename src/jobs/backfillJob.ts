@@ -78,9 +78,17 @@ export async function backfillJob(
     return { job, instants, dryRun, created: [], existing: dryRun ? null : 0, lastStartAt: null };
   }
   const wanted = await notYetCreated(deps, job, instants);
-  const { inserted, existing } = await insertBackfilled(deps, job, wanted, (n) => backfillDueTimes(job, n, pace, now), now);
-  const starts = backfillDueTimes(job, inserted.length, pace, now);
-  return { job, instants, dryRun, created: inserted, existing: instants.length - inserted.length, lastStartAt: starts.at(-1) ?? null };
+  const { inserted } = await insertBackfilled(deps, job, wanted, (n) => backfillDueTimes(job, n, pace, now), now);
+  // Those left out for having an execution already and those the insert found there alike.
+  const existing = instants.length - inserted.length;
+  return {
+    job,
+    instants,
+    dryRun,
+    created: inserted,
+    existing,
+    lastStartAt: backfillDueTimes(job, inserted.length, pace, now).at(-1) ?? null,
+  };
 }
 
 /**

@@ -171,16 +171,17 @@ export class ExecutionStore {
       .toArray();
   }
 
-  /** Start lags (first start minus scheduledFor, ms) of executions scheduled in [since, until) that started; at most `limit`. */
+  /** Start lags (first start minus scheduledFor, ms) of executions scheduled in [since, until) that started, BACKFILL ones left out; at most `limit` read. */
   async startLags(since: Date, until: Date, jobId: ObjectId | null, limit: number): Promise<number[]> {
     const rows = await this.c.executions
-      .find<Pick<ExecutionDoc, 'scheduledFor' | 'startedAt'>>(
+      .find<Pick<ExecutionDoc, 'scheduledFor' | 'startedAt' | 'trigger'>>(
         this.scoped({ scheduledFor: { $gte: since, $lt: until }, startedAt: { $ne: null }, ...(jobId ? { jobId } : {}) }),
-        { projection: { _id: 0, scheduledFor: 1, startedAt: 1 } },
+        { projection: { _id: 0, scheduledFor: 1, startedAt: 1, trigger: 1 } },
       )
       .limit(limit)
       .toArray();
-    return rows.map((r) => r.startedAt!.getTime() - r.scheduledFor.getTime());
+    // A backfilled execution is due at a past occurrence by design: its lag says nothing about the workers.
+    return rows.filter((r) => r.trigger !== 'BACKFILL').map((r) => r.startedAt!.getTime() - r.scheduledFor.getTime());
   }
 
   /**

@@ -8,7 +8,8 @@ import { waitUntil } from '../support/waitFor.js';
 const CREATE = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`;
 const BACKFILL = `mutation($id: ID!, $from: DateTime!, $to: DateTime!, $dryRun: Boolean) {
   backfillJob(id: $id, from: $from, to: $to, dryRun: $dryRun) { job { id status } dryRun instants { at local } created existing lastStartAt } }`;
-const EXECUTIONS = `query($jobId: ID) { executions(first: 100, filter: { jobId: $jobId }) { edges { node { id status trigger scheduledFor } } } }`;
+const EXECUTIONS = `query($jobId: ID) { executions(first: 100, filter: { jobId: $jobId }) { edges { node { id status trigger scheduledFor startLagMs } } } }`;
+const STATS = `query($jobId: ID!) { executionStats(since: "2026-03-01T00:00:00Z", until: "2026-04-01T00:00:00Z", jobId: $jobId) { total startLagMsP50 startLagMsP99 } }`;
 const PAUSE = `mutation($id: ID!) { pauseJob(id: $id) { job { id status } } }`;
 const DELETE = `mutation($id: ID!) { deleteJob(id: $id) { deletedJobId } }`;
 
@@ -17,6 +18,7 @@ interface Node {
   status: string;
   trigger: string;
   scheduledFor: string;
+  startLagMs: number | null;
 }
 
 /** 30 days of March 2026 in Berlin: 1 to 30 March, local midnight to local midnight; clocks go forward on the 29th. */
@@ -85,6 +87,10 @@ describe('backfillJob: past occurrences as BACKFILL executions', () => {
     expect(ran.every((n) => n.trigger === 'BACKFILL')).toBe(true);
     // Each at its nominal instant (what X-Kairos-Scheduled-For tells the target), whatever the misfire policy.
     expect(ran.map((n) => n.scheduledFor).sort()).toEqual(dry.instants.map((i: { at: string }) => i.at));
+
+    // Their lag behind a past instant is by design: no start lag (weeks would not fit an Int), none in the stats.
+    expect(ran.every((n) => n.startLagMs === null)).toBe(true);
+    expect((await gqlOk(k.url, token, STATS, { jobId })).executionStats).toEqual({ total: 30, startLagMsP50: null, startLagMsP99: null });
 
     const again = (await gqlOk(k.url, token, BACKFILL, { id: jobId, ...MARCH })).backfillJob;
     expect(again).toMatchObject({ created: 0, existing: 30, lastStartAt: null });

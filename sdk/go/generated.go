@@ -1287,7 +1287,7 @@ type ExecutionFields struct {
 	StartedAt    *time.Time       `json:"startedAt"`
 	FinishedAt   *time.Time       `json:"finishedAt"`
 	DurationMs   *int             `json:"durationMs"`
-	// First attempt's start minus scheduledFor; null before it, and for a BACKFILL execution (due at a past occurrence by design).
+	// First attempt's start minus scheduledFor.
 	StartLagMs *int `json:"startLagMs"`
 	// Attempts started so far.
 	Attempt       int                                       `json:"attempt"`
@@ -1586,7 +1586,7 @@ const (
 	ExecutionTriggerManual ExecutionTrigger = "MANUAL"
 	// A misfire catch-up after scheduler downtime.
 	ExecutionTriggerCatchUp ExecutionTrigger = "CATCH_UP"
-	// backfillJob: a past occurrence created on request; scheduledFor is its nominal instant.
+	// backfillJob: a past occurrence created on request; scheduledFor is its nominal instant, so it is late by design: its startLagMs is null and executionStats leaves it out of the start-lag percentiles.
 	ExecutionTriggerBackfill ExecutionTrigger = "BACKFILL"
 )
 
@@ -2570,7 +2570,7 @@ func (v *GetExecutionResponse) GetExecution() *GetExecutionExecution { return v.
 type GetExecutionStatsExecutionStats struct {
 	Total    int                                                  `json:"total"`
 	ByStatus []GetExecutionStatsExecutionStatsByStatusStatusCount `json:"byStatus"`
-	// Over executions that started in the window, BACKFILL ones left out; null when none did.
+	// Over executions that started in the window; null when none did.
 	StartLagMsP50 *int `json:"startLagMsP50"`
 	StartLagMsP99 *int `json:"startLagMsP99"`
 }

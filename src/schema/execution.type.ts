@@ -77,11 +77,7 @@ export class Execution implements Node {
   @Field(() => Int, { nullable: true })
   durationMs?: number | null;
 
-  @Field(() => Int, {
-    nullable: true,
-    description:
-      "First attempt's start minus scheduledFor; null before it, and for a BACKFILL execution (due at a past occurrence by design).",
-  })
+  @Field(() => Int, { nullable: true, description: "First attempt's start minus scheduledFor." })
   startLagMs?: number | null;
 
   @Field(() => Int, { description: 'Attempts started so far.' })
@@ -169,7 +165,7 @@ export class ExecutionStats {
 
   @Field(() => Int, {
     nullable: true,
-    description: 'Over executions that started in the window, BACKFILL ones left out; null when none did.',
+    description: 'Over executions that started in the window; null when none did.',
   })
   startLagMsP50?: number | null;
 

@@ -41,7 +41,8 @@ export interface BackfillOutcome {
  * creates nothing. `to` may not be later than `now`: later occurrences are the scheduler's.
  *
  * - More than `backfill.maxOccurrences` occurrences in the range: TooManyOccurrencesError (a dry run too).
- * - The occurrences found are charged to the tenant's schedule search budget (RATE_LIMITED past it).
+ * - The occurrences found (at most `maxOccurrences`, a refused range too) are charged to the tenant's
+ *   schedule search budget, previewSchedule's (RATE_LIMITED past it).
  * - `dryRun`: returns the instants, writes and reads nothing else.
  * - The new executions wait in the queue, so they count against maxWaitingExecutions: when the
  *   tenant's waiting room cannot hold them all, nothing is created (QUOTA_EXCEEDED). They do not
@@ -72,8 +73,9 @@ export async function backfillJob(
   if (!job) throw new NotFoundError('Job', toGlobalId('Job', id));
   const { maxOccurrences, pace } = deps.backfill;
   const instants = occurrencesBetween(job, from, to, maxOccurrences + 1);
+  // Charged before a refusal too: the searches ran on the main thread either way.
+  if (instants.length > 0) await deps.searches.charge(job.tenantId, Math.min(instants.length, maxOccurrences));
   if (instants.length > maxOccurrences) throw new TooManyOccurrencesError(maxOccurrences);
-  if (instants.length > 0) await deps.searches.charge(job.tenantId, instants.length);
   if (dryRun || instants.length === 0) {
     return { job, instants, dryRun, created: [], existing: dryRun ? null : 0, lastStartAt: null };
   }

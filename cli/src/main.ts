@@ -176,9 +176,10 @@ function buildProgram(output: Output, env: NodeJS.ProcessEnv): Command {
       const result = await client().backfillJob(id, options.from, options.to, options.dryRun ?? false);
       show(result, () => {
         const instants = table(result.instants.map((t) => ({ 'at (utc)': t.at, local: t.local })), ['at (utc)', 'local']);
+        const excluded = result.excluded > 0 ? `, ${result.excluded} excluded` : '';
         const summary = result.dryRun
-          ? `dry run: ${result.instants.length} occurrences\n`
-          : `created ${result.created}, existing ${result.existing ?? 0}${result.lastStartAt ? `, the last starting at ${result.lastStartAt}` : ''}\n`;
+          ? `dry run: ${result.instants.length} occurrences${excluded}\n`
+          : `created ${result.created}, existing ${result.existing ?? 0}${excluded}${result.lastStartAt ? `, the last starting at ${result.lastStartAt}` : ''}\n`;
         return instants + summary;
       });
     });

@@ -1,8 +1,10 @@
 import type { ObjectId } from 'mongodb';
 import { backfillDueTimes, type BackfillPace } from '../domain/backfillPacing.js';
 import type { ExecutionDoc } from '../domain/execution.js';
+import { exclusionWindowsOf } from '../domain/exclusion.js';
 import type { JobDoc } from '../domain/job.js';
 import { occurrenceKey } from '../domain/occurrenceKey.js';
+import { exclusionAt } from '../domain/schedule/exclusionWindows.js';
 import { occurrencesBetween } from '../domain/schedule/occurrencesBetween.js';
 import { BadUserInputError, NotFoundError, QuotaExceededError, TooManyOccurrencesError } from '../errors/index.js';
 import { toGlobalId } from '../ids/globalId.js';
@@ -22,8 +24,10 @@ export interface BackfillDeps extends Pick<JobDeps, 'jobs' | 'executions' | 'que
 /** What a backfill did, or would do (a dry run). */
 export interface BackfillOutcome {
   job: JobDoc;
-  /** The job's occurrences in the range, every one, whether it had an execution already or not. */
+  /** The job's occurrences in the range outside its exclusion windows, whether they had an execution already or not. */
   instants: Date[];
+  /** Occurrences in the range that one of the job's exclusion windows covers: neither created nor in `instants`. */
+  excluded: number;
   dryRun: boolean;
   /** The executions this call created (none on a dry run). */
   created: ExecutionDoc[];
@@ -41,6 +45,7 @@ export interface BackfillOutcome {
  * creates nothing. `to` may not be later than `now`: later occurrences are the scheduler's.
  *
  * - More than `backfill.maxOccurrences` occurrences in the range: TooManyOccurrencesError (a dry run too).
+ * - Occurrences inside one of the job's exclusion windows are left out (counted in `excluded`).
  * - The occurrences found (at most `maxOccurrences`, a refused range too) are charged to the tenant's
  *   schedule search budget, previewSchedule's (RATE_LIMITED past it).
  * - `dryRun`: returns the instants, writes and reads nothing else.
@@ -72,12 +77,17 @@ export async function backfillJob(
   const job = await deps.jobs.findById(id);
   if (!job) throw new NotFoundError('Job', toGlobalId('Job', id));
   const { maxOccurrences, pace } = deps.backfill;
-  const instants = occurrencesBetween(job, from, to, maxOccurrences + 1);
+  const found = occurrencesBetween(job, from, to, maxOccurrences + 1);
   // Charged before a refusal too: the searches ran on the main thread either way.
-  if (instants.length > 0) await deps.searches.charge(job.tenantId, Math.min(instants.length, maxOccurrences));
-  if (instants.length > maxOccurrences) throw new TooManyOccurrencesError(maxOccurrences);
+  if (found.length > 0) await deps.searches.charge(job.tenantId, Math.min(found.length, maxOccurrences));
+  if (found.length > maxOccurrences) throw new TooManyOccurrencesError(maxOccurrences);
+  // An occurrence inside an exclusion window is not to run (the scheduler records it SKIPPED naming
+  // the window); a backfill leaves it out, as previewSchedule does.
+  const windows = exclusionWindowsOf(job);
+  const instants = windows.length === 0 ? found : found.filter((at) => exclusionAt(windows, at) === null);
+  const excluded = found.length - instants.length;
   if (dryRun || instants.length === 0) {
-    return { job, instants, dryRun, created: [], existing: dryRun ? null : 0, lastStartAt: null };
+    return { job, instants, excluded, dryRun, created: [], existing: dryRun ? null : 0, lastStartAt: null };
   }
   const wanted = await notYetCreated(deps, job, instants);
   const { inserted } = await insertBackfilled(deps, job, wanted, (n) => backfillDueTimes(job, n, pace, now), now);
@@ -86,6 +96,7 @@ export async function backfillJob(
   return {
     job,
     instants,
+    excluded,
     dryRun,
     created: inserted,
     existing,

@@ -32,6 +32,7 @@ export class BackfillResolver {
       job: toJobNode(outcome.job),
       dryRun: outcome.dryRun,
       instants: outcome.instants.map((at) => ({ at, local: formatLocal(at, timezone) })),
+      excluded: outcome.excluded,
       created: outcome.created.length,
       existing: outcome.existing,
       lastStartAt: outcome.lastStartAt,

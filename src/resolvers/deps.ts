@@ -4,10 +4,10 @@ import type { JobDeps } from '../jobs/jobDeps.js';
 import type { OperationServices } from './appServices.js';
 
 /** The job and execution operations' dependencies: the process-wide ones, plus the caller's tenant-scoped stores. */
-export type OperationDeps = OperationServices & Pick<JobDeps, 'jobs' | 'executions'>;
+export type OperationDeps = OperationServices & Pick<JobDeps, 'jobs' | 'executions' | 'calendars'>;
 
 /** The job and execution operations' dependencies, bound to the caller's tenant. */
 export function jobDeps(ctx: Context): OperationDeps {
-  const { jobs, executions } = scopeOf(ctx);
-  return { ...ctx.app.operations, jobs, executions };
+  const { jobs, executions, calendars } = scopeOf(ctx);
+  return { ...ctx.app.operations, jobs, executions, calendars };
 }

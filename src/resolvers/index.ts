@@ -1,5 +1,6 @@
 import { ApiKeyResolver } from './apiKey.resolver.js';
 import { BulkOperationResolver } from './bulkOperation.resolver.js';
+import { CalendarResolver } from './calendar.resolver.js';
 import { ExecutionResolver } from './execution.resolver.js';
 import { HttpHeaderResolver } from './httpHeader.resolver.js';
 import { JobResolver } from './job.resolver.js';
@@ -20,6 +21,7 @@ export const resolvers = [
   HttpHeaderResolver,
   ApiKeyResolver,
   BulkOperationResolver,
+  CalendarResolver,
   SubscriptionResolver,
   BackfillResolver,
 ] as const;

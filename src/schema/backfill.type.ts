@@ -14,9 +14,15 @@ export class BackfillResult {
 
   @Field(() => [ScheduledTime], {
     description:
-      "The job's occurrences in [from, to), oldest first, as UTC and local time in the schedule's zone (the engine of previewSchedule), whether they had an execution already or not.",
+      "The job's occurrences in [from, to) outside its exclusion windows, oldest first, as UTC and local time in the schedule's zone (the engine of previewSchedule), whether they had an execution already or not.",
   })
   instants!: ScheduledTime[];
+
+  @Field(() => Int, {
+    description:
+      "Occurrences in [from, to) inside one of the job's exclusion windows: left out, neither created nor listed in instants (the scheduler records them SKIPPED).",
+  })
+  excluded!: number;
 
   @Field(() => Int, { description: 'Executions this call created, with trigger BACKFILL (0 on a dry run).' })
   created!: number;

@@ -8,12 +8,15 @@ export const INDEXES: {
   executions: IndexDescription[];
   apiKeys: IndexDescription[];
   bulkOperations: IndexDescription[];
+  calendars: IndexDescription[];
 } = {
   jobs: [
     { key: { status: 1, scheduleCursor: 1 }, name: 'due' },
     { key: { tenantId: 1, createdAt: -1, _id: -1 }, name: 'tenant_created' },
     { key: { tenantId: 1, nameLower: 1 }, name: 'tenant_name' },
     { key: { tenantId: 1, idempotencyKey: 1 }, name: 'tenant_idempotency', unique: true },
+    // The jobs naming a calendar (its update copies its windows to them; its delete is refused while there are any).
+    { key: { tenantId: 1, calendarNames: 1 }, name: 'tenant_calendar_names' },
   ],
   executions: [
     { key: { tenantId: 1, occurrenceKey: 1 }, name: 'occurrence', unique: true },
@@ -31,6 +34,10 @@ export const INDEXES: {
     { key: { tenantId: 1, operationId: 1 }, name: 'tenant_operation', unique: true },
     // The runners' look for RUNNING operations whose lease lapsed, across tenants.
     { key: { state: 1 }, name: 'state' },
+  ],
+  calendars: [
+    { key: { tenantId: 1, name: 1 }, name: 'tenant_name', unique: true },
+    { key: { tenantId: 1, createdAt: -1, _id: -1 }, name: 'tenant_created' },
   ],
 };
 
@@ -50,6 +57,7 @@ export async function ensureIndexes(db: Db, options: EnsureIndexesOptions = {}):
     createEach(c.executions, wanted(INDEXES.executions)),
     createEach(c.apiKeys, wanted(INDEXES.apiKeys)),
     createEach(c.bulkOperations, wanted(INDEXES.bulkOperations)),
+    createEach(c.calendars, wanted(INDEXES.calendars)),
   ]);
 }
 

@@ -7,7 +7,7 @@ import { waitUntil } from '../support/waitFor.js';
 
 const CREATE = `mutation($input: CreateJobInput!) { createJob(input: $input) { job { id } } }`;
 const BACKFILL = `mutation($id: ID!, $from: DateTime!, $to: DateTime!, $dryRun: Boolean) {
-  backfillJob(id: $id, from: $from, to: $to, dryRun: $dryRun) { job { id status } dryRun instants { at local } created existing lastStartAt } }`;
+  backfillJob(id: $id, from: $from, to: $to, dryRun: $dryRun) { job { id status } dryRun instants { at local } excluded created existing lastStartAt } }`;
 const EXECUTIONS = `query($jobId: ID) { executions(first: 100, filter: { jobId: $jobId }) { edges { node { id status trigger scheduledFor startLagMs } } } }`;
 const STATS = `query($jobId: ID!) { executionStats(since: "2026-03-01T00:00:00Z", until: "2026-04-01T00:00:00Z", jobId: $jobId) { total startLagMsP50 startLagMsP99 } }`;
 const PAUSE = `mutation($id: ID!) { pauseJob(id: $id) { job { id status } } }`;
@@ -73,7 +73,7 @@ describe('backfillJob: past occurrences as BACKFILL executions', () => {
     const jobId = await createDaily('daily report');
 
     const dry = (await gqlOk(k.url, token, BACKFILL, { id: jobId, ...MARCH, dryRun: true })).backfillJob;
-    expect(dry).toMatchObject({ dryRun: true, created: 0, existing: null, lastStartAt: null });
+    expect(dry).toMatchObject({ dryRun: true, excluded: 0, created: 0, existing: null, lastStartAt: null });
     expect(dry.instants.map((i: { local: string }) => i.local)).toEqual(expectedLocal);
     expect(dry.instants.slice(27, 29).map((i: { at: string }) => i.at)).toEqual(['2026-03-28T01:30:00.000Z', '2026-03-29T01:00:00.000Z']);
     expect(await executionsOf(jobId)).toEqual([]);
@@ -124,6 +124,24 @@ describe('backfillJob: past occurrences as BACKFILL executions', () => {
     const instants = nodes.filter((n) => n.status !== 'CANCELLED').map((n) => n.scheduledFor);
     expect(new Set(instants).size).toBe(instants.length);
     expect(nodes.filter((n) => n.trigger === 'BACKFILL')).toHaveLength(result.created);
+  });
+
+  it("leaves out the occurrences the job's exclusion windows cover, as previewSchedule and the scheduler do", async () => {
+    // Weekends excluded, in Berlin: 28 and 29 March 2026 are a Saturday and a Sunday.
+    const weekends = { name: 'weekends', cron: '0 0 * * 6', durationSeconds: 172_800 };
+    const jobId = await createDaily('weekdays only', { exclusions: [weekends] });
+    const range = { id: jobId, from: '2026-03-26T00:00:00+01:00', to: '2026-04-01T00:00:00+02:00' };
+    const dry = (await gqlOk(k.url, token, BACKFILL, { ...range, dryRun: true })).backfillJob;
+    expect(dry.instants.map((i: { local: string }) => i.local)).toEqual([
+      '2026-03-26T02:30:00.000+01:00',
+      '2026-03-27T02:30:00.000+01:00',
+      '2026-03-30T02:30:00.000+02:00',
+      '2026-03-31T02:30:00.000+02:00',
+    ]);
+    expect(dry.excluded).toBe(2);
+    expect((await gqlOk(k.url, token, BACKFILL, range)).backfillJob).toMatchObject({ created: 4, excluded: 2, existing: 0 });
+    const ran = await allSucceeded(jobId, 4);
+    expect(ran.map((n) => n.scheduledFor).sort()).toEqual(dry.instants.map((i: { at: string }) => i.at));
   });
 
   it('refuses more than BACKFILL_MAX_OCCURRENCES, a range reaching past now and an empty one, with nothing created', async () => {

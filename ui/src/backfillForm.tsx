@@ -55,7 +55,8 @@ export function BackfillForm({ jobId, timeZone, onCreated }: { jobId: string; ti
       </div>
       {preview && (
         <p class="muted small" data-testid="backfill-preview-count">
-          {preview.instants.length === 0 ? 'No occurrence in this range.' : `${preview.instants.length} occurrences; those that ran already are left alone.`}
+          {preview.instants.length === 0 ? 'No occurrence in this range' : `${preview.instants.length} occurrences; those that ran already are left alone`}
+          {preview.excluded > 0 ? ` (${preview.excluded} excluded by the job's exclusions).` : '.'}
         </p>
       )}
       {preview && preview.instants.length > 0 && (

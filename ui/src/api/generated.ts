@@ -96,6 +96,13 @@ export type ExecutionsQueryVariables = Exact<{
 
 export type ExecutionsQuery = { executions: { pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { id: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, error: string | null, jobId: string, job: { id: string, name: string } | null } }> } };
 
+export type JobExclusionsQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type JobExclusionsQuery = { job: { id: string, exclusions: Array<{ name: string | null, timezone: string | null, from: string | null, to: string | null, cron: string | null, durationSeconds: number | null, calendar: string | null }> } | null };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -284,3 +291,19 @@ fragment ExecutionSummaryFields on Execution {
     name
   }
 }`) as unknown as TypedDocumentString<ExecutionsQuery, ExecutionsQueryVariables>;
+export const JobExclusionsDocument = new TypedDocumentString(`
+    query JobExclusions($id: ID!) {
+  job(id: $id) {
+    id
+    exclusions {
+      name
+      timezone
+      from
+      to
+      cron
+      durationSeconds
+      calendar
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<JobExclusionsQuery, JobExclusionsQueryVariables>;

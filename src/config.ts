@@ -134,6 +134,10 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): KairosC
       deliveryAttempts: int(env, 'ALERT_DELIVERY_ATTEMPTS', 5, 1, 20),
       deliveryBackoffMs: int(env, 'ALERT_DELIVERY_BACKOFF_MS', 2000, 10, 600_000),
     },
+    backfill: {
+      maxOccurrences: int(env, 'BACKFILL_MAX_OCCURRENCES', 500, 1, 10_000),
+      executionsPerSecond: int(env, 'BACKFILL_EXECUTIONS_PER_SECOND', 2, 1, 1000),
+    },
     workerIoConcurrency: int(env, 'WORKER_IO_CONCURRENCY', 1000, 1, 10000),
     workerCpuConcurrency: int(env, 'WORKER_CPU_CONCURRENCY', os.availableParallelism(), 1, 1024),
     workerTenantSharePercent: int(env, 'WORKER_TENANT_SHARE_PERCENT', 25, 1, 100),

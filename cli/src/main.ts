@@ -167,6 +167,23 @@ function buildProgram(output: Output, env: NodeJS.ProcessEnv): Command {
       show(execution, () => table([executionRow(execution)], EXECUTION_COLUMNS));
     });
   jobs
+    .command('backfill <id>')
+    .description("create a job's past occurrences in [from, to) as BACKFILL executions; none twice")
+    .requiredOption('--from <instant>', 'ISO-8601 instant, inclusive')
+    .requiredOption('--to <instant>', 'ISO-8601 instant, exclusive; not later than now')
+    .option('--dry-run', 'list the occurrences only, creating nothing')
+    .action(async (id: string, options: { from: string; to: string; dryRun?: boolean }) => {
+      const result = await client().backfillJob(id, options.from, options.to, options.dryRun ?? false);
+      show(result, () => {
+        const instants = table(result.instants.map((t) => ({ 'at (utc)': t.at, local: t.local })), ['at (utc)', 'local']);
+        const excluded = result.excluded > 0 ? `, ${result.excluded} excluded` : '';
+        const summary = result.dryRun
+          ? `dry run: ${result.instants.length} occurrences${excluded}\n`
+          : `created ${result.created}, existing ${result.existing ?? 0}${excluded}${result.lastStartAt ? `, the last starting at ${result.lastStartAt}` : ''}\n`;
+        return instants + summary;
+      });
+    });
+  jobs
     .command('delete <id>')
     .description("delete a job (its pending executions are cancelled, its history kept)")
     .action(async (id: string) => {

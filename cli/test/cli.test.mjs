@@ -46,7 +46,7 @@ async function until(check, timeoutMs) {
 }
 
 test('--help works on every command', async () => {
-  const commands = [[], ['login'], ['jobs'], ['jobs', 'ls'], ['jobs', 'get'], ['jobs', 'create'], ['jobs', 'update'], ['jobs', 'pause'], ['jobs', 'resume'], ['jobs', 'trigger'], ['jobs', 'delete'], ['executions'], ['executions', 'ls'], ['executions', 'get'], ['executions', 'cancel'], ['executions', 'retry'], ['watch'], ['preview']];
+  const commands = [[], ['login'], ['jobs'], ['jobs', 'ls'], ['jobs', 'get'], ['jobs', 'create'], ['jobs', 'update'], ['jobs', 'pause'], ['jobs', 'resume'], ['jobs', 'trigger'], ['jobs', 'backfill'], ['jobs', 'delete'], ['executions'], ['executions', 'ls'], ['executions', 'get'], ['executions', 'cancel'], ['executions', 'retry'], ['watch'], ['preview']];
   for (const command of commands) {
     const out = await ok(...command, '--help');
     assert.match(out, new RegExp(`Usage: kairos ${command.join(' ')}`.trim()));
@@ -195,4 +195,28 @@ test('preview shows occurrences in UTC and local time; a bad cron is exit 6 (bad
   const bad = await kairos('preview', 'not a cron');
   assert.equal(bad.code, 6);
   assert.match(bad.stderr, /BAD_USER_INPUT/);
+});
+
+test('jobs backfill: --dry-run lists the occurrences in UTC and local time; without it they are created once; too many is exit 6', async () => {
+  await ok('login', '--url', url, '--token', token);
+  const job = await json('jobs', 'create', '--name', 'cli-backfill', '--cron', '30 2 * * *', '--tz', 'Europe/Berlin', '--handler', 'noop');
+  try {
+    const range = ['--from', '2026-03-27T00:00:00+01:00', '--to', '2026-03-31T00:00:00+02:00'];
+    const dry = await ok('jobs', 'backfill', job.id, ...range, '--dry-run');
+    const lines = dry.trim().split('\n');
+    assert.match(lines[0], /^AT \(UTC\)\s+LOCAL$/);
+    assert.deepEqual(
+      lines.slice(1, 5).map((l) => l.split(/\s+/)[1]),
+      ['2026-03-27T02:30:00.000+01:00', '2026-03-28T02:30:00.000+01:00', '2026-03-29T03:00:00.000+02:00', '2026-03-30T02:30:00.000+02:00'],
+    );
+    assert.match(lines[5], /^dry run: 4 occurrences$/);
+    assert.deepEqual(await json('executions', 'ls', '--job', job.id, '--all'), []);
+    assert.equal((await json('jobs', 'backfill', job.id, ...range)).created, 4);
+    assert.match(await ok('jobs', 'backfill', job.id, ...range), /created 0, existing 4/);
+    const tooMany = await kairos('jobs', 'backfill', job.id, '--from', '2000-01-01T00:00:00Z', '--to', '2026-03-01T00:00:00Z');
+    assert.equal(tooMany.code, 6);
+    assert.match(tooMany.stderr, /BACKFILL_MAX_OCCURRENCES/);
+  } finally {
+    await ok('jobs', 'delete', job.id);
+  }
 });

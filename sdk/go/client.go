@@ -24,6 +24,8 @@ type (
 	ExecutionConnection = ExecutionsExecutionsExecutionConnection
 	// BulkOperation is a bulk retry or cancel (RetryExecutions, CancelExecutions) and its progress.
 	BulkOperation = BulkOperationFields
+	// BackfillResult is what BackfillJob created, or would create (a dry run).
+	BackfillResult = BackfillJobBackfillJobBackfillResult
 )
 
 // Client calls one Kairos deployment with one credential. It is safe for concurrent use.
@@ -342,6 +344,18 @@ func (c *Client) TriggerJob(ctx context.Context, id string, payload json.RawMess
 		return nil, asError(err)
 	}
 	return &r.TriggerJob.Execution.ExecutionFields, nil
+}
+
+// BackfillJob creates the job's past occurrences in [from, to) as BACKFILL executions, paced; an
+// occurrence that has an execution already is left alone (Existing), so calling again creates
+// nothing. With dryRun it returns the instants only. More than the server's BACKFILL_MAX_OCCURRENCES
+// is BAD_USER_INPUT (maxOccurrences); more than the tenant's waiting room QUOTA_EXCEEDED.
+func (c *Client) BackfillJob(ctx context.Context, id string, from, to time.Time, dryRun bool) (*BackfillResult, error) {
+	r, err := BackfillJob(ctx, c.gql, id, from, to, &dryRun)
+	if err != nil {
+		return nil, asError(err)
+	}
+	return &r.BackfillJob, nil
 }
 
 // CancelExecution cancels an execution; a running attempt is aborted on its worker.

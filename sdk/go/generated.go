@@ -189,6 +189,69 @@ var AllAttemptOutcome = []AttemptOutcome{
 	AttemptOutcomeCancelled,
 }
 
+// BackfillJobBackfillJobBackfillResult includes the requested fields of the GraphQL type BackfillResult.
+// The GraphQL type's documentation follows.
+//
+// What backfillJob created, or would create (dryRun).
+type BackfillJobBackfillJobBackfillResult struct {
+	// True when nothing was created: a dry run.
+	DryRun bool `json:"dryRun"`
+	// The job's occurrences in [from, to) outside its exclusion windows, oldest first, as UTC and local time in the schedule's zone (the engine of previewSchedule), whether they had an execution already or not.
+	Instants []BackfillJobBackfillJobBackfillResultInstantsScheduledTime `json:"instants"`
+	// Occurrences in [from, to) inside one of the job's exclusion windows: left out, neither created nor listed in instants (the scheduler records them SKIPPED).
+	Excluded int `json:"excluded"`
+	// Executions this call created, with trigger BACKFILL (0 on a dry run).
+	Created int `json:"created"`
+	// Occurrences that had an execution already (of the schedule or of an earlier backfill, in any state) and were left alone; null on a dry run.
+	Existing *int `json:"existing"`
+	// When the last execution this call created is due to start: a backfill is paced (BACKFILL_EXECUTIONS_PER_SECOND, and one per timeoutSeconds for a job whose overlap policy is not ALLOW). Null when none was created.
+	LastStartAt *time.Time `json:"lastStartAt"`
+}
+
+// GetDryRun returns BackfillJobBackfillJobBackfillResult.DryRun, and is useful for accessing the field via an interface.
+func (v *BackfillJobBackfillJobBackfillResult) GetDryRun() bool { return v.DryRun }
+
+// GetInstants returns BackfillJobBackfillJobBackfillResult.Instants, and is useful for accessing the field via an interface.
+func (v *BackfillJobBackfillJobBackfillResult) GetInstants() []BackfillJobBackfillJobBackfillResultInstantsScheduledTime {
+	return v.Instants
+}
+
+// GetExcluded returns BackfillJobBackfillJobBackfillResult.Excluded, and is useful for accessing the field via an interface.
+func (v *BackfillJobBackfillJobBackfillResult) GetExcluded() int { return v.Excluded }
+
+// GetCreated returns BackfillJobBackfillJobBackfillResult.Created, and is useful for accessing the field via an interface.
+func (v *BackfillJobBackfillJobBackfillResult) GetCreated() int { return v.Created }
+
+// GetExisting returns BackfillJobBackfillJobBackfillResult.Existing, and is useful for accessing the field via an interface.
+func (v *BackfillJobBackfillJobBackfillResult) GetExisting() *int { return v.Existing }
+
+// GetLastStartAt returns BackfillJobBackfillJobBackfillResult.LastStartAt, and is useful for accessing the field via an interface.
+func (v *BackfillJobBackfillJobBackfillResult) GetLastStartAt() *time.Time { return v.LastStartAt }
+
+// BackfillJobBackfillJobBackfillResultInstantsScheduledTime includes the requested fields of the GraphQL type ScheduledTime.
+type BackfillJobBackfillJobBackfillResultInstantsScheduledTime struct {
+	At time.Time `json:"at"`
+	// The same instant as wall-clock time in the schedule's time zone, ISO-8601 with its UTC offset.
+	Local string `json:"local"`
+}
+
+// GetAt returns BackfillJobBackfillJobBackfillResultInstantsScheduledTime.At, and is useful for accessing the field via an interface.
+func (v *BackfillJobBackfillJobBackfillResultInstantsScheduledTime) GetAt() time.Time { return v.At }
+
+// GetLocal returns BackfillJobBackfillJobBackfillResultInstantsScheduledTime.Local, and is useful for accessing the field via an interface.
+func (v *BackfillJobBackfillJobBackfillResultInstantsScheduledTime) GetLocal() string { return v.Local }
+
+// BackfillJobResponse is returned by BackfillJob on success.
+type BackfillJobResponse struct {
+	// Creates the job's past occurrences in [from, to) as executions with trigger BACKFILL, paced, each due at its nominal instant (scheduledFor). An occurrence that has an execution already is not created again, so a repeated call creates nothing. to may not be later than now. More occurrences than BACKFILL_MAX_OCCURRENCES (default 500) is BAD_USER_INPUT with maxOccurrences; more than the tenant's waiting room is QUOTA_EXCEEDED; nothing is created then. dryRun returns the instants and creates nothing.
+	BackfillJob BackfillJobBackfillJobBackfillResult `json:"backfillJob"`
+}
+
+// GetBackfillJob returns BackfillJobResponse.BackfillJob, and is useful for accessing the field via an interface.
+func (v *BackfillJobResponse) GetBackfillJob() BackfillJobBackfillJobBackfillResult {
+	return v.BackfillJob
+}
+
 // BulkOperationFields includes the GraphQL fields of BulkOperation requested by the fragment BulkOperationFields.
 // The GraphQL type's documentation follows.
 //
@@ -1611,12 +1674,15 @@ const (
 	ExecutionTriggerManual ExecutionTrigger = "MANUAL"
 	// A misfire catch-up after scheduler downtime.
 	ExecutionTriggerCatchUp ExecutionTrigger = "CATCH_UP"
+	// backfillJob: a past occurrence created on request; scheduledFor is its nominal instant, so it is late by design: its startLagMs is null and executionStats leaves it out of the start-lag percentiles.
+	ExecutionTriggerBackfill ExecutionTrigger = "BACKFILL"
 )
 
 var AllExecutionTrigger = []ExecutionTrigger{
 	ExecutionTriggerSchedule,
 	ExecutionTriggerManual,
 	ExecutionTriggerCatchUp,
+	ExecutionTriggerBackfill,
 }
 
 // ExecutionUpdatedExecutionUpdatedExecutionEvent includes the requested fields of the GraphQL type ExecutionEvent.
@@ -5678,6 +5744,26 @@ var AllWorkload = []Workload{
 	WorkloadCpuBound,
 }
 
+// __BackfillJobInput is used internally by genqlient
+type __BackfillJobInput struct {
+	Id     string    `json:"id"`
+	From   time.Time `json:"from"`
+	To     time.Time `json:"to"`
+	DryRun *bool     `json:"dryRun,omitempty"`
+}
+
+// GetId returns __BackfillJobInput.Id, and is useful for accessing the field via an interface.
+func (v *__BackfillJobInput) GetId() string { return v.Id }
+
+// GetFrom returns __BackfillJobInput.From, and is useful for accessing the field via an interface.
+func (v *__BackfillJobInput) GetFrom() time.Time { return v.From }
+
+// GetTo returns __BackfillJobInput.To, and is useful for accessing the field via an interface.
+func (v *__BackfillJobInput) GetTo() time.Time { return v.To }
+
+// GetDryRun returns __BackfillJobInput.DryRun, and is useful for accessing the field via an interface.
+func (v *__BackfillJobInput) GetDryRun() *bool { return v.DryRun }
+
 // __BulkOperationProgressInput is used internally by genqlient
 type __BulkOperationProgressInput struct {
 	Id string `json:"id"`
@@ -5953,6 +6039,54 @@ func ApiKeys(
 	}
 
 	data_ = &ApiKeysResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The mutation executed by BackfillJob.
+const BackfillJob_Operation = `
+mutation BackfillJob ($id: ID!, $from: DateTime!, $to: DateTime!, $dryRun: Boolean) {
+	backfillJob(id: $id, from: $from, to: $to, dryRun: $dryRun) {
+		dryRun
+		instants {
+			at
+			local
+		}
+		excluded
+		created
+		existing
+		lastStartAt
+	}
+}
+`
+
+func BackfillJob(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	id string,
+	from time.Time,
+	to time.Time,
+	dryRun *bool,
+) (data_ *BackfillJobResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "BackfillJob",
+		Query:  BackfillJob_Operation,
+		Variables: &__BackfillJobInput{
+			Id:     id,
+			From:   from,
+			To:     to,
+			DryRun: dryRun,
+		},
+	}
+
+	data_ = &BackfillJobResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(

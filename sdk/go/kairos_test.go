@@ -633,3 +633,34 @@ func TestBulkCancelThenRetryOverAFilter(t *testing.T) {
 		_, _ = c.WaitBulkOperation(ctx, end.Id, 100*time.Millisecond, nil)
 	}
 }
+
+func TestBackfillJobDryRunThenOnce(t *testing.T) {
+	c, _, _ := live(t)
+	ctx := ctxFor(t, 30*time.Second)
+	job, err := c.CreateJob(ctx, kairos.CreateJobInput{
+		Name:     "go-sdk-backfill",
+		Schedule: kairos.ScheduleInput{Cron: kairos.Ptr("30 2 * * *"), Timezone: kairos.Ptr("Europe/Berlin")},
+		Target:   kairos.JobTargetInput{Handler: kairos.Ptr("noop")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _, _ = c.DeleteJob(ctx, job.Id) }()
+	from, to := time.Date(2026, 3, 28, 0, 0, 0, 0, time.UTC), time.Date(2026, 3, 30, 0, 0, 0, 0, time.UTC)
+	dry, err := c.BackfillJob(ctx, job.Id, from, to, true)
+	if err != nil || !dry.DryRun || dry.Created != 0 || dry.Existing != nil || len(dry.Instants) != 2 {
+		t.Fatalf("dry run: %+v %v", dry, err)
+	}
+	// 02:30 does not exist in Berlin on 29 March 2026: it fires at 03:00 CEST.
+	if got := dry.Instants[1].Local; got != "2026-03-29T03:00:00.000+02:00" {
+		t.Fatalf("the DST night's instant: %s", got)
+	}
+	done, err := c.BackfillJob(ctx, job.Id, from, to, false)
+	if err != nil || done.Created != 2 || done.Existing == nil || *done.Existing != 0 {
+		t.Fatalf("backfill: %+v %v", done, err)
+	}
+	again, err := c.BackfillJob(ctx, job.Id, from, to, false)
+	if err != nil || again.Created != 0 || again.Existing == nil || *again.Existing != 2 {
+		t.Fatalf("the same backfill again: %+v %v", again, err)
+	}
+}

@@ -1,3 +1,4 @@
+import type { BackfillSettings } from './backfillSettings.js';
 import type { BulkSettings } from './bulkSettings.js';
 
 /** The api role's settings: where it listens, how it verifies tokens, and its per-tenant limits on one process. */
@@ -53,4 +54,6 @@ export interface ApiSettings {
   tenantScansInFlight: number;
   /** Bulk retries and cancels: their limit, pace, and how a crashed one is resumed. */
   bulk: BulkSettings;
+  /** backfillJob: its maximum per call and its pace. */
+  backfill: BackfillSettings;
 }

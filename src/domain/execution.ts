@@ -21,7 +21,7 @@ export const CANCELLED_STATUS: Extract<ExecutionStatus, 'CANCELLED'> = 'CANCELLE
 /** How an execution ends before any attempt: skipped (overlap policy) or cancelled (its job is gone). */
 export type UnstartedEndStatus = Extract<ExecutionStatus, 'SKIPPED' | 'CANCELLED'>;
 
-export const EXECUTION_TRIGGERS = ['SCHEDULE', 'MANUAL', 'CATCH_UP'] as const;
+export const EXECUTION_TRIGGERS = ['SCHEDULE', 'MANUAL', 'CATCH_UP', 'BACKFILL'] as const;
 export type ExecutionTrigger = (typeof EXECUTION_TRIGGERS)[number];
 export const ATTEMPT_OUTCOMES = ['SUCCEEDED', 'FAILED', 'TIMED_OUT', 'CRASHED', 'CANCELLED'] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
@@ -43,7 +43,7 @@ export interface ExecutionDoc {
   _id: ObjectId;
   tenantId: string;
   jobId: ObjectId;
-  /** Unique per tenant: `<jobId>@<nominal ISO instant>` for schedule occurrences, `manual:<id>` otherwise. */
+  /** Unique per tenant: `<jobId>@<nominal ISO instant>` for schedule occurrences and backfilled ones (the same key: one execution per occurrence), `manual:<id>` otherwise. */
   occurrenceKey: string;
   trigger: ExecutionTrigger;
   status: ExecutionStatus;

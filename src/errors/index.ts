@@ -91,3 +91,17 @@ export class ExternalIdConflictError extends ConflictError {
     });
   }
 }
+
+/**
+ * A backfill whose range holds more occurrences than one call may create (BACKFILL_MAX_OCCURRENCES):
+ * BAD_USER_INPUT on `to`, with `maxOccurrences`, and nothing done. A dry run is refused alike.
+ */
+export class TooManyOccurrencesError extends KairosError {
+  readonly code: ErrorCode = 'BAD_USER_INPUT';
+  constructor(maxOccurrences: number) {
+    super(
+      `The range holds more than ${maxOccurrences} occurrences of the job, the most one backfill may create (BACKFILL_MAX_OCCURRENCES); backfill a shorter range, in several calls`,
+      { field: 'to', maxOccurrences },
+    );
+  }
+}

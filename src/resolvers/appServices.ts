@@ -20,6 +20,7 @@ import type { FlowLimiter } from '../quotas/flowLimiter.js';
 import type { RecentReads } from '../quotas/recentReads.js';
 import type { BulkOperationDoc } from '../domain/bulkOperation.js';
 import type { BulkRunner } from '../executions/bulkRunner.js';
+import type { BackfillDeps } from '../jobs/backfillJob.js';
 
 /** Each tenant's turns at one kind of work in this process (the api's TenantRequestGate). */
 export interface TenantTurns {
@@ -41,6 +42,8 @@ export interface OperationServices extends Omit<JobDeps, 'jobs' | 'executions' |
   claims: AttemptClaims;
   /** The process's bulk operation runner (woken when one is created here) and BULK_MAX_EXECUTIONS. */
   bulk: { runner: Pick<BulkRunner, 'wake'>; maxExecutions: number };
+  /** backfillJob's BACKFILL_MAX_OCCURRENCES and pace (BACKFILL_EXECUTIONS_PER_SECOND). */
+  backfill: BackfillDeps['backfill'];
 }
 
 /**

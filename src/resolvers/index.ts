@@ -10,6 +10,7 @@ import { NodeResolver } from './node.resolver.js';
 import { ScheduleResolver } from './schedule.resolver.js';
 import { SubscriptionResolver } from './subscription.resolver.js';
 import { ViewerResolver } from './viewer.resolver.js';
+import { BackfillResolver } from './backfill.resolver.js';
 
 export const resolvers = [
   ViewerResolver,
@@ -24,4 +25,5 @@ export const resolvers = [
   CalendarResolver,
   AlertResolver,
   SubscriptionResolver,
+  BackfillResolver,
 ] as const;

@@ -64,7 +64,8 @@ export function toExecutionNode(doc: ExecutionDoc): ExecutionNode {
     startedAt: doc.startedAt,
     finishedAt: doc.finishedAt,
     durationMs: doc.finishedAt && doc.startedAt ? doc.finishedAt.getTime() - doc.startedAt.getTime() : null,
-    startLagMs: firstStart ? firstStart.getTime() - doc.scheduledFor.getTime() : null,
+    // A backfilled execution is due at a past occurrence by design: its lag would say nothing (and overflow an Int).
+    startLagMs: firstStart && doc.trigger !== 'BACKFILL' ? firstStart.getTime() - doc.scheduledFor.getTime() : null,
     attempt: doc.attempt,
     maxAttempts: doc.maxAttempts,
     nextAttemptAt: doc.nextAttemptAt,

@@ -72,6 +72,7 @@ export async function startApiRole({ config, runtime, database, redis, shared, h
     createLock: new TenantLock(redis, config.redisPrefix, 'create-job', logger),
     cancels: shared.cancels,
     claims: shared.claims,
+    backfill: { maxOccurrences: config.backfill.maxOccurrences, pace: { perSecond: config.backfill.executionsPerSecond } },
   };
   const bulkRunner = createBulkRunner({
     db,

@@ -1,4 +1,3 @@
-import type { ObjectId } from 'mongodb';
 import { excludedReason, exclusionWindowsOf } from '../domain/exclusion.js';
 import type { JobDoc, JobStatus } from '../domain/job.js';
 import { exclusionAt } from '../domain/schedule/exclusionWindows.js';
@@ -81,6 +80,4 @@ export function planOccurrences(
   return { occurrences, scheduleCursor: cursor, status: cursor ? job.status : 'COMPLETED' };
 }
 
-export function occurrenceKey(jobId: ObjectId, nominal: Date): string {
-  return `${jobId.toHexString()}@${nominal.toISOString()}`;
-}
+export { occurrenceKey } from '../domain/occurrenceKey.js';

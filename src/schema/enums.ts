@@ -94,6 +94,10 @@ registerEnumType(ExecutionTrigger, {
   valuesConfig: {
     MANUAL: { description: 'triggerJob.' },
     CATCH_UP: { description: 'A misfire catch-up after scheduler downtime.' },
+    BACKFILL: {
+      description:
+        'backfillJob: a past occurrence created on request; scheduledFor is its nominal instant, so it is late by design: its startLagMs is null and executionStats leaves it out of the start-lag percentiles.',
+    },
   },
 });
 

@@ -3,6 +3,7 @@ import { SKIPPED_STATUS, type ExecutionDoc, type ExecutionStatus } from '../doma
 import { HISTORY_STATUSES, statusesMatching, type ExecutionPhase } from '../domain/executionPhase.js';
 import type { PageRequest } from '../pagination/pageRequest.js';
 import { collections, type Collections } from './collections.js';
+import { insertNew } from './insertNew.js';
 import { keysetFilter } from './keyset.js';
 import { rewriteSkips, type SkipRewrite } from './skipRewrites.js';
 import { cancelWaiting, type CancelledExecution, type WaitingSelection } from './waitingCancels.js';
@@ -46,6 +47,29 @@ export class ExecutionStore {
     const doc: ExecutionDoc = { ...execution, tenantId: this.tenantId };
     await this.c.executions.insertOne(doc);
     return doc;
+  }
+
+  /**
+   * Inserts `executions` (insertMany in chunks), skipping those whose occurrence already has one
+   * (the unique tenant + occurrence key): returns the ones this call inserted and how many it skipped.
+   */
+  async insertOccurrences(executions: Omit<ExecutionDoc, 'tenantId'>[]): Promise<{ inserted: ExecutionDoc[]; existing: number }> {
+    const docs: ExecutionDoc[] = executions.map((e) => ({ ...e, tenantId: this.tenantId }));
+    const duplicates = await insertNew(this.c.executions, docs);
+    return { inserted: docs.filter((_, i) => !duplicates.has(i)), existing: duplicates.size };
+  }
+
+  /**
+   * Which of these occurrence keys have an execution. One equality look-up each, in parallel, on the
+   * unique occurrence index: FerretDB evaluates an `$in` or `$or` in Go over every execution of the tenant.
+   */
+  async existingOccurrences(occurrenceKeys: readonly string[]): Promise<Set<string>> {
+    const rows = await Promise.all(
+      occurrenceKeys.map((occurrenceKey) =>
+        this.c.executions.findOne(this.scoped({ occurrenceKey }), { projection: { occurrenceKey: 1 } }),
+      ),
+    );
+    return new Set(rows.flatMap((r) => (r ? [r.occurrenceKey] : [])));
   }
 
   async findById(id: ObjectId): Promise<ExecutionDoc | null> {
@@ -149,16 +173,17 @@ export class ExecutionStore {
       .toArray();
   }
 
-  /** Start lags (first start minus scheduledFor, ms) of executions scheduled in [since, until) that started; at most `limit`. */
+  /** Start lags (first start minus scheduledFor, ms) of executions scheduled in [since, until) that started, BACKFILL ones left out; at most `limit` read. */
   async startLags(since: Date, until: Date, jobId: ObjectId | null, limit: number): Promise<number[]> {
     const rows = await this.c.executions
-      .find<Pick<ExecutionDoc, 'scheduledFor' | 'startedAt'>>(
+      .find<Pick<ExecutionDoc, 'scheduledFor' | 'startedAt' | 'trigger'>>(
         this.scoped({ scheduledFor: { $gte: since, $lt: until }, startedAt: { $ne: null }, ...(jobId ? { jobId } : {}) }),
-        { projection: { _id: 0, scheduledFor: 1, startedAt: 1 } },
+        { projection: { _id: 0, scheduledFor: 1, startedAt: 1, trigger: 1 } },
       )
       .limit(limit)
       .toArray();
-    return rows.map((r) => r.startedAt!.getTime() - r.scheduledFor.getTime());
+    // A backfilled execution is due at a past occurrence by design: its lag says nothing about the workers.
+    return rows.filter((r) => r.trigger !== 'BACKFILL').map((r) => r.startedAt!.getTime() - r.scheduledFor.getTime());
   }
 
   /**

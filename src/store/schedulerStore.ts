@@ -3,10 +3,9 @@ import { RUNNING_SINCE, WAITING_SINCE, type ExecutionDoc, type ExecutionStatus, 
 import type { JobDoc, JobStatus } from '../domain/job.js';
 import { bulkUpdate } from './bulkUpdates.js';
 import { collections, type Collections } from './collections.js';
+import { insertNew } from './insertNew.js';
 import { rewriteSkips, type SkipRewrite } from './skipRewrites.js';
 import { cancelWaiting, type CancelledExecution, type WaitingSelection } from './waitingCancels.js';
-
-const WRITE_CHUNK = 100;
 
 export interface SchedulerStoreOptions {
   /** Send update statements each as its own command (bulkUpdates.ts): true for FerretDB, false for MongoDB. Default true, safe on both. */
@@ -74,19 +73,7 @@ export class SchedulerStore {
     docs: ExecutionDoc[],
   ): Promise<{ inserted: ExecutionDoc[]; existing: ExecutionDoc[]; leftBehind: ExecutionDoc[] }> {
     if (docs.length === 0) return { inserted: [], existing: [], leftBehind: [] };
-    const failed = new Set<number>();
-    // In chunks: one large insert on a busy FerretDB can outlast the socket timeout, and then the
-    // whole pass fails again and again; a chunk that lands stays landed.
-    for (let start = 0; start < docs.length; start += WRITE_CHUNK) {
-      try {
-        await this.c.executions.insertMany(docs.slice(start, start + WRITE_CHUNK), { ordered: false });
-      } catch (error) {
-        const writeErrors = (error as { writeErrors?: { index: number; code: number }[] | { index: number; code: number } }).writeErrors;
-        const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
-        if (list.length === 0 || list.some((e) => e.code !== 11000)) throw error;
-        for (const e of list) failed.add(start + e.index);
-      }
-    }
+    const failed = await insertNew(this.c.executions, docs);
     const inserted = docs.filter((_, i) => !failed.has(i));
     if (failed.size === 0) return { inserted, existing: [], leftBehind: [] };
     const duplicates = docs.filter((_, i) => failed.has(i));

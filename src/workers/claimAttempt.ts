@@ -62,6 +62,10 @@ export async function claimAttempt(deps: ClaimDeps, run: Run, timeoutMs: number,
   }
   if (!started) return null;
   if (number === 1) deps.runStore.noteJobRun(run.tenantId, run.jobId, startedAt);
-  if (number === 1) deps.metrics.attemptStarted(startedAt.getTime() - run.scheduledFor.getTime(), run.trigger, run.workload, run.tenantId);
+  // A backfilled execution is due at a past occurrence by design: its lag behind that instant says
+  // nothing about the workers, and would set off the start-lag alert for as long as a backfill runs.
+  if (number === 1 && run.trigger !== 'BACKFILL') {
+    deps.metrics.attemptStarted(startedAt.getTime() - run.scheduledFor.getTime(), run.trigger, run.workload, run.tenantId);
+  }
   return { number, startedAt, claim: started.claim };
 }

@@ -95,6 +95,19 @@ const OPERATIONS: Operation[] = [
     after: (data, ids) => (ids.executionId = data.triggerJob.execution.id),
   },
   {
+    name: 'backfillJob',
+    needs: 'MEMBER',
+    run: (u, t, ids) =>
+      gql(
+        u,
+        t,
+        'mutation($id: ID!) { backfillJob(id: $id, from: "2026-03-01T00:00:00Z", to: "2026-03-01T00:10:00Z", dryRun: true) { created } }',
+        {
+          id: ids.jobId,
+        },
+      ),
+  },
+  {
     name: 'cancelExecution',
     needs: 'MEMBER',
     run: (u, t, ids) => gql(u, t, 'mutation($id: ID!) { cancelExecution(id: $id) { execution { status } } }', { id: ids.executionId }),

@@ -158,6 +158,7 @@ const ID_PROBES: IdProbe[] = [
   mutationById('resumeJob', 'Job', 'job { id status }'),
   mutationById('deleteJob', 'Job', 'deletedJobId'),
   mutationById('triggerJob', 'Job', 'execution { id }', ', payload: { by: "B" }'),
+  mutationById('backfillJob', 'Job', 'created existing instants { at }', ', from: "2026-03-01T00:00:00Z", to: "2026-03-03T00:00:00Z"'),
   mutationById('cancelExecution', 'Execution', 'execution { id status }'),
   mutationById('retryExecution', 'Execution', 'execution { id status }'),
   mutationById('revokeApiKey', 'ApiKey', 'id'),

@@ -104,6 +104,10 @@ describe('loadConfig defaults', () => {
     expect(config.mode).toBe('development');
   });
 
+  it('lets one backfill create 500 occurrences at most, started 2 a second', () => {
+    expect(config.backfill).toEqual({ maxOccurrences: 500, executionsPerSecond: 2 });
+  });
+
   it('traces nothing without OTEL_EXPORTER_OTLP_ENDPOINT; the service is called kairos', () => {
     expect(config.tracing).toEqual({ otlpEndpoint: null, serviceName: 'kairos' });
   });
@@ -163,6 +167,8 @@ describe('loadConfig with explicit values', () => {
       ALERT_OVERDUE_CHECK_MS: '1000',
       ALERT_DELIVERY_ATTEMPTS: '3',
       ALERT_DELIVERY_BACKOFF_MS: '500',
+      BACKFILL_MAX_OCCURRENCES: '90',
+      BACKFILL_EXECUTIONS_PER_SECOND: '7',
       WORKER_IO_CONCURRENCY: '8',
       WORKER_CPU_CONCURRENCY: '3',
       WORKER_TENANT_SHARE_PERCENT: '40',
@@ -207,6 +213,7 @@ describe('loadConfig with explicit values', () => {
       tenantScansInFlight: 2,
       bulk: { maxExecutions: 500, executionsPerSecond: 50, operationsPerProcess: 3, leaseMs: 4000, claimEveryMs: 700 },
       alerts: { perMinute: 30, rulesCacheMs: 0, overdueCheckMs: 1000, deliveryAttempts: 3, deliveryBackoffMs: 500 },
+      backfill: { maxOccurrences: 90, executionsPerSecond: 7 },
       rateLimitedAnswerDelayMs: 0,
       workerIoConcurrency: 8,
       workerCpuConcurrency: 3,
@@ -319,6 +326,9 @@ describe('loadConfig rejects invalid values with a ConfigError naming the variab
     ['DEFAULT_MAX_EXECUTIONS_PER_MINUTE', { DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '1.5' }],
     ['DEFAULT_MAX_WAITING_EXECUTIONS', { DEFAULT_MAX_WAITING_EXECUTIONS: '0' }],
     ['DEFAULT_EXECUTION_RETENTION_DAYS', { DEFAULT_EXECUTION_RETENTION_DAYS: '0' }],
+    ['BACKFILL_MAX_OCCURRENCES', { BACKFILL_MAX_OCCURRENCES: '0' }],
+    ['BACKFILL_MAX_OCCURRENCES', { BACKFILL_MAX_OCCURRENCES: '10001' }],
+    ['BACKFILL_EXECUTIONS_PER_SECOND', { BACKFILL_EXECUTIONS_PER_SECOND: '0' }],
     ['OTEL_EXPORTER_OTLP_ENDPOINT', { OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://127.0.0.1:4317' }],
     ['OTEL_EXPORTER_OTLP_ENDPOINT', { OTEL_EXPORTER_OTLP_ENDPOINT: '127.0.0.1:4318' }],
   ])('%s: %j', (variable, overrides) => {

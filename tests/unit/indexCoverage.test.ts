@@ -74,6 +74,8 @@ const QUERIES: Record<
   'executionStore.findById': { collection: 'executions', index: '_id', fields: ['_id'] },
   'executionStore.findByIds': { collection: 'executions', index: '_id', fields: ['_id'] },
   'executionStore.insert': { collection: 'executions', index: 'occurrence', fields: ['tenantId', 'occurrenceKey'] },
+  'executionStore.insertOccurrences': { collection: 'executions', index: 'occurrence', fields: ['tenantId', 'occurrenceKey'] },
+  'executionStore.existingOccurrences': { collection: 'executions', index: 'occurrence', fields: ['tenantId', 'occurrenceKey'] },
   'executionStore.list': { collection: 'executions', index: 'tenant_scheduled', fields: ['tenantId', 'scheduledFor'] },
   'executionStore.list(jobId)': { collection: 'executions', index: 'tenant_job_scheduled', fields: ['tenantId', 'jobId', 'scheduledFor'] },
   // A filter by label or job external id, resolved to its jobs' ids (jobStore.idsMatching): one $in, merged by scheduledFor.

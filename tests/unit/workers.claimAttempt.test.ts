@@ -106,6 +106,14 @@ describe('claimAttempt: the Redis claim, then the start through the startAttempt
     expect(lags).toEqual([]);
   });
 
+  it("a backfilled execution's start observes no start lag: it is due at a past occurrence by design", async () => {
+    const { deps, calls, lags } = setup();
+    const started = await claimAttempt(deps, queuedRun({ trigger: 'BACKFILL' }), 10_000, 'entry-1');
+    expect(started?.number).toBe(1);
+    expect(calls.some((c) => c.startsWith('job ran'))).toBe(true);
+    expect(lags).toEqual([]);
+  });
+
   it('does nothing when another delivery holds the claim', async () => {
     const { deps, calls, events } = setup({ free: false });
     expect(await claimAttempt(deps, run(), 10_000, 'entry-1')).toBeNull();

@@ -464,6 +464,47 @@ describe('dashboard', { concurrency: false }, () => {
     await page.context().close();
   });
 
+  test('backfills a job from its page: a preview of the occurrences in its zone, then the executions, once', async () => {
+    const created = await api('member', 'mutation($i: CreateJobInput!) { createJob(input: $i) { job { id } } }', {
+      i: { name: 'daily-report', schedule: { cron: '30 2 * * *', timezone: 'Europe/Berlin' }, target: { handler: 'noop' } },
+    });
+    const jobId = created.createJob.job.id;
+    const page = await openPage();
+    await signIn(page, tokens.member);
+    await page.getByTestId('who').waitFor();
+    await page.goto(`${base}/ui/#/jobs/${jobId}`);
+    await page.getByLabel('From (UTC day)').fill('2026-03-27');
+    await page.getByLabel('To (UTC day, excluded)').fill('2026-03-31');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    const previewed = page.locator('[data-testid=backfill-preview] li');
+    await previewed.nth(3).waitFor();
+    // 02:30 in Berlin, but 03:00 on the night the clocks go forward.
+    assert.deepEqual(await previewed.evaluateAll((items) => items.map((li) => li.dataset.at)), [
+      '2026-03-27T01:30:00.000Z',
+      '2026-03-28T01:30:00.000Z',
+      '2026-03-29T01:00:00.000Z',
+      '2026-03-30T00:30:00.000Z',
+    ]);
+    assert.equal((await api('member', `query($id: ID!) { executions(filter: { jobId: $id }) { edges { node { id } } } }`, { id: jobId })).executions.edges.length, 0);
+    await page.getByRole('button', { name: 'Backfill 4 occurrences' }).click();
+    await page.getByTestId('backfill-done').waitFor();
+    assert.match(await page.getByTestId('backfill-done').innerText(), /Created 4, 0 had run already/);
+    const succeeded = `query($id: ID!) { executions(filter: { jobId: $id, statuses: [SUCCEEDED] }) { edges { node { trigger } } } }`;
+    await eventually(async () => (await api('member', succeeded, { id: jobId })).executions.edges.length === 4, 'the four backfilled executions SUCCEEDED');
+    await page.reload();
+    const rows = page.locator('[data-testid=executions-table] tbody tr[data-execution-id]');
+    await rows.nth(3).waitFor({ timeout: WAIT });
+    assert.match(await rows.first().innerText(), /backfill/);
+    await page.getByLabel('From (UTC day)').fill('2026-03-27');
+    await page.getByLabel('To (UTC day, excluded)').fill('2026-03-31');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await previewed.nth(3).waitFor();
+    await shoot(page, 'job-backfill-desktop.png');
+    await page.getByRole('button', { name: 'Backfill 4 occurrences' }).click();
+    await page.getByText('Created 0, 4 had run already').waitFor();
+    await page.context().close();
+  });
+
   test('a VIEWER is offered no write action', async () => {
     const page = await openPage();
     await signIn(page, tokens.viewer);

@@ -26,6 +26,7 @@ export type ExecutionEvent = ops.ExecutionUpdatedSubscription['executionUpdated'
 export type JobConnection = ops.JobsQuery['jobs'];
 export type ExecutionConnection = ops.ExecutionsQuery['executions'];
 export type BulkOperation = ops.BulkOperationFieldsFragment;
+export type BackfillResult = ops.BackfillJobMutation['backfillJob'];
 
 export interface KairosClientOptions {
   /** The GraphQL endpoint, e.g. http://127.0.0.1:4000/graphql; subscriptions use the same URL over ws(s). */
@@ -188,6 +189,17 @@ export class KairosClient {
   /** Runs the job now as a MANUAL execution; `payload` overrides the job's for this run. */
   async triggerJob(id: string, payload?: unknown, options?: RequestOptions): Promise<Execution> {
     return (await this.request(ops.TriggerJobDocument, { id, payload }, options)).triggerJob.execution;
+  }
+
+  /**
+   * Creates the job's past occurrences in [from, to) as BACKFILL executions, paced; an occurrence that
+   * has an execution already is left alone (`existing`), so calling again creates nothing. With
+   * `dryRun` it returns the instants only. More than the server's BACKFILL_MAX_OCCURRENCES is
+   * BAD_USER_INPUT (`maxOccurrences`); more than the tenant's waiting room QUOTA_EXCEEDED.
+   */
+  async backfillJob(id: string, from: Date | string, to: Date | string, dryRun?: boolean, options?: RequestOptions): Promise<BackfillResult> {
+    const iso = (d: Date | string) => (typeof d === 'string' ? d : d.toISOString());
+    return (await this.request(ops.BackfillJobDocument, { id, from: iso(from), to: iso(to), dryRun }, options)).backfillJob;
   }
 
   async cancelExecution(id: string, options?: RequestOptions): Promise<Execution> {

@@ -322,3 +322,13 @@ test('a watch closed by the server ends with the error code of its close code (C
     await client.close();
   }
 });
+
+test('backfillJob sends the range as ISO instants (a Date or a string) and dryRun, and answers the result', async () => {
+  const result = { dryRun: true, instants: [{ at: '2026-03-29T01:00:00.000Z', local: '2026-03-29T03:00:00.000+02:00' }], excluded: 0, created: 0, existing: null, lastStartAt: null };
+  const { fetch, requests } = fakeFetch([{ body: { data: { backfillJob: result } } }]);
+  const client = new KairosClient({ url: 'http://kairos.test/graphql', token: 't', fetch });
+  assert.deepEqual(await client.backfillJob('j1', new Date('2026-03-29T00:00:00+01:00'), '2026-03-30T00:00:00Z', true), result);
+  const sent = JSON.parse(requests[0].init.body);
+  assert.match(sent.query, /backfillJob\(id: \$id, from: \$from, to: \$to, dryRun: \$dryRun\)/);
+  assert.deepEqual(sent.variables, { id: 'j1', from: '2026-03-28T23:00:00.000Z', to: '2026-03-30T00:00:00Z', dryRun: true });
+});

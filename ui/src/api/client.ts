@@ -9,6 +9,7 @@ import { KairosClient, KairosError } from '../../../sdk/typescript/src/index.js'
 export { KairosClient, KairosError, documents } from '../../../sdk/typescript/src/index.js';
 export type {
   ApiKey,
+  BackfillResult,
   BulkOperation,
   CreateJobInput,
   Execution,

@@ -88,6 +88,8 @@ export type ExecutionStatus =
   | 'SUCCEEDED';
 
 export type ExecutionTrigger =
+  /** backfillJob: a past occurrence created on request; scheduledFor is its nominal instant, so it is late by design: its startLagMs is null and executionStats leaves it out of the start-lag percentiles. */
+  | 'BACKFILL'
   /** A misfire catch-up after scheduler downtime. */
   | 'CATCH_UP'
   /** triggerJob. */

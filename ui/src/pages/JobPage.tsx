@@ -2,6 +2,7 @@ import { documents, type Job } from '../api/client.js';
 import type { Schedule } from '../api/types.js';
 import { Card, ConfirmButton, ErrorBanner, Labels, StatusBadge, When } from '../components.js';
 import { ExecutionsTable } from '../executionsTable.js';
+import { BackfillForm } from '../backfillForm.js';
 import { absolute, cronFallback, offsetChanges, offsetOf, scheduleInWords } from '../format.js';
 import { navigate, useAction, useLive, useNow, useQuery } from '../hooks.js';
 import { useSession } from '../session.js';
@@ -70,6 +71,11 @@ export function JobPage({ id }: { id: string }) {
           {job.status === 'ACTIVE' ? <Occurrences schedule={job.schedule} from={job.nextRunAt} now={now} /> : <p class="muted">None while the job is {job.status.toLowerCase()}.</p>}
         </Card>
       </div>
+      {canWrite && (
+        <Card title="Backfill past occurrences">
+          <BackfillForm jobId={job.id} timeZone={job.schedule.timezone} onCreated={answer.reload} />
+        </Card>
+      )}
     </main>
   );
 }

@@ -112,6 +112,8 @@ export type ExecutionStatus =
   | 'SUCCEEDED';
 
 export type ExecutionTrigger =
+  /** backfillJob: a past occurrence created on request; scheduledFor is its nominal instant, so it is late by design: its startLagMs is null and executionStats leaves it out of the start-lag percentiles. */
+  | 'BACKFILL'
   /** A misfire catch-up after scheduler downtime. */
   | 'CATCH_UP'
   /** triggerJob. */
@@ -326,6 +328,16 @@ export type TriggerJobMutationVariables = Exact<{
 
 
 export type TriggerJobMutation = { triggerJob: { execution: { id: string, jobId: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, queuedAt: string | null, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, nextAttemptAt: string | null, error: string | null, reason: string | null, waitingFor: string | null, skippedCount: number | null, skippedUntil: string | null, result: unknown, createdAt: string, updatedAt: string, attempts: Array<{ number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, retryAfterSeconds: number | null, workerId: string | null }>, job: { id: string, name: string } | null } } };
+
+export type BackfillJobMutationVariables = Exact<{
+  id: string;
+  from: string;
+  to: string;
+  dryRun?: boolean | null | undefined;
+}>;
+
+
+export type BackfillJobMutation = { backfillJob: { dryRun: boolean, excluded: number, created: number, existing: number | null, lastStartAt: string | null, instants: Array<{ at: string, local: string }> } };
 
 export type CancelExecutionMutationVariables = Exact<{
   id: string;
@@ -993,6 +1005,21 @@ fragment ExecutionFields on Execution {
     name
   }
 }`) as unknown as TypedDocumentString<TriggerJobMutation, TriggerJobMutationVariables>;
+export const BackfillJobDocument = new TypedDocumentString(`
+    mutation BackfillJob($id: ID!, $from: DateTime!, $to: DateTime!, $dryRun: Boolean) {
+  backfillJob(id: $id, from: $from, to: $to, dryRun: $dryRun) {
+    dryRun
+    instants {
+      at
+      local
+    }
+    excluded
+    created
+    existing
+    lastStartAt
+  }
+}
+    `) as unknown as TypedDocumentString<BackfillJobMutation, BackfillJobMutationVariables>;
 export const CancelExecutionDocument = new TypedDocumentString(`
     mutation CancelExecution($id: ID!) {
   cancelExecution(id: $id) {

@@ -9,6 +9,8 @@ import type { SchedulerRole } from '../scheduler/schedulerRole.js';
 import { AlertRecords } from '../store/alertRecords.js';
 import { startAlertDeliverer } from '../alerts/alertDeliverer.js';
 import { OverdueCheck } from '../alerts/overdueCheck.js';
+import { inSpan } from '../tracing/inSpan.js';
+import { SPAN_ATTRIBUTES as A } from '../tracing/spanAttributes.js';
 import { targetAgent } from '../workers/targets/targetAgent.js';
 import type { Database } from './connections.js';
 import type { ProcessServices } from './processServices.js';
@@ -34,7 +36,7 @@ export interface AlertRoleDeps {
  * leader only, every ALERT_OVERDUE_CHECK_MS. Registers their stops in the process's closers.
  */
 export function startAlertRole({ config, runtime, database, redis, consumerConnection, shared, scheduler }: AlertRoleDeps): void {
-  const { clock, logger, closers } = runtime;
+  const { clock, logger, closers, tracer } = runtime;
   const dispatcher = targetAgent(config.allowPrivateTargets);
   closers.add(() => dispatcher.close());
   const deliverer = startAlertDeliverer(consumerConnection, config.redisPrefix, {
@@ -51,9 +53,11 @@ export function startAlertRole({ config, runtime, database, redis, consumerConne
   const timer = setInterval(() => {
     if (running) return;
     if (!scheduler.isLeader) return overdue.reset();
-    running = overdue
-      .check(clock())
-      .then(() => undefined)
+    // A span per pass, like the sweep's: what the check costs shows beside what the sweep costs.
+    running = inSpan(tracer, 'alerts.overdue_check', {}, async (span) => {
+      const { read, overdue: found } = await overdue.check(clock());
+      span.setAttributes({ [A.overdueRead]: read, [A.overdueFound]: found });
+    })
       .catch((error: unknown) => logger.warn('overdue check failed', { error: errorMessage(error) }))
       .finally(() => (running = null));
   }, config.alerts.overdueCheckMs);

@@ -19,6 +19,9 @@ export const SPAN_ATTRIBUTES = {
   sweepJobs: 'kairos.sweep.jobs',
   sweepExecutions: 'kairos.sweep.executions',
   sweepBehindMs: 'kairos.sweep.behind_ms',
+  /** Queue entries an overdue-check pass read, and those it found overdue. */
+  overdueRead: 'kairos.alerts.overdue_read',
+  overdueFound: 'kairos.alerts.overdue_found',
   /** The first GraphQL error's `extensions.code`. */
   graphqlErrorCode: 'kairos.graphql.error_code',
   // Copied from the incubating semantic conventions (libraries are told not to import those).

@@ -1,4 +1,4 @@
-import type { Db } from 'mongodb';
+import { ObjectId, type Db } from 'mongodb';
 import type { JobDoc } from '#kairos/domain/job.js';
 import type { Redis } from 'ioredis';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
@@ -7,6 +7,7 @@ import { startKairos } from '#kairos/kairos.js';
 import { createLogger } from '#kairos/logger.js';
 import { DueIndex } from '#kairos/scheduler/dueIndex.js';
 import { AuditStore } from '../audit/auditStore.js';
+import { AlertSettingsStore } from '#kairos/store/alertSettingsStore.js';
 import { ensureIndexes } from '#kairos/store/indexes.js';
 import { ExecutionStore } from '#kairos/store/executionStore.js';
 import { JobStore } from '#kairos/store/jobStore.js';
@@ -29,6 +30,9 @@ export interface SchedulesRow {
   started: number;
   lag: Figures;
   sweep: Figures;
+  /** The leader's overdue-check passes in the window (every tenant has alert rules): duration, and queue entries read per pass. */
+  overdue: Figures;
+  overdueReadPerPass: number;
   /** Due jobs per sweep pass in the window (mean). */
   jobsPerPass: number;
   /** The leader's build of the due index from MongoDB when it starts leading (the index is missing, as after Redis lost it). */
@@ -42,14 +46,17 @@ const TENANTS = 100;
 const LOAD_CHUNK = 1000;
 const LOAD_CONCURRENCY = 3;
 
-/** Keeps the durations of the leader's sweep passes (its `scheduler.sweep` spans) and drops every other span. */
+/** Keeps the durations of the leader's sweep and overdue-check passes (their spans) and drops every other span. */
 class SweepSpans implements SpanExporter {
   readonly passes: { endedAt: number; ms: number; jobs: number }[] = [];
+  readonly overdueChecks: { endedAt: number; ms: number; read: number }[] = [];
   export(spans: ReadableSpan[], done: (result: { code: number }) => void): void {
     for (const span of spans) {
-      if (span.name !== 'scheduler.sweep') continue;
       const ms = span.duration[0] * 1000 + span.duration[1] / 1e6;
-      this.passes.push({ endedAt: span.endTime[0] * 1000 + span.endTime[1] / 1e6, ms, jobs: Number(span.attributes[A.sweepJobs] ?? 0) });
+      const endedAt = span.endTime[0] * 1000 + span.endTime[1] / 1e6;
+      if (span.name === 'scheduler.sweep') this.passes.push({ endedAt, ms, jobs: Number(span.attributes[A.sweepJobs] ?? 0) });
+      else if (span.name === 'alerts.overdue_check')
+        this.overdueChecks.push({ endedAt, ms, read: Number(span.attributes[A.overdueRead] ?? 0) });
     }
     done({ code: 0 });
   }
@@ -97,6 +104,7 @@ export async function measureSchedules(
     await Promise.all([...byTenant].map(([t, jobs]) => stores[t].insertMany(jobs)));
     if (c % 100 === 0) progress(`schedules ${size}: loading (${chunks.length - chunks.indexOf(c)} of ${chunks.length} chunks)`);
   });
+  await addAlertRules(db, TENANTS);
   const loadMs = Date.now() - loadStarted;
   // The due index is left to the leader: it finds the index not built and builds it from MongoDB,
   // as after Redis lost its data (timed below as the leader's rebuild).
@@ -121,6 +129,7 @@ export async function measureSchedules(
     DEFAULT_MAX_EXECUTIONS_PER_MINUTE: '1000000',
     DEFAULT_MAX_CONCURRENT_EXECUTIONS: '1000',
     WORKER_TENANT_SHARE_PERCENT: '100',
+    ALERT_OVERDUE_CHECK_MS: '1000',
   });
   const startedAt = Date.now();
   const kairos = await startKairos({ config, dbName: db.databaseName, logger, traceExporter: spans });
@@ -159,6 +168,7 @@ export async function measureSchedules(
       if (lags.length >= due || Date.now() > deadline) break;
     }
     const inWindow = spans.passes.filter((p) => p.endedAt >= windowStart && p.endedAt < windowEnd);
+    const checks = spans.overdueChecks.filter((p) => p.endedAt >= windowStart && p.endedAt < windowEnd);
     let rangeMs: number | null = null;
     if (size <= 100_000) {
       const began = Date.now();
@@ -177,11 +187,37 @@ export async function measureSchedules(
       lag: figures(lags),
       sweep: figures(inWindow.map((p) => p.ms)),
       jobsPerPass: inWindow.reduce((sum, p) => sum + p.jobs, 0) / Math.max(1, inWindow.length),
+      overdue: figures(checks.map((p) => p.ms)),
+      overdueReadPerPass: checks.reduce((sum, p) => sum + p.read, 0) / Math.max(1, checks.length),
       leaderRebuildMs,
       rangeMs,
     };
   } finally {
     await kairos.stop();
+  }
+}
+
+/**
+ * Every tenant gets a channel and tenant-wide rules of each kind, so that every execution's end goes
+ * through the alert evaluator and the leader's overdue check runs (each second here) over every job.
+ */
+async function addAlertRules(db: Db, tenants: number): Promise<void> {
+  const at = new Date();
+  for (let t = 0; t < tenants; t++) {
+    const settings = new AlertSettingsStore(db, `sched-${t}`);
+    const channel = await settings.insertChannel({
+      _id: new ObjectId(),
+      name: 'bench',
+      url: 'https://alerts.invalid/bench',
+      format: 'KAIROS',
+      createdAt: at,
+    });
+    for (const [kind, threshold] of [
+      ['CONSECUTIVE_FAILURES', 3],
+      ['SKIPPED', 1],
+      ['OVERDUE', 60],
+    ] as const)
+      await settings.insertRule({ _id: new ObjectId(), channelId: channel._id, jobId: null, kind, threshold, createdAt: at });
   }
 }
 
@@ -210,12 +246,16 @@ export function schedulesTables(rows: SchedulesRow[], options: SchedulesOptions)
       rows: rows.map((r) => ({ size: size(r), values: [`${r.due} (${r.started})`, r.lag.p50, r.lag.p99, r.lag.max] })),
     },
     {
-      title: "Schedules: the leader's sweep, one pass a second, durations of the passes in the window (its spans)",
+      title:
+        "Schedules: the leader's sweep and overdue check, one pass each a second, durations of the passes in the window (their spans); every tenant has tenant-wide alert rules (3 failures in a row, skipped, 60 s overdue)",
       sizeLabel: 'schedules',
       columns: [
         { label: 'sweep p50 ms', ratio: true },
         { label: 'sweep p99 ms', ratio: true },
         { label: 'due jobs / pass' },
+        { label: 'overdue check p50 ms', ratio: true },
+        { label: 'overdue check p99 ms', ratio: true },
+        { label: 'entries read / check' },
         { label: 'old range query ms', ratio: true },
         { label: 'load s' },
         { label: "leader's index build s" },
@@ -226,6 +266,9 @@ export function schedulesTables(rows: SchedulesRow[], options: SchedulesOptions)
           r.sweep.p50,
           r.sweep.p99,
           Math.round(r.jobsPerPass * 10) / 10,
+          r.overdue.p50,
+          r.overdue.p99,
+          Math.round(r.overdueReadPerPass * 10) / 10,
           r.rangeMs,
           r.loadMs / 1000,
           r.leaderRebuildMs === null ? null : r.leaderRebuildMs / 1000,

@@ -5,6 +5,8 @@ import type { BulkOperationStore } from '../store/bulkOperationStore.js';
 import type { ExecutionListFilter, ExecutionStore } from '../store/executionStore.js';
 import { bulkStatuses, checkMatched, parseOperationId } from './bulkLimits.js';
 import type { BulkRunner } from './bulkRunner.js';
+import type { ChangeRecorder } from '../changes/changeLog.js';
+import { toGlobalId } from '../ids/globalId.js';
 
 /** What starting a bulk operation needs: the caller's tenant's stores, the process's runner and the limit. */
 export interface BulkStartDeps {
@@ -13,6 +15,8 @@ export interface BulkStartDeps {
   runner: Pick<BulkRunner, 'wake'>;
   /** BULK_MAX_EXECUTIONS. */
   maxExecutions: number;
+  /** The caller's change history: the operation's start is recorded, not each execution it retries or cancels. */
+  changes: ChangeRecorder;
 }
 
 /**
@@ -59,6 +63,15 @@ export async function startBulkOperation(
     items.map(({ _id, jobId, status, attempt }) => ({ _id, jobId, status, attempt })),
   );
   if (!created) return sameKind(operation, kind);
+  await deps.changes.record({
+    action: kind === 'RETRY' ? 'RETRY_EXECUTIONS' : 'CANCEL_EXECUTIONS',
+    target: { type: 'BULK_OPERATION', id: toGlobalId('BulkOperation', _id) },
+    jobId: filter?.jobId ?? null,
+    before: null,
+    after: { kind, state: operation.state, total: operation.total, operationId: operation.operationId },
+    details: { filter: filter && { ...filter, jobId: filter.jobId ? toGlobalId('Job', filter.jobId) : null, statuses } },
+    at: now,
+  });
   if (!empty) deps.runner.wake();
   return operation;
 }

@@ -8,8 +8,9 @@ import type { TenantLock } from '../quotas/tenantLock.js';
 import type { JobCounter } from '../quotas/jobCounter.js';
 import type { JobDeps } from './jobDeps.js';
 import { checkFlowKeyQuota } from './flowKeyQuota.js';
+import { recordJobChange } from './recordJobChange.js';
 
-export interface CreateJobDeps extends Pick<JobDeps, 'jobs' | 'scheduling' | 'logger'> {
+export interface CreateJobDeps extends Pick<JobDeps, 'jobs' | 'scheduling' | 'logger' | 'changes'> {
   handlerNames: ReadonlySet<string>;
   /** ALLOW_PRIVATE_TARGETS: whether a target URL may name a private IP literal. */
   allowPrivateTargets: boolean;
@@ -27,7 +28,8 @@ export interface CreateJobInputFields extends JobInputFields {
  * docs/architecture.md, "The life of an occurrence", step 1: validates, takes one of the tenant's job slots (a counter, so the check costs
  * the same at any size), computes the first occurrence (the schedule cursor) and inserts the job. A first occurrence inside
  * the look-ahead window is materialised here instead of waiting for the next sweep, so a job due
- * in 2 s is not late. Nothing is stored when validation fails.
+ * in 2 s is not late. Nothing is stored when validation fails. A created job is recorded in the change
+ * history; a repeated create that returns the job its idempotency key made first records nothing.
  */
 export async function createJob(
   deps: CreateJobDeps,
@@ -80,5 +82,7 @@ export async function createJob(
     return inserted;
   });
   if (!created) return job;
+  // Recorded once the job is stored, before the scheduling (which may fail and leave it to the sweep).
+  await recordJobChange(deps.changes, 'CREATE_JOB', null, job, now);
   return deps.scheduling.jobChanged(job, now);
 }

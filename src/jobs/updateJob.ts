@@ -12,13 +12,15 @@ import { CANCEL_REASONS } from './cancelReasons.js';
 import { changeJob } from './changeJob.js';
 import type { JobDeps } from './jobDeps.js';
 import { checkFlowKeyQuota } from './flowKeyQuota.js';
+import { recordJobChange } from './recordJobChange.js';
 import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, type JobInputFields } from './parseJobInput.js';
 
 /**
  * Changes the fields given in `input` (undefined = omitted = kept; null clears a nullable field
  * and is BAD_USER_INPUT for the others), validated like createJob: a bad field is BAD_USER_INPUT
  * naming it, and nothing is written. `retryPolicy` is merged field by field into the current one;
- * `schedule`, `target` and `flowControl` are replaced whole. An update that changes nothing writes nothing.
+ * `schedule`, `target` and `flowControl` are replaced whole. An update that changes nothing writes nothing
+ * (and records nothing in the change history).
  *
  * A changed schedule recomputes the schedule cursor from `now` (kept null while the job is PAUSED; a
  * COMPLETED job becomes ACTIVE again), cancels the waiting executions of the old schedule with
@@ -29,14 +31,16 @@ import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, t
  */
 export async function updateJob(deps: JobDeps, id: ObjectId, input: JobInputFields, now: Date): Promise<JobDoc> {
   let previousSchedule: Schedule | null = null;
-  const { job, changed } = await changeJob(deps, id, now, async (current) => {
+  const { job, changed, previous } = await changeJob(deps, id, now, async (current) => {
     const change = jobChange(current, input, now, deps);
     const key = change?.flowControl?.key;
     if (key && key !== current.flowControl?.key) await checkFlowKeyQuota(deps.jobs, key);
     previousSchedule = change?.schedule !== undefined ? current.schedule : null;
     return change;
   });
-  if (!changed || !previousSchedule) return job;
+  if (!changed) return job;
+  await recordJobChange(deps.changes, 'UPDATE_JOB', previous, job, now);
+  if (!previousSchedule) return job;
   return applySchedule(deps, job, CANCEL_REASONS.scheduleChanged, now, previousSchedule);
 }
 

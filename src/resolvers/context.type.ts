@@ -8,6 +8,8 @@ import type { ExecutionStore } from '../store/executionStore.js';
 import type { ApiKeyStore } from '../store/apiKeyStore.js';
 import type { BulkOperationStore } from '../store/bulkOperationStore.js';
 import type { OwnTenantStore } from '../store/ownTenantStore.js';
+import type { ChangeStore } from '../store/changeStore.js';
+import type { ChangeLog } from '../changes/changeLog.js';
 import type { TenantEvents } from '../events/tenantEvents.js';
 import type { RequestServices } from './appServices.js';
 
@@ -24,6 +26,10 @@ export interface TenantScope {
   bulkOperations: BulkOperationStore;
   /** The tenant's own record (quota, webhook secret). */
   tenant: OwnTenantStore;
+  /** The tenant's change history, to read. */
+  changes: ChangeStore;
+  /** Where the caller's mutations record what they change, as the caller (see ChangeLog). */
+  changeLog: ChangeLog;
   events: TenantEvents;
   /** Batches Execution.job lookups of one request into one query. */
   jobLoader: DataLoader<string, JobDoc | null>;

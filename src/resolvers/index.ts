@@ -1,5 +1,6 @@
 import { ApiKeyResolver } from './apiKey.resolver.js';
 import { BulkOperationResolver } from './bulkOperation.resolver.js';
+import { ChangeResolver, JobChangesResolver } from './change.resolver.js';
 import { ExecutionResolver } from './execution.resolver.js';
 import { HttpHeaderResolver } from './httpHeader.resolver.js';
 import { JobResolver } from './job.resolver.js';
@@ -19,5 +20,7 @@ export const resolvers = [
   HttpHeaderResolver,
   ApiKeyResolver,
   BulkOperationResolver,
+  ChangeResolver,
+  JobChangesResolver,
   SubscriptionResolver,
 ] as const;

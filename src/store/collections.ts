@@ -4,6 +4,7 @@ import type { ExecutionDoc } from '../domain/execution.js';
 import type { TenantDoc } from '../domain/tenant.js';
 import type { ApiKeyDoc } from '../domain/apiKey.js';
 import type { BulkItemChunkDoc, BulkOperationDoc } from '../domain/bulkOperation.js';
+import type { ChangeDoc } from '../domain/change.js';
 
 /** Typed handles on Kairos' collections. Only the store layer uses them. */
 export interface Collections {
@@ -13,6 +14,7 @@ export interface Collections {
   apiKeys: Collection<ApiKeyDoc>;
   bulkOperations: Collection<BulkOperationDoc>;
   bulkOperationItems: Collection<BulkItemChunkDoc>;
+  changes: Collection<ChangeDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -23,5 +25,6 @@ export function collections(db: Db): Collections {
     apiKeys: db.collection<ApiKeyDoc>('apiKeys'),
     bulkOperations: db.collection<BulkOperationDoc>('bulkOperations'),
     bulkOperationItems: db.collection<BulkItemChunkDoc>('bulkOperationItems'),
+    changes: db.collection<ChangeDoc>('changes'),
   };
 }

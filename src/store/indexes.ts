@@ -8,6 +8,7 @@ export const INDEXES: {
   executions: IndexDescription[];
   apiKeys: IndexDescription[];
   bulkOperations: IndexDescription[];
+  changes: IndexDescription[];
 } = {
   jobs: [
     { key: { status: 1, scheduleCursor: 1 }, name: 'due' },
@@ -32,6 +33,12 @@ export const INDEXES: {
     // The runners' look for RUNNING operations whose lease lapsed, across tenants.
     { key: { state: 1 }, name: 'state' },
   ],
+  changes: [
+    // A job's history page (Job.changes, and a deleted job's through changes(filter: { jobId })).
+    { key: { tenantId: 1, jobId: 1, at: -1, _id: -1 }, name: 'tenant_job_at' },
+    // The tenant's history page, and the purge (tenant, then at before the cutoff).
+    { key: { tenantId: 1, at: -1, _id: -1 }, name: 'tenant_at' },
+  ],
 };
 
 /**
@@ -50,6 +57,7 @@ export async function ensureIndexes(db: Db, options: EnsureIndexesOptions = {}):
     createEach(c.executions, wanted(INDEXES.executions)),
     createEach(c.apiKeys, wanted(INDEXES.apiKeys)),
     createEach(c.bulkOperations, wanted(INDEXES.bulkOperations)),
+    createEach(c.changes, wanted(INDEXES.changes)),
   ]);
 }
 

@@ -1,0 +1,51 @@
+import type { ChangeAction, ChangeEntry } from './change.js';
+import type { JobDoc } from './job.js';
+
+/**
+ * A job's fields as its change records show them: the definition and the status, named as the API
+ * names them (`payload`, not the stored text). The scheduler's and the store's bookkeeping is left
+ * out: it changes without anyone changing the job (the cursor, lastRunAt, version, timestamps). A new
+ * field of the job is recorded without more ado; one that is bookkeeping goes into BOOKKEEPING.
+ */
+export function jobFields(job: JobDoc): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(job)) {
+    if (BOOKKEEPING.has(key)) continue;
+    if (key === 'payloadJson') fields.payload = typeof value === 'string' ? (JSON.parse(value) as unknown) : null;
+    else fields[key] = value;
+  }
+  return fields;
+}
+
+const BOOKKEEPING: ReadonlySet<string> = new Set([
+  '_id',
+  'tenantId',
+  'nameLower',
+  'scheduleCursor',
+  'rescheduledAt',
+  'lastRunAt',
+  'idempotencyKey',
+  'createdAt',
+  'updatedAt',
+  'fencingToken',
+  'version',
+]);
+
+/** The change entry of a job created (`before` null), changed, or deleted (`after` null). */
+export function jobChangeEntry(
+  action: ChangeAction,
+  jobId: JobDoc['_id'],
+  globalId: string,
+  before: JobDoc | null,
+  after: JobDoc | null,
+  at: Date,
+): ChangeEntry {
+  return {
+    action,
+    target: { type: 'JOB', id: globalId },
+    jobId,
+    before: before && jobFields(before),
+    after: after && jobFields(after),
+    at,
+  };
+}

@@ -9,7 +9,13 @@ export const REDACTED = '<redacted>';
  * secrets, an API key's secret or hash, any `secret` (an alert channel's signing secret, say). A new
  * secret field under another name must be added here (tests/unit/changeDiff.test.ts).
  */
-export const SECRET_KEYS: ReadonlySet<string> = new Set(['secret', 'secretHash', 'webhookSecret', 'previousWebhookSecret', 'signingSecret']);
+export const SECRET_KEYS: ReadonlySet<string> = new Set([
+  'secret',
+  'secretHash',
+  'webhookSecret',
+  'previousWebhookSecret',
+  'signingSecret',
+]);
 
 /**
  * The fields of `before` and `after` that differ, each with its value before and after as JSON,

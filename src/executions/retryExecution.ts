@@ -14,7 +14,9 @@ import { checkWaitingQuota } from '../quotas/waitingQuota.js';
  * waiting already is refused (QUOTA_EXCEEDED) before anything changes.
  */
 export async function retryExecution(
-  deps: Pick<JobDeps, 'jobs' | 'executions' | 'queues' | 'events' | 'logger' | 'quotas' | 'waiting' | 'changes'> & { cancels: CancelSignals },
+  deps: Pick<JobDeps, 'jobs' | 'executions' | 'queues' | 'events' | 'logger' | 'quotas' | 'waiting' | 'changes'> & {
+    cancels: CancelSignals;
+  },
   id: ObjectId,
   now: Date,
 ): Promise<ExecutionDoc> {

@@ -74,7 +74,9 @@ export class ChangeResolver {
 @Resolver(() => Job)
 @Authorized()
 export class JobChangesResolver {
-  @FieldResolver(() => ChangeConnection, { description: "The job's change history, newest first. first/last at most 100; default first 20." })
+  @FieldResolver(() => ChangeConnection, {
+    description: "The job's change history, newest first. first/last at most 100; default first 20.",
+  })
   async changes(@Root() job: JobNode, @Args(() => ConnectionArgs) args: ConnectionArgs, @Ctx() ctx: Context): Promise<ChangeConnection> {
     return listChanges(ctx, args, job.doc._id);
   }

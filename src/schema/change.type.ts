@@ -65,15 +65,21 @@ export class Change {
   @Field(() => ChangeTarget)
   target!: ChangeTarget;
 
-  @Field(() => ID, { nullable: true, description: 'The job the change concerns (kept after the job is deleted); null for a tenant-wide one.' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'The job the change concerns (kept after the job is deleted); null for a tenant-wide one.',
+  })
   jobId?: string | null;
 
-  @Field(() => [FieldChange], { description: 'Only the fields that changed; empty when the action says it all (a running execution signalled to cancel).' })
+  @Field(() => [FieldChange], {
+    description: 'Only the fields that changed; empty when the action says it all (a running execution signalled to cancel).',
+  })
   fields!: FieldChange[];
 
   @Field(() => JSONScalar, {
     nullable: true,
-    description: "What the mutation was asked, where that is no field of the object: a bulk operation's filter, a trigger's payload, a rotation's grace.",
+    description:
+      "What the mutation was asked, where that is no field of the object: a bulk operation's filter, a trigger's payload, a rotation's grace.",
   })
   details?: unknown;
 }

@@ -18,7 +18,10 @@ export async function revokePreviousWebhookSecret(
       action: 'REVOKE_PREVIOUS_WEBHOOK_SECRET',
       target: { type: 'TENANT', id: tenant.tenantId },
       jobId: null,
-      before: { previousWebhookSecret: before.previousWebhookSecret, previousWebhookSecretExpiresAt: before.previousWebhookSecretExpiresAt },
+      before: {
+        previousWebhookSecret: before.previousWebhookSecret,
+        previousWebhookSecretExpiresAt: before.previousWebhookSecretExpiresAt,
+      },
       after: { previousWebhookSecret: null, previousWebhookSecretExpiresAt: null },
       at: now,
     });

@@ -26,7 +26,13 @@ async function start(ctx: Context, kind: BulkOperationKind, filter: ExecutionFil
   const listFilter = executionListFilter(filter);
   const begin = () =>
     startBulkOperation(
-      { bulkOperations: scope.bulkOperations, executions: scope.executions, changes: scope.changeLog, ...ctx.app.operations.bulk },
+      {
+        bulkOperations: scope.bulkOperations,
+        executions: scope.executions,
+        jobs: scope.jobs,
+        changes: scope.changeLog,
+        ...ctx.app.operations.bulk,
+      },
       kind,
       listFilter,
       operationId,

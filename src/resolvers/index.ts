@@ -1,6 +1,5 @@
 import { ApiKeyResolver } from './apiKey.resolver.js';
 import { BulkOperationResolver } from './bulkOperation.resolver.js';
-import { ChangeResolver, JobChangesResolver } from './change.resolver.js';
 import { ExecutionResolver } from './execution.resolver.js';
 import { HttpHeaderResolver } from './httpHeader.resolver.js';
 import { JobResolver } from './job.resolver.js';
@@ -9,6 +8,8 @@ import { NodeResolver } from './node.resolver.js';
 import { ScheduleResolver } from './schedule.resolver.js';
 import { SubscriptionResolver } from './subscription.resolver.js';
 import { ViewerResolver } from './viewer.resolver.js';
+// Imported last: type-graphql lists types in the order their classes load, so the change history's come after the others.
+import { ChangeResolver, JobChangesResolver } from './change.resolver.js';
 
 export const resolvers = [
   ViewerResolver,
@@ -20,7 +21,7 @@ export const resolvers = [
   HttpHeaderResolver,
   ApiKeyResolver,
   BulkOperationResolver,
+  SubscriptionResolver,
   ChangeResolver,
   JobChangesResolver,
-  SubscriptionResolver,
 ] as const;

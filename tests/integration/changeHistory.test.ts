@@ -1,5 +1,5 @@
 // Covers: src/changes/changeLog.ts, src/store/changeStore.ts, src/resolvers/change.resolver.ts, src/jobs/recordJobChange.ts,
-// src/store/retentionStore.ts, src/scheduler/purgeExecutions.ts
+// src/store/retentionStore.ts, src/scheduler/purgeExecutions.ts, src/schema/change.type.ts, src/schema/change.args.ts
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MongoClient } from 'mongodb';
 import { signDevToken } from '../../src/auth/verifyToken.js';

@@ -86,7 +86,10 @@ function withChanges(tenant: ReturnType<typeof ownTenant>) {
 describe('rotateWebhookSecret and revokePreviousWebhookSecret', () => {
   it('keeps the replaced secret for the grace; a second rotation replaces that previous secret with the current one', async () => {
     const tenant = ownTenant({});
-    expect(await rotateWebhookSecret(withChanges(tenant), NOW, undefined, () => 's1')).toEqual({ secret: 's1', previousSecretExpiresAt: EXPIRES });
+    expect(await rotateWebhookSecret(withChanges(tenant), NOW, undefined, () => 's1')).toEqual({
+      secret: 's1',
+      previousSecretExpiresAt: EXPIRES,
+    });
     expect(signingSecrets(tenant.doc, NOW)).toEqual(['s1', 'initial']);
     await rotateWebhookSecret(withChanges(tenant), NOW, 60, () => 's2');
     expect(signingSecrets(tenant.doc, NOW)).toEqual(['s2', 's1']);
@@ -103,7 +106,9 @@ describe('rotateWebhookSecret and revokePreviousWebhookSecret', () => {
 
   it('refuses a bad grace before changing anything', async () => {
     const tenant = ownTenant({});
-    await expect(rotateWebhookSecret(withChanges(tenant), NOW, MAX_GRACE_PERIOD_SECONDS + 1, () => 's1')).rejects.toBeInstanceOf(BadUserInputError);
+    await expect(rotateWebhookSecret(withChanges(tenant), NOW, MAX_GRACE_PERIOD_SECONDS + 1, () => 's1')).rejects.toBeInstanceOf(
+      BadUserInputError,
+    );
     expect(tenant.doc.webhookSecret).toBe('initial');
   });
 

@@ -3,6 +3,25 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** The mutation that made a change (one value per mutation that records one). */
+export type ChangeAction =
+  | 'CANCEL_EXECUTION'
+  /** cancelExecutions: the bulk operation started (its filter and count), not each execution. */
+  | 'CANCEL_EXECUTIONS'
+  | 'CREATE_API_KEY'
+  | 'CREATE_JOB'
+  | 'DELETE_JOB'
+  | 'PAUSE_JOB'
+  | 'RESUME_JOB'
+  | 'RETRY_EXECUTION'
+  /** retryExecutions: the bulk operation started (its filter and count), not each execution. */
+  | 'RETRY_EXECUTIONS'
+  | 'REVOKE_API_KEY'
+  | 'REVOKE_PREVIOUS_WEBHOOK_SECRET'
+  | 'ROTATE_WEBHOOK_SECRET'
+  | 'TRIGGER_JOB'
+  | 'UPDATE_JOB';
+
 /** Which executions to list; every given condition must hold. Without phase and statuses, upcoming occurrences come first. */
 export type ExecutionFilter = {
   /** Inclusive. Executions that have not finished have no finishedAt and match neither finishedAfter nor finishedBefore. */
@@ -59,6 +78,11 @@ export type JobStatus =
   | 'COMPLETED'
   | 'PAUSED';
 
+export type Role =
+  | 'ADMIN'
+  | 'MEMBER'
+  | 'VIEWER';
+
 export type ScheduleKind =
   | 'CRON'
   | 'INTERVAL'
@@ -93,6 +117,17 @@ export type ExecutionsQueryVariables = Exact<{
 
 
 export type ExecutionsQuery = { executions: { pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { id: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, error: string | null, jobId: string, job: { id: string, name: string } | null } }> } };
+
+export type JobChangesQueryVariables = Exact<{
+  id: string;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+}>;
+
+
+export type JobChangesQuery = { job: { id: string, changes: { pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { id: string, at: string, action: ChangeAction, details: unknown, actor: { subject: string, apiKeyId: string | null, role: Role }, fields: Array<{ field: string, before: unknown, after: unknown, redacted: boolean }> } }> } } | null };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -282,3 +317,39 @@ fragment ExecutionSummaryFields on Execution {
     name
   }
 }`) as unknown as TypedDocumentString<ExecutionsQuery, ExecutionsQueryVariables>;
+export const JobChangesDocument = new TypedDocumentString(`
+    query JobChanges($id: ID!, $first: Int, $after: String, $last: Int, $before: String) {
+  job(id: $id) {
+    id
+    changes(first: $first, after: $after, last: $last, before: $before) {
+      pageInfo {
+        ...PageInfoFields
+      }
+      edges {
+        node {
+          id
+          at
+          action
+          actor {
+            subject
+            apiKeyId
+            role
+          }
+          fields {
+            field
+            before
+            after
+            redacted
+          }
+          details
+        }
+      }
+    }
+  }
+}
+    fragment PageInfoFields on PageInfo {
+  hasNextPage
+  hasPreviousPage
+  startCursor
+  endCursor
+}`) as unknown as TypedDocumentString<JobChangesQuery, JobChangesQueryVariables>;

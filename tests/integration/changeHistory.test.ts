@@ -35,6 +35,18 @@ const REVOKE_PREVIOUS = `mutation { revokePreviousWebhookSecret { previousSecret
 const HEADER_SECRET = 'Bearer header-secret-1';
 const HEADER_SECRET_2 = 'Bearer header-secret-2';
 const DAY = 86_400_000;
+/** The job's changes the tests make before deleting it, newest first. */
+const JOB_ACTIONS = [
+  'RETRY_EXECUTIONS',
+  'CANCEL_EXECUTIONS',
+  'RETRY_EXECUTION',
+  'CANCEL_EXECUTION',
+  'TRIGGER_JOB',
+  'PAUSE_JOB',
+  'RESUME_JOB',
+  'UPDATE_JOB',
+  'CREATE_JOB',
+];
 
 type Change = {
   id: string;
@@ -277,17 +289,7 @@ describe('change history', () => {
 
   it("lists a job's changes in Job.changes, paged by cursor, newest first", async () => {
     const ofJob = made.filter((c) => c.jobId === jobId).reverse();
-    expect(ofJob.map((c) => c.action)).toEqual([
-      'RETRY_EXECUTIONS',
-      'CANCEL_EXECUTIONS',
-      'RETRY_EXECUTION',
-      'CANCEL_EXECUTION',
-      'TRIGGER_JOB',
-      'PAUSE_JOB',
-      'RESUME_JOB',
-      'UPDATE_JOB',
-      'CREATE_JOB',
-    ]);
+    expect(ofJob.map((c) => c.action)).toEqual(JOB_ACTIONS);
     const seen: string[] = [];
     let after: string | null = null;
     for (let pages = 0; pages < 10; pages++) {
@@ -341,18 +343,7 @@ describe('change history', () => {
     });
     expect((await gqlOk(k.url, alice, JOB_CHANGES, { id: jobId })).job).toBeNull();
     const ofJob = await allChanges(alice, { jobId });
-    expect(ofJob.map((c) => c.action)).toEqual([
-      'DELETE_JOB',
-      'RETRY_EXECUTIONS',
-      'CANCEL_EXECUTIONS',
-      'RETRY_EXECUTION',
-      'CANCEL_EXECUTION',
-      'TRIGGER_JOB',
-      'PAUSE_JOB',
-      'RESUME_JOB',
-      'UPDATE_JOB',
-      'CREATE_JOB',
-    ]);
+    expect(ofJob.map((c) => c.action)).toEqual(['DELETE_JOB', ...JOB_ACTIONS]);
     const page: any = (await gqlOk(k.url, alice, CHANGES, { first: 1, filter: { jobId } })).changes;
     expect(page.edges[0].node.job).toBeNull();
     expect((await gql(k.url, alice, CHANGES, { filter: { jobId: 'not-an-id' } })).data?.changes.edges).toEqual([]);

@@ -41,8 +41,19 @@ export function ChangeHistory({ jobId }: { jobId: string }) {
               <td>
                 <When iso={node.at} now={now} />
               </td>
-              <td>{node.action.replaceAll('_', ' ').toLowerCase()}</td>
-              <td class="break" title={node.actor.role}>
+              <td>
+                {node.action.replaceAll('_', ' ').toLowerCase()}
+                {/* A trigger, cancel or retry names the execution it made or changed. */}
+                {node.target.type === 'EXECUTION' && (
+                  <>
+                    {' '}
+                    <a href={`#/executions/${node.target.id}`} data-testid="change-execution">
+                      execution
+                    </a>
+                  </>
+                )}
+              </td>
+              <td title={node.actor.role}>
                 {node.actor.apiKeyId ? <span>API key {node.actor.apiKeyId}</span> : node.actor.subject}
               </td>
               <td>

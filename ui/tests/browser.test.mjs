@@ -261,6 +261,8 @@ describe('dashboard', { concurrency: false }, () => {
     // The test before created, triggered, paused and resumed it, as the member.
     assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.action)), ['RESUME_JOB', 'PAUSE_JOB', 'TRIGGER_JOB', 'CREATE_JOB']);
     assert.match(await rows.nth(1).innerText(), new RegExp(`dev:${TENANT}[\\s\\S]*status: "ACTIVE" → "PAUSED"`));
+    // The trigger links to the execution it made.
+    assert.match(await rows.nth(2).locator('[data-testid=change-execution]').getAttribute('href'), /^#\/executions\/.+/);
     // An action of the page shows its change without a reload.
     await page.getByRole('button', { name: /Pause/ }).click();
     await page.locator('[data-testid=change-history] tbody tr:first-child[data-action=PAUSE_JOB]').waitFor();

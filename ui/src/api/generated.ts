@@ -22,6 +22,15 @@ export type ChangeAction =
   | 'TRIGGER_JOB'
   | 'UPDATE_JOB';
 
+/** The kind of object a change was made to. */
+export type ChangeTargetType =
+  | 'API_KEY'
+  | 'BULK_OPERATION'
+  | 'EXECUTION'
+  | 'JOB'
+  /** The tenant's own record (its webhook signing secret); the id is the tenant id. */
+  | 'TENANT';
+
 /** Which executions to list; every given condition must hold. Without phase and statuses, upcoming occurrences come first. */
 export type ExecutionFilter = {
   /** Inclusive. Executions that have not finished have no finishedAt and match neither finishedAfter nor finishedBefore. */
@@ -127,7 +136,7 @@ export type JobChangesQueryVariables = Exact<{
 }>;
 
 
-export type JobChangesQuery = { job: { id: string, changes: { pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { id: string, at: string, action: ChangeAction, details: unknown, actor: { subject: string, apiKeyId: string | null, role: Role }, fields: Array<{ field: string, before: unknown, after: unknown, redacted: boolean }> } }> } } | null };
+export type JobChangesQuery = { job: { id: string, changes: { pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { id: string, at: string, action: ChangeAction, details: unknown, actor: { subject: string, apiKeyId: string | null, role: Role }, target: { type: ChangeTargetType, id: string }, fields: Array<{ field: string, before: unknown, after: unknown, redacted: boolean }> } }> } } | null };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -334,6 +343,10 @@ export const JobChangesDocument = new TypedDocumentString(`
             subject
             apiKeyId
             role
+          }
+          target {
+            type
+            id
           }
           fields {
             field

@@ -1551,6 +1551,8 @@ type CreateJobInput struct {
 	OverlapPolicy  *OverlapPolicy    `json:"overlapPolicy,omitempty"`
 	MisfirePolicy  *MisfirePolicy    `json:"misfirePolicy,omitempty"`
 	FlowControl    *FlowControlInput `json:"flowControl,omitempty"`
+	// When the job does not run: its occurrences inside any of these are recorded SKIPPED naming the exclusion, and nextRunAt and previewSchedule skip them. Replaced whole by an update (an empty list or null removes them), which reschedules the job as a schedule change does: its waiting executions the new exclusions cover are cancelled.
+	Exclusions []ExclusionInput `json:"exclusions"`
 	// Create the job PAUSED. Default false.
 	Paused *bool `json:"paused,omitempty"`
 	// Creating again with the same key returns the job created first, unchanged.
@@ -1590,6 +1592,9 @@ func (v *CreateJobInput) GetMisfirePolicy() *MisfirePolicy { return v.MisfirePol
 // GetFlowControl returns CreateJobInput.FlowControl, and is useful for accessing the field via an interface.
 func (v *CreateJobInput) GetFlowControl() *FlowControlInput { return v.FlowControl }
 
+// GetExclusions returns CreateJobInput.Exclusions, and is useful for accessing the field via an interface.
+func (v *CreateJobInput) GetExclusions() []ExclusionInput { return v.Exclusions }
+
 // GetPaused returns CreateJobInput.Paused, and is useful for accessing the field via an interface.
 func (v *CreateJobInput) GetPaused() *bool { return v.Paused }
 
@@ -1621,6 +1626,45 @@ type DeleteJobResponse struct {
 
 // GetDeleteJob returns DeleteJobResponse.DeleteJob, and is useful for accessing the field via an interface.
 func (v *DeleteJobResponse) GetDeleteJob() DeleteJobDeleteJobDeleteJobPayload { return v.DeleteJob }
+
+// A stretch of time in which the job does not run: its occurrences there are recorded SKIPPED with a reason naming the exclusion. Give exactly one of: from and to (local dates, both included, midnight to midnight); cron and durationSeconds (a window opening at each occurrence of cron, under the same DST rules as schedules, until the local clock has moved on by durationSeconds); or calendar (a named calendar of the tenant, see createCalendar; jobs only). At most 20 per job, 200 windows per calendar.
+type ExclusionInput struct {
+	// Named in the SKIPPED reason (at most 100 characters); default a description of the window. Not for calendar.
+	Name *string `json:"name"`
+	// IANA zone of the dates or cron; default the job schedule's zone (UTC in a calendar).
+	Timezone *string `json:"timezone"`
+	// First excluded local date, YYYY-MM-DD.
+	From *string `json:"from"`
+	// Last excluded local date, YYYY-MM-DD (included; at most 3660 days after from).
+	To *string `json:"to"`
+	// When each window opens, e.g. "0 0 * * 6" (Saturday 00:00).
+	Cron *string `json:"cron"`
+	// How long each window lasts, in seconds of local clock time (1 to 31622400): 172800 from Saturday 00:00 is the whole weekend, DST or not.
+	DurationSeconds *int `json:"durationSeconds"`
+	// Name of one of the tenant's calendars: its windows, kept up to date when it changes.
+	Calendar *string `json:"calendar"`
+}
+
+// GetName returns ExclusionInput.Name, and is useful for accessing the field via an interface.
+func (v *ExclusionInput) GetName() *string { return v.Name }
+
+// GetTimezone returns ExclusionInput.Timezone, and is useful for accessing the field via an interface.
+func (v *ExclusionInput) GetTimezone() *string { return v.Timezone }
+
+// GetFrom returns ExclusionInput.From, and is useful for accessing the field via an interface.
+func (v *ExclusionInput) GetFrom() *string { return v.From }
+
+// GetTo returns ExclusionInput.To, and is useful for accessing the field via an interface.
+func (v *ExclusionInput) GetTo() *string { return v.To }
+
+// GetCron returns ExclusionInput.Cron, and is useful for accessing the field via an interface.
+func (v *ExclusionInput) GetCron() *string { return v.Cron }
+
+// GetDurationSeconds returns ExclusionInput.DurationSeconds, and is useful for accessing the field via an interface.
+func (v *ExclusionInput) GetDurationSeconds() *int { return v.DurationSeconds }
+
+// GetCalendar returns ExclusionInput.Calendar, and is useful for accessing the field via an interface.
+func (v *ExclusionInput) GetCalendar() *string { return v.Calendar }
 
 // ExecutionFields includes the GraphQL fields of Execution requested by the fragment ExecutionFields.
 type ExecutionFields struct {
@@ -5625,6 +5669,8 @@ type UpdateJobInput struct {
 	MisfirePolicy  *MisfirePolicy    `json:"misfirePolicy,omitempty"`
 	// Replaces the whole flow control (omitted limits are none); null removes it.
 	FlowControl *FlowControlInput `json:"flowControl,omitempty"`
+	// When the job does not run: its occurrences inside any of these are recorded SKIPPED naming the exclusion, and nextRunAt and previewSchedule skip them. Replaced whole by an update (an empty list or null removes them), which reschedules the job as a schedule change does: its waiting executions the new exclusions cover are cancelled.
+	Exclusions []ExclusionInput `json:"exclusions"`
 }
 
 // GetId returns UpdateJobInput.Id, and is useful for accessing the field via an interface.
@@ -5662,6 +5708,9 @@ func (v *UpdateJobInput) GetMisfirePolicy() *MisfirePolicy { return v.MisfirePol
 
 // GetFlowControl returns UpdateJobInput.FlowControl, and is useful for accessing the field via an interface.
 func (v *UpdateJobInput) GetFlowControl() *FlowControlInput { return v.FlowControl }
+
+// GetExclusions returns UpdateJobInput.Exclusions, and is useful for accessing the field via an interface.
+func (v *UpdateJobInput) GetExclusions() []ExclusionInput { return v.Exclusions }
 
 // UpdateJobResponse is returned by UpdateJob on success.
 type UpdateJobResponse struct {

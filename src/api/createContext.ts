@@ -6,6 +6,7 @@ import { KairosError, UnauthenticatedError, UnavailableError } from '../errors/i
 import { inTenantScan } from '../resolvers/tenantScan.js';
 import { JobStore } from '../store/jobStore.js';
 import { ExecutionStore } from '../store/executionStore.js';
+import { CalendarStore } from '../store/calendarStore.js';
 import { ApiKeyStore } from '../store/apiKeyStore.js';
 import { BulkOperationStore } from '../store/bulkOperationStore.js';
 import { ApiKeyLookup } from '../store/apiKeyLookup.js';
@@ -31,6 +32,7 @@ function tenantScope(
     identity,
     jobs,
     executions,
+    calendars: new CalendarStore(db, identity.tenantId),
     apiKeys: new ApiKeyStore(db, identity.tenantId),
     bulkOperations: new BulkOperationStore(db, identity.tenantId),
     tenant: new OwnTenantStore(tenants, identity.tenantId),

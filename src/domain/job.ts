@@ -1,4 +1,5 @@
 import type { ObjectId } from 'mongodb';
+import type { JobExclusionFields } from './exclusion.js';
 import type { FlowControl } from './flowControl.js';
 
 /*
@@ -71,8 +72,8 @@ export interface RetryPolicy {
   nonRetryableStatuses?: number[] | null;
 }
 
-/** The `jobs` collection's document. */
-export interface JobDoc {
+/** The `jobs` collection's document (exclusion windows: JobExclusionFields). */
+export interface JobDoc extends JobExclusionFields {
   _id: ObjectId;
   tenantId: string;
   name: string;

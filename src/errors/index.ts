@@ -52,3 +52,29 @@ export class ConflictError extends KairosError {
 export class UnavailableError extends KairosError {
   readonly code: ErrorCode = 'INTERNAL_SERVER_ERROR';
 }
+
+/** A named calendar cannot be deleted while jobs list it among their exclusions; the message names them. */
+export class CalendarInUseError extends KairosError {
+  readonly code: ErrorCode = 'CONFLICT';
+  constructor(calendar: string, jobNames: string[], more: boolean) {
+    super(
+      `Calendar "${calendar}" is used by ${jobNames.map((name) => `"${name}"`).join(', ')}${more ? ' and more jobs' : ''}; ` +
+        'remove it from their exclusions first',
+      { calendar, jobs: jobNames },
+    );
+  }
+}
+
+/**
+ * The search for an occurrence outside a job's exclusions jumped over its bound of windows without
+ * finding one (exclusions that cover all, or nearly all, of the schedule's time).
+ */
+export class ExclusionSearchLimitError extends KairosError {
+  readonly code: ErrorCode = 'BAD_USER_INPUT';
+  constructor(jumps: number, field = 'exclusions') {
+    super(
+      `No occurrence outside the exclusions was found within ${jumps} excluded windows: the exclusions cover (nearly) every occurrence of the schedule; shorten them`,
+      { field },
+    );
+  }
+}

@@ -1,8 +1,5 @@
+import { ownedKey } from '../redis/ownedKey.js';
 import type { RedisClient } from '../redis/redisClient.js';
-
-// Renews or releases the lease only while `holder` has it: a lapsed lease another process took stays theirs.
-const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
-const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 /**
  * Which api process runs each bulk operation: a Redis key per operation (`<prefix>:bulk-lease:<id>`)
@@ -28,10 +25,10 @@ export class BulkLeases {
 
   /** False when the lease is no longer this runner's (it lapsed and another took it). */
   async renew(operationId: string): Promise<boolean> {
-    return Number(await this.redis.eval(RENEW, 1, this.key(operationId), this.holder, this.leaseMs)) === 1;
+    return ownedKey.renew(this.redis, this.key(operationId), this.holder, this.leaseMs);
   }
 
   async release(operationId: string): Promise<void> {
-    await this.redis.eval(RELEASE, 1, this.key(operationId), this.holder);
+    await ownedKey.release(this.redis, this.key(operationId), this.holder);
   }
 }

@@ -8,9 +8,10 @@ import type { TenantLock } from '../quotas/tenantLock.js';
 import type { JobCounter } from '../quotas/jobCounter.js';
 import type { JobDeps } from './jobDeps.js';
 import { checkFlowKeyQuota } from './flowKeyQuota.js';
+import { jobExclusions } from './jobExclusions.js';
 import { recordJobChange } from './recordJobChange.js';
 
-export interface CreateJobDeps extends Pick<JobDeps, 'jobs' | 'scheduling' | 'logger' | 'changes'> {
+export interface CreateJobDeps extends Pick<JobDeps, 'jobs' | 'calendars' | 'scheduling' | 'logger' | 'changes'> {
   handlerNames: ReadonlySet<string>;
   /** ALLOW_PRIVATE_TARGETS: whether a target URL may name a private IP literal. */
   allowPrivateTargets: boolean;
@@ -39,6 +40,8 @@ export async function createJob(
 ): Promise<JobDoc> {
   const definition = parseNewJob(input, now, deps.handlerNames, deps.allowPrivateTargets);
   const key = parseIdempotencyKey(input.idempotencyKey);
+  // Stored only when the job has some: a job without exclusions keeps the document it always had.
+  const exclusions = input.exclusions?.length ? await jobExclusions(deps.calendars, input.exclusions, definition.schedule, now) : {};
   const overQuota = () =>
     new QuotaExceededError(`This tenant may have at most ${tenant.maxJobs} jobs; delete one first`, { maxJobs: tenant.maxJobs });
   const { job, created } = await deps.createLock.run(tenant._id, async () => {
@@ -59,6 +62,7 @@ export async function createJob(
     const inserted = await deps.jobs.insert({
       _id,
       ...definition,
+      ...exclusions,
       nameLower: definition.name.toLowerCase(),
       status: input.paused ? 'PAUSED' : scheduleCursor ? 'ACTIVE' : 'COMPLETED',
       // A paused job has no next run (as after pauseJob); resumeJob computes one from then.

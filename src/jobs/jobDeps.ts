@@ -1,5 +1,6 @@
 import type { ExecutionStore } from '../store/executionStore.js';
 import type { JobStore } from '../store/jobStore.js';
+import type { CalendarStore } from '../store/calendarStore.js';
 import type { JobCounter } from '../quotas/jobCounter.js';
 import type { ExecutionQueues } from '../queue/executionQueues.js';
 import type { JobScheduling } from '../scheduler/jobScheduling.js';
@@ -16,6 +17,8 @@ import type { ChangeRecorder } from '../changes/changeLog.js';
 export interface JobDeps {
   jobs: JobStore;
   executions: ExecutionStore;
+  /** The caller's named calendars, which a job's exclusions may name. */
+  calendars: CalendarStore;
   /** The scheduling side (due index, near-term materialisation), told about each job written. */
   scheduling: JobScheduling;
   /** Where executions are enqueued and cancelled ones removed. */

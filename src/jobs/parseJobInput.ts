@@ -6,6 +6,7 @@ import { nestedDeeperThan } from '../domain/nesting.js';
 import { privateLiteralHost } from '../domain/privateAddresses.js';
 import { LIMITS } from '../domain/jobLimits.js';
 import { parseFlowControl, type FlowControlInputFields } from '../domain/flowControl.js';
+import type { ExclusionInputFields } from '../domain/schedule/parseExclusions.js';
 
 export { LIMITS };
 
@@ -30,6 +31,8 @@ export interface JobInputFields {
   overlapPolicy?: OverlapPolicy | null;
   misfirePolicy?: MisfirePolicy | null;
   flowControl?: FlowControlInputFields | null;
+  /** Replaces the job's exclusions whole (jobExclusions.ts); an empty list or null removes them. */
+  exclusions?: ExclusionInputFields[] | null;
 }
 
 /** C0 control characters (NUL included) and DEL; `multiline` lets tab and line breaks through. */

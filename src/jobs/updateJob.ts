@@ -13,12 +13,15 @@ import { changeJob } from './changeJob.js';
 import type { JobDeps } from './jobDeps.js';
 import { checkFlowKeyQuota } from './flowKeyQuota.js';
 import { recordJobChange } from './recordJobChange.js';
+import { exclusionChange } from './jobExclusions.js';
 import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, type JobInputFields } from './parseJobInput.js';
 
 /**
  * Changes the fields given in `input` (undefined = omitted = kept; null clears a nullable field
  * and is BAD_USER_INPUT for the others), validated like createJob: a bad field is BAD_USER_INPUT
- * naming it, and nothing is written. `retryPolicy` is merged field by field into the current one;
+ * naming it, and nothing is written. `exclusions` are replaced whole and reschedule the
+ * job as a schedule change does (see exclusionChange).
+ * `retryPolicy` is merged field by field into the current one;
  * `schedule`, `target` and `flowControl` are replaced whole. An update that changes nothing writes nothing
  * (and records nothing in the change history).
  *
@@ -32,10 +35,12 @@ import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, t
 export async function updateJob(deps: JobDeps, id: ObjectId, input: JobInputFields, now: Date): Promise<JobDoc> {
   let previousSchedule: Schedule | null = null;
   const { job, changed, previous } = await changeJob(deps, id, now, async (current) => {
-    const change = jobChange(current, input, now, deps);
+    let change = jobChange(current, input, now, deps);
+    const excluded = input.exclusions === undefined ? null : await exclusionChange(deps.calendars, current, input.exclusions, change, now);
+    if (excluded) change = { ...change, ...excluded };
     const key = change?.flowControl?.key;
     if (key && key !== current.flowControl?.key) await checkFlowKeyQuota(deps.jobs, key);
-    previousSchedule = change?.schedule !== undefined ? current.schedule : null;
+    previousSchedule = change?.schedule !== undefined || excluded ? current.schedule : null;
     return change;
   });
   if (!changed) return job;

@@ -37,10 +37,13 @@ export function overBudgetReason(perMinute: number, count = 1, first?: Date, las
   return count > 1 && first && last ? `${occurrences(count, first, last)} ${budget}` : budget;
 }
 
-/** `reason` (an overBudgetReason) restated for a record cut down to `count` occurrences from `first` to `last`. */
+/**
+ * `reason` (an overBudgetReason, or any reason of a record of many occurrences that starts the same
+ * way, as an exclusion's does) restated for a record cut down to `count` occurrences from `first` to `last`.
+ */
 export function recountedReason(reason: string, count: number, first: Date, last: Date): string {
-  const budget = reason.slice(Math.max(0, reason.indexOf(OVER_BUDGET)));
-  return count > 1 ? `${occurrences(count, first, last)} ${budget}` : budget;
+  const why = reason.replace(/^\d+ occurrences from \S+ to \S+ /, '');
+  return count > 1 ? `${occurrences(count, first, last)} ${why}` : why;
 }
 
 function occurrences(count: number, first: Date, last: Date): string {

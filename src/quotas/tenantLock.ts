@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { ownedKey } from '../redis/ownedKey.js';
 import type { RedisClient } from '../redis/redisClient.js';
 import { errorMessage, type Logger } from '../logger.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-
-const RELEASE = readFileSync(new URL('./lua/releaseLock.lua', import.meta.url), 'utf8');
 
 export interface TenantLockOptions {
   /** How long a holder keeps the lock at most (a crashed holder's lock frees itself). Default 5 s. */
@@ -56,7 +54,7 @@ export class TenantLock {
         return await fn();
       } finally {
         // Not awaited: the caller's answer need not wait for the release (a lost one frees itself after ttlMs).
-        if (held) void this.redis.eval(RELEASE, 1, key, token).catch(() => undefined);
+        if (held) void ownedKey.release(this.redis, key, token).catch(() => undefined);
       }
     } finally {
       done();

@@ -1,9 +1,9 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
 import type { Context, TenantScope } from './context.type.js';
 import { scopeOf } from './auth-checker.js';
 import type { BulkOperationDoc, BulkOperationKind } from '../domain/bulkOperation.js';
 import { NotFoundError } from '../errors/index.js';
+import { watchBulkProgress } from '../executions/bulkProgress.js';
 import { startBulkOperation } from '../executions/startBulkOperation.js';
 import { fromGlobalId } from '../ids/globalId.js';
 import { BulkOperation } from '../schema/bulkOperation.type.js';
@@ -11,9 +11,6 @@ import { ExecutionFilter } from '../schema/execution.input.js';
 import { executionListFilter } from './listExecutions.js';
 import { toBulkOperationNode } from './mappers.js';
 import { inTenantScan } from './tenantScan.js';
-
-/** How often a progress subscription reads its operation: progress is written about this often (a batch is a quarter second). */
-export const PROGRESS_EVERY_MS = 250;
 
 /** The caller's operation of `id`; null when malformed, of another type, or another tenant's. */
 async function findOperation(scope: TenantScope, id: string): Promise<BulkOperationDoc | null> {
@@ -43,11 +40,7 @@ async function start(ctx: Context, kind: BulkOperationKind, filter: ExecutionFil
   return toBulkOperationNode(doc);
 }
 
-/**
- * The operation as it progresses: sent at once, then each time its progress or status changed (read
- * every PROGRESS_EVERY_MS, from whichever api process runs it), ending after the final state. Not an
- * async generator, so that closing the subscription stops the reads at once.
- */
+/** The caller's operation as it progresses (watchBulkProgress), its reads shared by every subscriber to it in this process: one read a period between them. */
 async function progressOf({
   args,
   context,
@@ -55,32 +48,8 @@ async function progressOf({
   const scope = scopeOf(context);
   const first = await findOperation(scope, args.id);
   if (!first) throw new NotFoundError('BulkOperation', args.id);
-  const closed = new AbortController();
-  let last: BulkOperationDoc | null = null;
-  const next = async (): Promise<IteratorResult<BulkOperationDoc>> => {
-    if (!last) return { value: (last = first), done: false };
-    while (!closed.signal.aborted && last.state === 'RUNNING') {
-      await sleep(PROGRESS_EVERY_MS, undefined, { signal: closed.signal }).catch(() => undefined);
-      if (closed.signal.aborted) break;
-      // Shared by every subscriber to the operation in this process: one read a period between them.
-      const current = await context.app.bulkProgressReads.read(`${scope.identity.tenantId}/${first._id.toHexString()}`, () =>
-        scope.bulkOperations.findById(first._id),
-      );
-      if (!current) break;
-      if (current.state !== last.state || current.position !== last.position) return { value: (last = current), done: false };
-    }
-    closed.abort();
-    return { value: undefined, done: true };
-  };
-  const iterator: AsyncIterableIterator<BulkOperationDoc> = {
-    next,
-    return: async () => {
-      closed.abort();
-      return { value: undefined, done: true };
-    },
-    [Symbol.asyncIterator]: () => iterator,
-  };
-  return iterator;
+  const key = `${scope.identity.tenantId}/${first._id.toHexString()}`;
+  return watchBulkProgress(first, () => context.app.bulkProgressReads.read(key, () => scope.bulkOperations.findById(first._id)));
 }
 
 @Resolver(() => BulkOperation)

@@ -4,6 +4,7 @@ import type { KairosError } from '../errors/index.js';
 import type { JobDoc } from '../domain/job.js';
 import type { ExecutionDoc } from '../domain/execution.js';
 import type { JobStore } from '../store/jobStore.js';
+import type { CalendarStore } from '../store/calendarStore.js';
 import type { ExecutionStore } from '../store/executionStore.js';
 import type { ApiKeyStore } from '../store/apiKeyStore.js';
 import type { BulkOperationStore } from '../store/bulkOperationStore.js';
@@ -21,6 +22,8 @@ export interface TenantScope {
   identity: Identity;
   jobs: JobStore;
   executions: ExecutionStore;
+  /** The tenant's named calendars of exclusion windows. */
+  calendars: CalendarStore;
   apiKeys: ApiKeyStore;
   /** The tenant's bulk retries and cancels. */
   bulkOperations: BulkOperationStore;

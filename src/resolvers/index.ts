@@ -1,5 +1,6 @@
 import { ApiKeyResolver } from './apiKey.resolver.js';
 import { BulkOperationResolver } from './bulkOperation.resolver.js';
+import { CalendarResolver } from './calendar.resolver.js';
 import { ExecutionResolver } from './execution.resolver.js';
 import { HttpHeaderResolver } from './httpHeader.resolver.js';
 import { JobResolver } from './job.resolver.js';
@@ -21,6 +22,7 @@ export const resolvers = [
   HttpHeaderResolver,
   ApiKeyResolver,
   BulkOperationResolver,
+  CalendarResolver,
   SubscriptionResolver,
   ChangeResolver,
   JobChangesResolver,

@@ -2,6 +2,10 @@ import type { BulkOperationDoc } from '../domain/bulkOperation.js';
 import type { BulkOperation } from '../schema/bulkOperation.type.js';
 import type { ExecutionDoc } from '../domain/execution.js';
 import type { JobDoc } from '../domain/job.js';
+import type { CalendarDoc } from '../domain/calendar.js';
+import type { Exclusion as ExclusionValue } from '../domain/exclusion.js';
+import type { Calendar } from '../schema/calendar.type.js';
+import { ExclusionKind, type Exclusion } from '../schema/exclusion.type.js';
 import { toGlobalId } from '../ids/globalId.js';
 import type { Execution } from '../schema/execution.type.js';
 import type { Job } from '../schema/job.type.js';
@@ -35,6 +39,7 @@ export function toJobNode(doc: JobDoc): JobNode {
     overlapPolicy: doc.overlapPolicy,
     misfirePolicy: doc.misfirePolicy,
     flowControl: doc.flowControl ?? null,
+    exclusions: (doc.exclusions ?? []).map(toExclusion),
     status: doc.status,
     lastRunAt: doc.lastRunAt,
     createdAt: doc.createdAt,
@@ -101,5 +106,19 @@ export function toBulkOperationNode(doc: BulkOperationDoc): BulkOperation {
     errors: doc.errors.map((e) => ({ executionId: toGlobalId('Execution', e.executionId), message: e.message })),
     createdAt: doc.createdAt,
     finishedAt: doc.finishedAt,
+  };
+}
+
+export function toExclusion(exclusion: ExclusionValue): Exclusion {
+  return { ...exclusion, kind: ExclusionKind[exclusion.kind] };
+}
+
+export function toCalendar(doc: CalendarDoc): Calendar {
+  return {
+    name: doc.name,
+    description: doc.description,
+    windows: doc.windows.map(toExclusion),
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
   };
 }

@@ -4,6 +4,8 @@ import { scopeOf } from './auth-checker.js';
 import { MAX_PREVIEW, previewSchedule } from '../domain/schedule/previewSchedule.js';
 import { ScheduledTime } from '../schema/execution.type.js';
 import { ScheduleInput } from '../schema/schedule.input.js';
+import { ExclusionInput } from '../schema/exclusion.input.js';
+import { previewExclusions } from '../jobs/jobExclusions.js';
 
 @Resolver()
 export class ScheduleResolver {
@@ -16,12 +18,20 @@ export class ScheduleResolver {
     @Arg('schedule', () => ScheduleInput) schedule: ScheduleInput,
     @Arg('count', () => Int, { nullable: true }) count: number | null,
     @Ctx() ctx: Context,
+    @Arg('exclusions', () => [ExclusionInput], {
+      nullable: true,
+      description:
+        "Leave out the occurrences inside these (as a job's exclusions; calendars by name); BAD_USER_INPUT when they cover all of them.",
+    })
+    exclusions?: ExclusionInput[] | null,
   ): Promise<ScheduledTime[]> {
     const wanted = count ?? 5;
     // Charged before the search, which runs on the main thread; an invalid count is refused by previewSchedule.
     if (Number.isInteger(wanted) && wanted >= 1 && wanted <= MAX_PREVIEW) {
       await ctx.app.searchBudget.charge(scopeOf(ctx).identity.tenantId, wanted);
     }
-    return previewSchedule(schedule, wanted, ctx.app.clock());
+    const now = ctx.app.clock();
+    const windows = exclusions?.length ? await previewExclusions(scopeOf(ctx).calendars, exclusions, schedule.timezone, now) : [];
+    return previewSchedule(schedule, wanted, now, windows);
   }
 }

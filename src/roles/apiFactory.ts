@@ -19,7 +19,7 @@ import type { ProcessServices } from './processServices.js';
 import type { SharedServices } from './sharedServices.js';
 import { createBulkRunner } from './bulkRunnerFactory.js';
 import { RecentReads } from '../quotas/recentReads.js';
-import { PROGRESS_EVERY_MS } from '../resolvers/bulkOperation.resolver.js';
+import { PROGRESS_EVERY_MS } from '../executions/bulkProgress.js';
 
 const READY_TIMEOUT_MS = 2000;
 

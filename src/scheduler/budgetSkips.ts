@@ -77,6 +77,18 @@ export function skipRecord(
   fencingToken: number,
   now: Date,
 ): ExecutionDoc {
+  return groupRecord(job, group, occurrenceKey, overBudgetReason(perMinute, group.count, group.first, group.last), fencingToken, now);
+}
+
+/** A SKIPPED record of `group` with `reason` (a budget's, an exclusion's: exclusionSkips.ts), keyed like skipRecord. */
+export function groupRecord(
+  job: Pick<JobDoc, '_id' | 'tenantId' | 'workload' | 'retryPolicy'>,
+  group: SkipGroup,
+  occurrenceKey: string,
+  reason: string,
+  fencingToken: number,
+  now: Date,
+): ExecutionDoc {
   const doc = newExecution(
     {
       tenantId: job.tenantId,
@@ -91,7 +103,7 @@ export function skipRecord(
     now,
   );
   return {
-    ...skippedOnInsert(doc, overBudgetReason(perMinute, group.count, group.first, group.last), now),
+    ...skippedOnInsert(doc, reason, now),
     skippedCount: group.count,
     skippedUntil: group.last,
   };

@@ -7,6 +7,7 @@ import type { InsertedOccurrences } from '../transitions/insertOccurrences.js';
 import { queuedOnInsert } from '../transitions/queueInserted.js';
 import { skippedOnInsert } from '../transitions/skipOccurrences.js';
 import { groupSkips, singlyUntil, skipRecord } from './budgetSkips.js';
+import { exclusionRecords } from './exclusionSkips.js';
 import { occurrenceKey, planOccurrences, type PlannedOccurrence } from './planOccurrences.js';
 
 /*
@@ -110,7 +111,8 @@ function within(record: Pick<ExecutionDoc, 'scheduledFor' | 'skippedCount' | 'sk
  * The executions one pass writes for `job` by `record` (its planOccurrences inputs and budget split;
  * a replay passes the record found on another pass's head; `planned` is planOccurrences' answer to
  * those inputs when already at hand): the occurrences it runs, those its misfire policy skips, one
- * each, and those past the budget grouped into records (`singly`: see singlyUntil). The head
+ * each, and those past the budget or inside an exclusion window grouped into records (`singly`: see
+ * singlyUntil; exclusionSkips.ts). The head
  * carries the record when a record stands for several occurrences.
  */
 function jobPass(inputs: PassInputs, job: JobDoc, record: PassRecord, singly: Date | null, planned?: PlannedJob['plan']): JobPass {
@@ -119,7 +121,12 @@ function jobPass(inputs: PassInputs, job: JobDoc, record: PassRecord, singly: Da
   const plan = planned ?? planOccurrences(job, record.now, record.horizon, threshold);
   const items: JobPass['items'] = [];
   const overBudget: PlannedOccurrence[] = [];
+  const excluded: PlannedOccurrence[] = [];
   for (const o of plan.occurrences) {
+    if (o.excludedBy !== undefined) {
+      excluded.push(o);
+      continue;
+    }
     if (!o.skippedReason && record.budgetFrom && o.nominal >= record.budgetFrom) {
       overBudget.push(o);
       continue;
@@ -143,6 +150,7 @@ function jobPass(inputs: PassInputs, job: JobDoc, record: PassRecord, singly: Da
   for (const group of groupSkips(job.schedule, overBudget, singly)) {
     items.push({ nominal: group.first, doc: skipRecord(job, group, occurrenceKey(job._id, group.first), perMinute, fencingToken, now) });
   }
+  items.push(...exclusionRecords(job, excluded, singly, fencingToken, now));
   items.sort((a, b) => a.nominal.getTime() - b.nominal.getTime());
   // Only decisions that grouped skips need repeating: against executions of one occurrence each,
   // another pass is safe recording its own skips one each (and most heads stay as small as before).

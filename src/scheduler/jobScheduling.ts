@@ -64,7 +64,10 @@ export function jobScheduling(deps: JobSchedulingDeps, options: JobSchedulingOpt
     nearTermKeys: (job, now) => {
       if (job.status !== 'ACTIVE' || !job.scheduleCursor) return [];
       // As jobChanged plans them: no misfire threshold, since the API materialises no missed occurrences.
-      return planOccurrences(job, now, horizonOf(now), Infinity).occurrences.map((o) => occurrenceKey(job._id, o.nominal));
+      // An excluded occurrence is not one to keep waiting (an exclusion added by the change cancels it).
+      return planOccurrences(job, now, horizonOf(now), Infinity)
+        .occurrences.filter((o) => o.excludedBy === undefined)
+        .map((o) => occurrenceKey(job._id, o.nominal));
     },
     jobChanged: async (job, now) => {
       if (job.status !== 'ACTIVE' || !job.scheduleCursor) return job;

@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { ownedKey } from '../redis/ownedKey.js';
 import type { RedisClient } from '../redis/redisClient.js';
 
 const script = (name: string) => readFileSync(new URL(`./lua/${name}.lua`, import.meta.url), 'utf8');
 const ACQUIRE = script('acquireLease');
-const RENEW = script('renewLease');
-const RELEASE = script('releaseLease');
 
 export interface LeaderLeaseOptions {
   /** Who competes; unique per process. */
@@ -67,8 +66,7 @@ export class LeaderLease {
   private async tick(): Promise<void> {
     try {
       if (this.token > 0) {
-        const renewed = await this.redis.eval(RENEW, 1, this.key, this.options.candidateId, this.ttlMs);
-        if (renewed !== 1) this.lose();
+        if (!(await ownedKey.renew(this.redis, this.key, this.options.candidateId, this.ttlMs))) this.lose();
       } else {
         const token = Number(await this.redis.eval(ACQUIRE, 2, this.key, this.fenceKey, this.options.candidateId, this.ttlMs));
         if (token > 0 && !this.stopped) {
@@ -99,7 +97,7 @@ export class LeaderLease {
       // Stop acting as leader before the key is freed, so two holders never overlap in time.
       this.token = 0;
       this.options.onLost();
-      await this.redis.eval(RELEASE, 1, this.key, this.options.candidateId).catch(() => undefined);
+      await ownedKey.release(this.redis, this.key, this.options.candidateId).catch(() => undefined);
     }
   }
 }

@@ -7,6 +7,7 @@ import type {
   Workload as WorkloadValue,
 } from '../domain/job.js';
 import { JobStatus, MisfirePolicy, OverlapPolicy, Workload } from './enums.js';
+import { ExclusionInput } from './exclusion.input.js';
 import { FlowControlInput } from './flowControl.input.js';
 import { RetryPolicyInput } from './retryPolicy.input.js';
 import { JSONScalar } from './scalars.js';
@@ -74,6 +75,13 @@ function withJobDefinition<TBase extends ClassType>(Base: TBase, options: JobDef
 
     @Field(() => FlowControlInput, { nullable: true, description: options.flowControlDescription })
     flowControl?: FlowControlInput | null;
+
+    @Field(() => [ExclusionInput], {
+      nullable: true,
+      description:
+        'When the job does not run: its occurrences inside any of these are recorded SKIPPED naming the exclusion, and nextRunAt and previewSchedule skip them. Replaced whole by an update (an empty list or null removes them), which reschedules the job as a schedule change does: its waiting executions the new exclusions cover are cancelled.',
+    })
+    exclusions?: ExclusionInput[] | null;
   }
   return JobDefinitionFields;
 }

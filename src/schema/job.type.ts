@@ -10,6 +10,7 @@ import { JobStatus, MisfirePolicy, OverlapPolicy, Workload } from './enums.js';
 import type { JobListFilter } from '../store/jobStore.js';
 import { Node } from './node.type.js';
 import { PageInfo } from './pageInfo.type.js';
+import { Exclusion } from './exclusion.type.js';
 import { FlowControl } from './flowControl.type.js';
 import { RetryPolicy } from './retryPolicy.type.js';
 import { DateTimeScalar, JSONScalar } from './scalars.js';
@@ -60,6 +61,9 @@ export class Job implements Node {
 
   @Field(() => FlowControl, { nullable: true, description: 'Null: the job has none.' })
   flowControl?: FlowControl | null;
+
+  @Field(() => [Exclusion], { description: 'When the job does not run (see ExclusionInput); empty when none.' })
+  exclusions!: Exclusion[];
 
   @Field(() => JobStatus)
   status!: JobStatusValue;

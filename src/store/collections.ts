@@ -5,6 +5,7 @@ import type { TenantDoc } from '../domain/tenant.js';
 import type { ApiKeyDoc } from '../domain/apiKey.js';
 import type { BulkItemChunkDoc, BulkOperationDoc } from '../domain/bulkOperation.js';
 import type { ChangeDoc } from '../domain/change.js';
+import type { CalendarDoc } from '../domain/calendar.js';
 
 /** Typed handles on Kairos' collections. Only the store layer uses them. */
 export interface Collections {
@@ -15,6 +16,7 @@ export interface Collections {
   bulkOperations: Collection<BulkOperationDoc>;
   bulkOperationItems: Collection<BulkItemChunkDoc>;
   changes: Collection<ChangeDoc>;
+  calendars: Collection<CalendarDoc>;
 }
 
 export function collections(db: Db): Collections {
@@ -26,5 +28,6 @@ export function collections(db: Db): Collections {
     bulkOperations: db.collection<BulkOperationDoc>('bulkOperations'),
     bulkOperationItems: db.collection<BulkItemChunkDoc>('bulkOperationItems'),
     changes: db.collection<ChangeDoc>('changes'),
+    calendars: db.collection<CalendarDoc>('calendars'),
   };
 }

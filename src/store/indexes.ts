@@ -9,12 +9,15 @@ export const INDEXES: {
   apiKeys: IndexDescription[];
   bulkOperations: IndexDescription[];
   changes: IndexDescription[];
+  calendars: IndexDescription[];
 } = {
   jobs: [
     { key: { status: 1, scheduleCursor: 1 }, name: 'due' },
     { key: { tenantId: 1, createdAt: -1, _id: -1 }, name: 'tenant_created' },
     { key: { tenantId: 1, nameLower: 1 }, name: 'tenant_name' },
     { key: { tenantId: 1, idempotencyKey: 1 }, name: 'tenant_idempotency', unique: true },
+    // The jobs naming a calendar (its update copies its windows to them; its delete is refused while there are any).
+    { key: { tenantId: 1, calendarNames: 1 }, name: 'tenant_calendar_names' },
   ],
   executions: [
     { key: { tenantId: 1, occurrenceKey: 1 }, name: 'occurrence', unique: true },
@@ -39,6 +42,10 @@ export const INDEXES: {
     // The tenant's history page, and the purge (tenant, then at before the cutoff).
     { key: { tenantId: 1, at: -1, _id: -1 }, name: 'tenant_at' },
   ],
+  calendars: [
+    { key: { tenantId: 1, name: 1 }, name: 'tenant_name', unique: true },
+    { key: { tenantId: 1, createdAt: -1, _id: -1 }, name: 'tenant_created' },
+  ],
 };
 
 /**
@@ -58,6 +65,7 @@ export async function ensureIndexes(db: Db, options: EnsureIndexesOptions = {}):
     createEach(c.apiKeys, wanted(INDEXES.apiKeys)),
     createEach(c.bulkOperations, wanted(INDEXES.bulkOperations)),
     createEach(c.changes, wanted(INDEXES.changes)),
+    createEach(c.calendars, wanted(INDEXES.calendars)),
   ]);
 }
 

@@ -13,7 +13,7 @@ import { takeFlowPlace, type FlowPlace } from './flowAdmission.js';
 import { releaseJobSlot, type OverlapDecision, type OverlapGuard } from './overlapGuard.js';
 import type { TenantShare } from './tenantShare.js';
 import { waitForTenantSlot, type Redelivery, type TenantWait } from './tenantWait.js';
-import { releaseFlowPlace, releaseTenantSlot, waiterOf } from './wakeWaiter.js';
+import { releaseFlowPlace, releaseTenantSlot, returnFlowPlaceUnwoken, waiterOf } from './wakeWaiter.js';
 
 /** How long CANCEL_PREVIOUS waits for the cancelled execution to give up the job's slot before taking it anyway. */
 const CANCEL_PREVIOUS_WAIT_MS = 15_000;
@@ -98,8 +98,7 @@ async function admitWithinShare(
     return await admitToSlots(deps, run, job, wait, { share, flow: place }, slotTtlMs);
   } catch (error) {
     // The share is given back by admit(); a place this delivery took goes back without waking anyone.
-    if (place.taken === 'new')
-      await deps.flow.release(run.tenantId, place.hold.limits, place.hold, { began: false, wake: false }).catch(() => null);
+    await returnFlowPlaceUnwoken(deps, run.tenantId, place).catch(() => null);
     throw error;
   }
 }
@@ -119,8 +118,7 @@ async function admitToSlots(
   if (slot === 'full') {
     deps.metrics.quotaRefused('concurrency', run.tenantId);
     // The key's place goes back unwoken: its waiters would find the tenant's slots as full as this one did.
-    if (held.flow?.taken === 'new')
-      await deps.flow.release(run.tenantId, held.flow.hold.limits, held.flow.hold, { began: false, wake: false });
+    if (held.flow) await returnFlowPlaceUnwoken(deps, run.tenantId, held.flow);
     held.share();
     return { kind: 'wait', redelivery: waitForTenantSlot(deps, run, job, { ...wait, waiting, limit }) };
   }

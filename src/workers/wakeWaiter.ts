@@ -45,6 +45,18 @@ export async function releaseFlowPlace(
   );
 }
 
+/**
+ * Gives back a place this delivery took on a flow-control key without waking anyone: used when the
+ * delivery goes on to wait for its tenant's slot (the key's waiters would find it as full) or fails.
+ */
+export async function returnFlowPlaceUnwoken(
+  deps: { flow: Pick<FlowLimiter, 'release'> },
+  tenantId: string,
+  place: { taken: 'new' | 'held'; hold: FlowHold },
+): Promise<void> {
+  if (place.taken === 'new') await deps.flow.release(tenantId, place.hold.limits, place.hold, { began: false, wake: false });
+}
+
 /** Releases with `next(true)`, then wakes the waiter it hands out; `next(false)` hands out the next one when a waiter cannot be woken. */
 async function wake(deps: WakeDeps, tenantId: string, what: string, next: (first: boolean) => Promise<string | null>): Promise<void> {
   let waiter = await next(true);

@@ -18,6 +18,8 @@ interface Ids {
   apiKeyId: string;
   /** Made by retryExecutions, read by bulkOperation. */
   bulkOperationId?: string;
+  /** A name for createCalendar, then updateCalendar and deleteCalendar, new for each run. */
+  calendarName: string;
 }
 
 interface Operation {
@@ -119,6 +121,26 @@ const OPERATIONS: Operation[] = [
     needs: 'VIEWER',
     run: (u, t, ids) => gql(u, t, 'query($id: ID!) { bulkOperation(id: $id) { id status } }', { id: ids.bulkOperationId ?? ids.jobId }),
   },
+  { name: 'calendars', needs: 'VIEWER', run: (u, t) => gql(u, t, '{ calendars(first: 5) { edges { node { name } } } }') },
+  {
+    name: 'createCalendar',
+    needs: 'MEMBER',
+    run: (u, t, ids) =>
+      gql(u, t, 'mutation($name: String!) { createCalendar(input: { name: $name, windows: [] }) { name } }', { name: ids.calendarName }),
+  },
+  {
+    name: 'updateCalendar',
+    needs: 'MEMBER',
+    run: (u, t, ids) =>
+      gql(u, t, 'mutation($name: String!) { updateCalendar(input: { name: $name, windows: [] }) { jobsUpdated } }', {
+        name: ids.calendarName,
+      }),
+  },
+  {
+    name: 'deleteCalendar',
+    needs: 'MEMBER',
+    run: (u, t, ids) => gql(u, t, 'mutation($name: String!) { deleteCalendar(name: $name) }', { name: ids.calendarName }),
+  },
   {
     name: 'createApiKey',
     needs: 'ADMIN',
@@ -183,7 +205,7 @@ describe('roles: what each role may do, with a JWT and with an API key', () => {
       .triggerJob.execution;
     const key = (await gqlOk(k.url, admin, 'mutation { createApiKey(name: "fixture", role: VIEWER) { apiKey { id } } }')).createApiKey
       .apiKey;
-    return { jobId: job.id, executionId: execution.id, apiKeyId: key.id };
+    return { jobId: job.id, executionId: execution.id, apiKeyId: key.id, calendarName: uniqueName('calendar') };
   }
 
   /** What the fixture looks like through an ADMIN's eyes, to show a refused call changed nothing. */

@@ -27,6 +27,16 @@ const TRIGGER = `mutation($id: ID!) { triggerJob(id: $id) { execution { id } } }
 const CANCEL = `mutation($id: ID!) { cancelExecution(id: $id) { execution { id status } } }`;
 const CREATE_KEY = `mutation($name: String!, $role: Role!) { createApiKey(name: $name, role: $role) { secret apiKey { id } } }`;
 const ROTATE = `mutation { rotateWebhookSecret { secret } }`;
+/** A's calendar: B's calendar operations by its name find nothing of A's (names are per tenant). */
+const A_CALENDAR = 'a-calendar';
+const A_CALENDAR_INPUT = { name: A_CALENDAR, windows: [{ name: 'a-private-window', from: '2031-01-01', to: '2031-01-02' }] };
+const CALENDARS = '{ calendars(first: 100) { edges { node { name windows { name } } } } }';
+/** A's calendar as A sees it, unchanged by anything B does. */
+async function calendarsOfA(w: World): Promise<void> {
+  expect((await gqlOk(w.url, w.tokenA, CALENDARS)).calendars.edges).toEqual([
+    { node: { name: A_CALENDAR, windows: [{ name: 'a-private-window' }] } },
+  ]);
+}
 
 /** What the subscriptions select; the matrix covers every field of the schema's Subscription type listed here. */
 const SUBSCRIPTIONS = {
@@ -272,6 +282,55 @@ const OWN_PROBES: OwnProbe[] = [
     },
   },
   {
+    field: 'calendars',
+    what: "calendars lists B's calendars only",
+    check: async (w, token) => {
+      expect(JSON.stringify(await gqlOk(w.url, token, CALENDARS))).not.toContain('a-private-window');
+    },
+  },
+  {
+    field: 'updateCalendar',
+    what: "updateCalendar with A's calendar name is NOT_FOUND and changes nothing of A's",
+    check: async (w, token) => {
+      const result = await gql(
+        w.url,
+        token,
+        `mutation($name: String!) { updateCalendar(input: { name: $name, windows: [] }) { jobsUpdated } }`,
+        {
+          name: A_CALENDAR,
+        },
+      );
+      expect(result.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+      await calendarsOfA(w);
+    },
+  },
+  {
+    field: 'deleteCalendar',
+    what: "deleteCalendar with A's calendar name is NOT_FOUND and deletes nothing of A's",
+    check: async (w, token) => {
+      const result = await gql(w.url, token, `mutation($name: String!) { deleteCalendar(name: $name) }`, { name: A_CALENDAR });
+      expect(result.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+      await calendarsOfA(w);
+    },
+  },
+  {
+    field: 'createCalendar',
+    what: "createCalendar with A's calendar name makes a calendar of B's (then B deletes it)",
+    check: async (w, token) => {
+      const created = await gqlOk(
+        w.url,
+        token,
+        `mutation($name: String!) { createCalendar(input: { name: $name, windows: [] }) { name windows { name } } }`,
+        {
+          name: A_CALENDAR,
+        },
+      );
+      expect(created.createCalendar).toEqual({ name: A_CALENDAR, windows: [] });
+      await calendarsOfA(w);
+      await gqlOk(w.url, token, `mutation($name: String!) { deleteCalendar(name: $name) }`, { name: A_CALENDAR });
+    },
+  },
+  {
     field: 'createApiKey',
     what: "createApiKey makes a key of B's",
     check: async (w, token) => {
@@ -445,6 +504,7 @@ describe("tenant isolation: B gets nothing of A's through any operation", () => 
     });
     a.apiKeys.member = (await gqlOk(k.url, tokenA, CREATE_KEY, { name: 'a-key', role: 'MEMBER' })).createApiKey.apiKey.id;
 
+    await gqlOk(k.url, tokenA, `mutation($input: CalendarInput!) { createCalendar(input: $input) { name } }`, { input: A_CALENDAR_INPUT });
     // B: a job of its own and an ADMIN API key as its second way in.
     world.b.ownJob = await createJob(tokenB, {
       name: 'b-own',

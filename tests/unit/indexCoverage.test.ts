@@ -13,7 +13,7 @@ import { INDEXES } from '../../src/store/indexes.js';
 const QUERIES: Record<
   string,
   | {
-      collection: 'jobs' | 'executions' | 'apiKeys' | 'tenants' | 'bulkOperations' | 'bulkOperationItems' | 'changes';
+      collection: 'jobs' | 'executions' | 'apiKeys' | 'tenants' | 'bulkOperations' | 'bulkOperationItems' | 'calendars' | 'changes';
       index: string;
       fields: string[];
     }
@@ -40,6 +40,15 @@ const QUERIES: Record<
   'attemptEnds.addToCancelled': { collection: 'executions', index: '_id', fields: ['_id'] },
   'attemptEnds.writeEnds': { collection: 'executions', index: '_id', fields: ['_id'] },
   'attemptStarts.writeClaims': { collection: 'executions', index: '_id', fields: ['_id'] },
+  'calendarStore.copyToJobs': { collection: 'jobs', index: 'tenant_calendar_names', fields: ['tenantId', 'calendarNames'] },
+  'calendarStore.count': { collection: 'calendars', index: 'tenant_name', fields: ['tenantId'] },
+  'calendarStore.delete': { collection: 'calendars', index: 'tenant_name', fields: ['tenantId', 'name'] },
+  'calendarStore.findByName': { collection: 'calendars', index: 'tenant_name', fields: ['tenantId', 'name'] },
+  'calendarStore.findByNames': { collection: 'calendars', index: 'tenant_name', fields: ['tenantId', 'name'] },
+  'calendarStore.insert': { collection: 'calendars', index: 'tenant_name', fields: ['tenantId', 'name'] },
+  'calendarStore.jobsNaming': { collection: 'jobs', index: 'tenant_calendar_names', fields: ['tenantId', 'calendarNames'] },
+  'calendarStore.list': { collection: 'calendars', index: 'tenant_created', fields: ['tenantId', 'createdAt'] },
+  'calendarStore.update': { collection: 'calendars', index: 'tenant_name', fields: ['tenantId', 'name'] },
   'executionStore.cancelWaiting': { collection: 'executions', index: 'tenant_job_scheduled', fields: ['tenantId', 'jobId'] },
   'executionStore.countByStatus': { collection: 'executions', index: 'tenant_scheduled', fields: ['tenantId', 'scheduledFor'] },
   'executionStore.findById': { collection: 'executions', index: '_id', fields: ['_id'] },

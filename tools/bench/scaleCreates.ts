@@ -12,6 +12,7 @@ import { ExecutionEventBus } from '#kairos/events/executionEventBus.js';
 import { DueIndex } from '#kairos/scheduler/dueIndex.js';
 import { jobScheduling } from '#kairos/scheduler/jobScheduling.js';
 import { ensureIndexes } from '#kairos/store/indexes.js';
+import { CalendarStore } from '#kairos/store/calendarStore.js';
 import { JobStore } from '#kairos/store/jobStore.js';
 import { SchedulerStore } from '#kairos/store/schedulerStore.js';
 import { TenantStore } from '#kairos/store/tenantStore.js';
@@ -87,6 +88,7 @@ export async function measureCreates(
       const tenant = { ...(await tenants.ensure(tenantId, new Date())), maxJobs: 10_000_000 };
       const deps: CreateJobDeps = {
         jobs,
+        calendars: new CalendarStore(db, tenantId),
         scheduling: jobScheduling(materialise, { lookAheadMs: config.lookAheadMs }),
         logger,
         handlerNames: new Set(BUILTIN_HANDLERS.keys()),

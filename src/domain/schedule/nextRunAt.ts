@@ -1,4 +1,6 @@
+import { exclusionWindowsOf } from '../exclusion.js';
 import type { JobDoc } from '../job.js';
+import { firstIncluded, SEARCH_GAVE_UP } from './exclusionWindows.js';
 import { nextOccurrences } from './nextOccurrences.js';
 
 /**
@@ -15,8 +17,23 @@ import { nextOccurrences } from './nextOccurrences.js';
  * An INTERVAL sequence is anchored on its cursor, so once the cursor is null (the last occurrences
  * before `endAt` are materialised) those last few occurrences are not shown; CRON and ONCE
  * occurrences do not depend on an anchor and are.
+ *
+ * An occurrence inside one of the job's exclusion windows is not a run (it will be recorded
+ * SKIPPED): the next run is the first one after it outside them, or null when the search for one
+ * gives up (exclusions covering all time; exclusionWindows.ts MAX_EXCLUDED_JUMPS).
  */
-export function nextRunAt(job: Pick<JobDoc, 'status' | 'schedule' | 'scheduleCursor'>, now: Date): Date | null {
+export function nextRunAt(
+  job: Pick<JobDoc, 'status' | 'schedule' | 'scheduleCursor' | 'exclusions' | 'calendarWindows'>,
+  now: Date,
+): Date | null {
+  const next = nextNominalRun(job, now);
+  const windows = exclusionWindowsOf(job);
+  if (next === null || windows.length === 0) return next;
+  const included = firstIncluded(job.schedule, windows, next);
+  return included === SEARCH_GAVE_UP ? null : included;
+}
+
+function nextNominalRun(job: Pick<JobDoc, 'status' | 'schedule' | 'scheduleCursor'>, now: Date): Date | null {
   if (job.status === 'PAUSED') return null;
   const cursor = job.scheduleCursor;
   if (cursor && cursor.getTime() <= now.getTime()) return cursor;

@@ -127,6 +127,13 @@ export type ExecutionsQueryVariables = Exact<{
 
 export type ExecutionsQuery = { executions: { pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { id: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, error: string | null, jobId: string, job: { id: string, name: string } | null } }> } };
 
+export type JobExclusionsQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type JobExclusionsQuery = { job: { id: string, exclusions: Array<{ name: string | null, timezone: string | null, from: string | null, to: string | null, cron: string | null, durationSeconds: number | null, calendar: string | null }> } | null };
+
 export type JobChangesQueryVariables = Exact<{
   id: string;
   first?: number | null | undefined;
@@ -326,6 +333,22 @@ fragment ExecutionSummaryFields on Execution {
     name
   }
 }`) as unknown as TypedDocumentString<ExecutionsQuery, ExecutionsQueryVariables>;
+export const JobExclusionsDocument = new TypedDocumentString(`
+    query JobExclusions($id: ID!) {
+  job(id: $id) {
+    id
+    exclusions {
+      name
+      timezone
+      from
+      to
+      cron
+      durationSeconds
+      calendar
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<JobExclusionsQuery, JobExclusionsQueryVariables>;
 export const JobChangesDocument = new TypedDocumentString(`
     query JobChanges($id: ID!, $first: Int, $after: String, $last: Int, $before: String) {
   job(id: $id) {

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { JobExclusionsDocument } from '../api/generated.js';
 import { asKairosError, documents, type CreateJobInput, type Job, type KairosError, type ScheduleInput, type UpdateJobInput } from '../api/client.js';
 import type { Schedule, Target } from '../api/types.js';
 import { Card, ErrorBanner } from '../components.js';
@@ -31,6 +32,8 @@ interface Draft {
   flowKey: string;
   flowMaxConcurrent: string;
   flowMaxPerMinute: string;
+  /** The exclusions as a JSON array of ExclusionInput; empty is none. */
+  exclusions: string;
   paused: boolean;
 }
 
@@ -53,6 +56,7 @@ const EMPTY: Draft = {
   flowKey: '',
   flowMaxConcurrent: '',
   flowMaxPerMinute: '',
+  exclusions: '',
   paused: false,
 };
 
@@ -147,8 +151,8 @@ const TARGET_FIELDS: Record<Draft['targetKind'], (keyof Draft)[]> = {
  * `loaded` the user changed, so what the form does not show (workload, misfire policy, the rest of the
  * retry policy) or what someone else changed meanwhile is left as it is.
  */
-function jobInput(d: Draft, loaded: Job | null, payload: unknown): Record<string, unknown> {
-  const was = loaded ? fromJob(loaded) : null;
+function jobInput(d: Draft, loaded: Job | null, payload: unknown, exclusions: { was: string; now: unknown }): Record<string, unknown> {
+  const was = loaded ? { ...fromJob(loaded), exclusions: exclusions.was } : null;
   const changed = (...keys: (keyof Draft)[]) => !was || keys.some((key) => d[key] !== was[key]);
   const input: Record<string, unknown> = {};
   if (changed('name')) input.name = d.name;
@@ -161,6 +165,7 @@ function jobInput(d: Draft, loaded: Job | null, payload: unknown): Record<string
   if (changed('maxAttempts')) input.retryPolicy = { maxAttempts: Number(d.maxAttempts) };
   if (changed('overlapPolicy')) input.overlapPolicy = d.overlapPolicy;
   if (changed('flowKey', 'flowMaxConcurrent', 'flowMaxPerMinute') && (loaded || flowControlInput(d))) input.flowControl = flowControlInput(d);
+  if (changed('exclusions') && (loaded || exclusions.now !== null)) input.exclusions = exclusions.now;
   if (!loaded && d.paused) input.paused = true;
   return input;
 }
@@ -175,11 +180,14 @@ export function JobForm({ id }: { id?: string }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<KairosError | null>(null);
   const [saving, setSaving] = useState(false);
+  // The exclusions as loaded, as the field shows them: an update sends them only when they differ.
+  const loadedExclusions = useQuery(JobExclusionsDocument, { id: id ?? '' }, Boolean(id));
+  const exclusionsText = exclusionsJson(loadedExclusions.data?.job?.exclusions ?? []);
   useEffect(() => {
-    if (!id || !existing.data?.job) return;
+    if (!id || !existing.data?.job || !loadedExclusions.data) return;
     setLoaded(existing.data.job);
-    setDraft(fromJob(existing.data.job));
-  }, [id, existing.data]);
+    setDraft({ ...fromJob(existing.data.job), exclusions: exclusionsText });
+  }, [id, existing.data, loadedExclusions.data]);
 
   // Editing a field takes back the error the last submit showed for it: it may be fixed now.
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
@@ -217,7 +225,16 @@ export function JobForm({ id }: { id?: string }) {
         return;
       }
     }
-    const input = jobInput(draft, loaded, payload);
+    let exclusions: unknown = null;
+    if (draft.exclusions.trim()) {
+      try {
+        exclusions = JSON.parse(draft.exclusions);
+      } catch {
+        setErrors({ exclusions: 'Not valid JSON: a list such as [{"name": "Weekend", "cron": "0 0 * * 6", "durationSeconds": 172800}]' });
+        return;
+      }
+    }
+    const input = jobInput(draft, loaded, payload, { was: exclusionsText, now: exclusions });
     setSaving(true);
     try {
       if (id) {
@@ -365,6 +382,14 @@ export function JobForm({ id }: { id?: string }) {
               <input id="flowKey" name="flowKey" value={draft.flowKey} onInput={(e) => set('flowKey', e.currentTarget.value)} />
             </Field>
           </div>
+          <Field
+            label="Exclusions (JSON)"
+            name="exclusions"
+            error={errors.exclusions}
+            hint='When not to run: [{"from": "2027-12-24", "to": "2027-12-26"}, {"name": "Weekend", "cron": "0 0 * * 6", "durationSeconds": 172800}, {"calendar": "holidays"}]'
+          >
+            <textarea id="exclusions" name="exclusions" class="mono" rows={3} value={draft.exclusions} onInput={(e) => set('exclusions', e.currentTarget.value)} />
+          </Field>
           {!id && (
             <label class="check">
               <input type="checkbox" name="paused" checked={draft.paused} onChange={(e) => set('paused', e.currentTarget.checked)} /> Create paused
@@ -413,6 +438,7 @@ function fieldKey(field: string): string {
     'flowControl.maxConcurrent': 'flowMaxConcurrent',
     'flowControl.maxPerMinute': 'flowMaxPerMinute',
   };
+  if (field.startsWith('exclusions')) return 'exclusions';
   return known[field] ?? field.split('.')[0]!;
 }
 
@@ -424,4 +450,11 @@ function Field({ label, name, error, hint, children }: { label: string; name: st
       {error ? <p class="field-error" role="alert">{error}</p> : hint && <p class="hint">{hint}</p>}
     </div>
   );
+}
+
+/** A job's exclusions as the form's JSON field shows them: only the fields each has. */
+function exclusionsJson(exclusions: Record<string, unknown>[]): string {
+  if (exclusions.length === 0) return '';
+  const set = exclusions.map((e) => Object.fromEntries(Object.entries(e).filter(([key, value]) => value !== null && key !== '__typename')));
+  return JSON.stringify(set, null, 2);
 }

@@ -60,6 +60,8 @@ export type ChangeTargetType =
 
 export type CreateJobInput = {
   description?: string | null | undefined;
+  /** When the job does not run: its occurrences inside any of these are recorded SKIPPED naming the exclusion, and nextRunAt and previewSchedule skip them. Replaced whole by an update (an empty list or null removes them), which reschedules the job as a schedule change does: its waiting executions the new exclusions cover are cancelled. */
+  exclusions?: Array<ExclusionInput> | null | undefined;
   flowControl?: FlowControlInput | null | undefined;
   /** Creating again with the same key returns the job created first, unchanged. */
   idempotencyKey?: string | null | undefined;
@@ -75,6 +77,24 @@ export type CreateJobInput = {
   timeoutSeconds?: number | null | undefined;
   /** Default IO_BOUND. */
   workload?: Workload | null | undefined;
+};
+
+/** A stretch of time in which the job does not run: its occurrences there are recorded SKIPPED with a reason naming the exclusion. Give exactly one of: from and to (local dates, both included, midnight to midnight); cron and durationSeconds (a window opening at each occurrence of cron, under the same DST rules as schedules, until the local clock has moved on by durationSeconds); or calendar (a named calendar of the tenant, see createCalendar; jobs only). At most 20 per job, 200 windows per calendar. */
+export type ExclusionInput = {
+  /** Name of one of the tenant's calendars: its windows, kept up to date when it changes. */
+  calendar?: string | null | undefined;
+  /** When each window opens, e.g. "0 0 * * 6" (Saturday 00:00). */
+  cron?: string | null | undefined;
+  /** How long each window lasts, in seconds of local clock time (1 to 31622400): 172800 from Saturday 00:00 is the whole weekend, DST or not. */
+  durationSeconds?: number | null | undefined;
+  /** First excluded local date, YYYY-MM-DD. */
+  from?: string | null | undefined;
+  /** Named in the SKIPPED reason (at most 100 characters); default a description of the window. Not for calendar. */
+  name?: string | null | undefined;
+  /** IANA zone of the dates or cron; default the job schedule's zone (UTC in a calendar). */
+  timezone?: string | null | undefined;
+  /** Last excluded local date, YYYY-MM-DD (included; at most 3660 days after from). */
+  to?: string | null | undefined;
 };
 
 /** Which executions to list; every given condition must hold. Without phase and statuses, upcoming occurrences come first. */
@@ -222,6 +242,8 @@ export type ScheduleKind =
 /** Omitted fields keep their value. Changing the schedule recomputes nextRunAt and cancels the old schedule's executions that have not started yet, SCHEDULED or QUEUED, except occurrences the new schedule also has (triggerJob's executions are kept). */
 export type UpdateJobInput = {
   description?: string | null | undefined;
+  /** When the job does not run: its occurrences inside any of these are recorded SKIPPED naming the exclusion, and nextRunAt and previewSchedule skip them. Replaced whole by an update (an empty list or null removes them), which reschedules the job as a schedule change does: its waiting executions the new exclusions cover are cancelled. */
+  exclusions?: Array<ExclusionInput> | null | undefined;
   /** Replaces the whole flow control (omitted limits are none); null removes it. */
   flowControl?: FlowControlInput | null | undefined;
   id: string;

@@ -1,0 +1,25 @@
+import type { CalendarDoc } from '../domain/calendar.js';
+import { parseCalendarName, parseCalendarWindows } from '../domain/schedule/parseExclusions.js';
+import { NotFoundError } from '../errors/index.js';
+import type { CalendarStore } from '../store/calendarStore.js';
+import type { CalendarInputFields } from './createCalendar.js';
+import { parseDescription } from './parseJobInput.js';
+
+/**
+ * Replaces a calendar's windows (and description), then copies them into every job that names it
+ * (one update of all of them): the jobs' nextRunAt changes at once, and the scheduler excludes by
+ * the new windows from its next pass over each job, for the occurrences it has not materialised yet
+ * (those within the look-ahead, LOOK_AHEAD_MS, keep what they were given). Returns the calendar
+ * and how many jobs were updated.
+ */
+export async function updateCalendar(
+  calendars: CalendarStore,
+  input: CalendarInputFields,
+  now: Date,
+): Promise<{ calendar: CalendarDoc; jobsUpdated: number }> {
+  const name = parseCalendarName(input.name, 'name');
+  const windows = parseCalendarWindows(input.windows, now);
+  const calendar = await calendars.update(name, { windows, description: parseDescription(input.description), updatedAt: now });
+  if (!calendar) throw new NotFoundError('Calendar', name);
+  return { calendar, jobsUpdated: await calendars.copyToJobs(name, windows, now) };
+}

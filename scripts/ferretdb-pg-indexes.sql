@@ -5,7 +5,9 @@
 -- - `_id`: each by-id read and update (37 ms per statement at 50,000 documents here, 3 ms with it);
 -- - `tenantId`: a tenant's lists (`executions` and `jobs` pages, counts), which FerretDB otherwise
 --   answers by reading every tenant's rows (bench:scale's history case; figures in docs/performance.md);
--- - `occurrenceKey` (executions only): the leader's look-up of occurrences already inserted.
+-- - `occurrenceKey` (executions only): the leader's look-up of occurrences already inserted;
+-- - `labelPairs` and `externalKey` (jobs only): a tenant's jobs by label (an array of `key=value`
+--   strings, which `@>` matches when it contains the value) and by external id.
 -- MongoDB answers both from its own indexes; this makes the local server behave alike. FerretDB
 -- does not know of these indexes (it lists indexes from its own metadata) and drops them with the
 -- table. Run by scripts/services.sh and scripts/chaos.sh with psql; idempotent, in one transaction so
@@ -38,6 +40,11 @@ begin
   -- The leader's look-up of occurrences a repeated pass finds already inserted (schedulerStore.ts).
   if (select relname from pg_class where oid = tbl) like 'executions\_%' then
     perform kairos_ferretdb_gin_index(tbl, 'occurrenceKey');
+  end if;
+  -- The jobs filters by label and by external id (jobStore.ts, listFilter and findByExternalId).
+  if (select relname from pg_class where oid = tbl) like 'jobs\_%' then
+    perform kairos_ferretdb_gin_index(tbl, 'labelPairs');
+    perform kairos_ferretdb_gin_index(tbl, 'externalKey');
   end if;
 end $$;
 

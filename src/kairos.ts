@@ -79,7 +79,7 @@ export async function startKairos(options: KairosOptions): Promise<Kairos> {
   const runtime: ProcessServices = { instanceId, clock, logger, metrics, tracer: tracing.tracer, closers };
   try {
     // FerretDB cannot use the range indexes; there they only slow every write (see EnsureIndexesOptions).
-    await ensureIndexes(database.db, { rangeIndexes: !database.ferretDb });
+    await ensureIndexes(database.db, { rangeIndexes: !database.ferretDb, logger });
     const { redis, producerConnection, consumerConnection } = await openRedisConnections(config, runtime);
     const shared = sharedServices(config, database, { redis, producerConnection }, runtime);
     // Queue depth is read at scrape time by the processes that feed or drain the queues.

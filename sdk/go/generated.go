@@ -1420,6 +1420,14 @@ func (v *CreateJobCreateJobJobPayloadJob) GetFlowControl() *JobFieldsFlowControl
 	return v.JobFields.FlowControl
 }
 
+// GetLabels returns CreateJobCreateJobJobPayloadJob.Labels, and is useful for accessing the field via an interface.
+func (v *CreateJobCreateJobJobPayloadJob) GetLabels() []JobFieldsLabelsLabel {
+	return v.JobFields.Labels
+}
+
+// GetExternalId returns CreateJobCreateJobJobPayloadJob.ExternalId, and is useful for accessing the field via an interface.
+func (v *CreateJobCreateJobJobPayloadJob) GetExternalId() *string { return v.JobFields.ExternalId }
+
 // GetStatus returns CreateJobCreateJobJobPayloadJob.Status, and is useful for accessing the field via an interface.
 func (v *CreateJobCreateJobJobPayloadJob) GetStatus() JobStatus { return v.JobFields.Status }
 
@@ -1485,6 +1493,10 @@ type __premarshalCreateJobCreateJobJobPayloadJob struct {
 
 	FlowControl *JobFieldsFlowControl `json:"flowControl"`
 
+	Labels []JobFieldsLabelsLabel `json:"labels"`
+
+	ExternalId *string `json:"externalId"`
+
 	Status JobStatus `json:"status"`
 
 	NextRunAt *time.Time `json:"nextRunAt"`
@@ -1530,6 +1542,8 @@ func (v *CreateJobCreateJobJobPayloadJob) __premarshalJSON() (*__premarshalCreat
 	retval.OverlapPolicy = v.JobFields.OverlapPolicy
 	retval.MisfirePolicy = v.JobFields.MisfirePolicy
 	retval.FlowControl = v.JobFields.FlowControl
+	retval.Labels = v.JobFields.Labels
+	retval.ExternalId = v.JobFields.ExternalId
 	retval.Status = v.JobFields.Status
 	retval.NextRunAt = v.JobFields.NextRunAt
 	retval.LastRunAt = v.JobFields.LastRunAt
@@ -1553,10 +1567,16 @@ type CreateJobInput struct {
 	FlowControl    *FlowControlInput `json:"flowControl,omitempty"`
 	// When the job does not run: its occurrences inside any of these are recorded SKIPPED naming the exclusion, and nextRunAt and previewSchedule skip them. Replaced whole by an update (an empty list or null removes them), which reschedules the job as a schedule change does: its waiting executions the new exclusions cover are cancelled.
 	Exclusions []ExclusionInput `json:"exclusions"`
+	// At most 32, each key once. An update replaces the whole set; null or an empty list removes them.
+	Labels []LabelInput `json:"labels,omitempty"`
+	// Your own id for the job, unique among this tenant's jobs (1 to 200 characters). One another job holds is CONFLICT, naming that job in the message and extensions.jobId. An update's null removes it.
+	ExternalId *string `json:"externalId,omitempty"`
 	// Create the job PAUSED. Default false.
 	Paused *bool `json:"paused,omitempty"`
 	// Creating again with the same key returns the job created first, unchanged.
 	IdempotencyKey *string `json:"idempotencyKey,omitempty"`
+	// With externalId: when a job of this tenant has that externalId, update it with the fields given here (as updateJob: omitted fields keep their value; paused and idempotencyKey are ignored) instead of refusing with CONFLICT; otherwise create the job. Default false.
+	Upsert *bool `json:"upsert,omitempty"`
 }
 
 // GetName returns CreateJobInput.Name, and is useful for accessing the field via an interface.
@@ -1595,11 +1615,20 @@ func (v *CreateJobInput) GetFlowControl() *FlowControlInput { return v.FlowContr
 // GetExclusions returns CreateJobInput.Exclusions, and is useful for accessing the field via an interface.
 func (v *CreateJobInput) GetExclusions() []ExclusionInput { return v.Exclusions }
 
+// GetLabels returns CreateJobInput.Labels, and is useful for accessing the field via an interface.
+func (v *CreateJobInput) GetLabels() []LabelInput { return v.Labels }
+
+// GetExternalId returns CreateJobInput.ExternalId, and is useful for accessing the field via an interface.
+func (v *CreateJobInput) GetExternalId() *string { return v.ExternalId }
+
 // GetPaused returns CreateJobInput.Paused, and is useful for accessing the field via an interface.
 func (v *CreateJobInput) GetPaused() *bool { return v.Paused }
 
 // GetIdempotencyKey returns CreateJobInput.IdempotencyKey, and is useful for accessing the field via an interface.
 func (v *CreateJobInput) GetIdempotencyKey() *string { return v.IdempotencyKey }
+
+// GetUpsert returns CreateJobInput.Upsert, and is useful for accessing the field via an interface.
+func (v *CreateJobInput) GetUpsert() *bool { return v.Upsert }
 
 // CreateJobResponse is returned by CreateJob on success.
 type CreateJobResponse struct {
@@ -1902,6 +1931,10 @@ type ExecutionFilter struct {
 	FinishedAfter *time.Time `json:"finishedAfter,omitempty"`
 	// Exclusive.
 	FinishedBefore *time.Time `json:"finishedBefore,omitempty"`
+	// Executions of the jobs that carry every one of these labels now (a label changed later applies to the job's past executions too; a deleted job's match none). At most 1000 jobs may match: narrow the filter otherwise (BAD_USER_INPUT).
+	Labels []LabelInput `json:"labels,omitempty"`
+	// Executions of the job with this external id.
+	JobExternalId *string `json:"jobExternalId,omitempty"`
 }
 
 // GetJobId returns ExecutionFilter.JobId, and is useful for accessing the field via an interface.
@@ -1924,6 +1957,12 @@ func (v *ExecutionFilter) GetFinishedAfter() *time.Time { return v.FinishedAfter
 
 // GetFinishedBefore returns ExecutionFilter.FinishedBefore, and is useful for accessing the field via an interface.
 func (v *ExecutionFilter) GetFinishedBefore() *time.Time { return v.FinishedBefore }
+
+// GetLabels returns ExecutionFilter.Labels, and is useful for accessing the field via an interface.
+func (v *ExecutionFilter) GetLabels() []LabelInput { return v.Labels }
+
+// GetJobExternalId returns ExecutionFilter.JobExternalId, and is useful for accessing the field via an interface.
+func (v *ExecutionFilter) GetJobExternalId() *string { return v.JobExternalId }
 
 type ExecutionPhase string
 
@@ -3042,6 +3081,12 @@ func (v *GetJobJob) GetMisfirePolicy() MisfirePolicy { return v.JobFields.Misfir
 // GetFlowControl returns GetJobJob.FlowControl, and is useful for accessing the field via an interface.
 func (v *GetJobJob) GetFlowControl() *JobFieldsFlowControl { return v.JobFields.FlowControl }
 
+// GetLabels returns GetJobJob.Labels, and is useful for accessing the field via an interface.
+func (v *GetJobJob) GetLabels() []JobFieldsLabelsLabel { return v.JobFields.Labels }
+
+// GetExternalId returns GetJobJob.ExternalId, and is useful for accessing the field via an interface.
+func (v *GetJobJob) GetExternalId() *string { return v.JobFields.ExternalId }
+
 // GetStatus returns GetJobJob.Status, and is useful for accessing the field via an interface.
 func (v *GetJobJob) GetStatus() JobStatus { return v.JobFields.Status }
 
@@ -3107,6 +3152,10 @@ type __premarshalGetJobJob struct {
 
 	FlowControl *JobFieldsFlowControl `json:"flowControl"`
 
+	Labels []JobFieldsLabelsLabel `json:"labels"`
+
+	ExternalId *string `json:"externalId"`
+
 	Status JobStatus `json:"status"`
 
 	NextRunAt *time.Time `json:"nextRunAt"`
@@ -3152,6 +3201,8 @@ func (v *GetJobJob) __premarshalJSON() (*__premarshalGetJobJob, error) {
 	retval.OverlapPolicy = v.JobFields.OverlapPolicy
 	retval.MisfirePolicy = v.JobFields.MisfirePolicy
 	retval.FlowControl = v.JobFields.FlowControl
+	retval.Labels = v.JobFields.Labels
+	retval.ExternalId = v.JobFields.ExternalId
 	retval.Status = v.JobFields.Status
 	retval.NextRunAt = v.JobFields.NextRunAt
 	retval.LastRunAt = v.JobFields.LastRunAt
@@ -3299,7 +3350,11 @@ type JobFields struct {
 	MisfirePolicy MisfirePolicy `json:"misfirePolicy"`
 	// Null: the job has none.
 	FlowControl *JobFieldsFlowControl `json:"flowControl"`
-	Status      JobStatus             `json:"status"`
+	// Sorted by key; empty when the job has none.
+	Labels []JobFieldsLabelsLabel `json:"labels"`
+	// Your own id for the job, unique among this tenant's jobs; null: none.
+	ExternalId *string   `json:"externalId"`
+	Status     JobStatus `json:"status"`
 	// When the next occurrence that has not started yet is due (materialised or not): its nominal time, which jitterSeconds may delay. Null when the job is paused or has no occurrence left.
 	NextRunAt *time.Time `json:"nextRunAt"`
 	LastRunAt *time.Time `json:"lastRunAt"`
@@ -3342,6 +3397,12 @@ func (v *JobFields) GetMisfirePolicy() MisfirePolicy { return v.MisfirePolicy }
 
 // GetFlowControl returns JobFields.FlowControl, and is useful for accessing the field via an interface.
 func (v *JobFields) GetFlowControl() *JobFieldsFlowControl { return v.FlowControl }
+
+// GetLabels returns JobFields.Labels, and is useful for accessing the field via an interface.
+func (v *JobFields) GetLabels() []JobFieldsLabelsLabel { return v.Labels }
+
+// GetExternalId returns JobFields.ExternalId, and is useful for accessing the field via an interface.
+func (v *JobFields) GetExternalId() *string { return v.ExternalId }
 
 // GetStatus returns JobFields.Status, and is useful for accessing the field via an interface.
 func (v *JobFields) GetStatus() JobStatus { return v.Status }
@@ -3416,6 +3477,10 @@ type __premarshalJobFields struct {
 
 	FlowControl *JobFieldsFlowControl `json:"flowControl"`
 
+	Labels []JobFieldsLabelsLabel `json:"labels"`
+
+	ExternalId *string `json:"externalId"`
+
 	Status JobStatus `json:"status"`
 
 	NextRunAt *time.Time `json:"nextRunAt"`
@@ -3461,6 +3526,8 @@ func (v *JobFields) __premarshalJSON() (*__premarshalJobFields, error) {
 	retval.OverlapPolicy = v.OverlapPolicy
 	retval.MisfirePolicy = v.MisfirePolicy
 	retval.FlowControl = v.FlowControl
+	retval.Labels = v.Labels
+	retval.ExternalId = v.ExternalId
 	retval.Status = v.Status
 	retval.NextRunAt = v.NextRunAt
 	retval.LastRunAt = v.LastRunAt
@@ -3493,6 +3560,21 @@ func (v *JobFieldsFlowControl) GetMaxConcurrent() *int { return v.MaxConcurrent 
 
 // GetMaxPerMinute returns JobFieldsFlowControl.MaxPerMinute, and is useful for accessing the field via an interface.
 func (v *JobFieldsFlowControl) GetMaxPerMinute() *int { return v.MaxPerMinute }
+
+// JobFieldsLabelsLabel includes the requested fields of the GraphQL type Label.
+// The GraphQL type's documentation follows.
+//
+// One of a job's labels: a key and its value.
+type JobFieldsLabelsLabel struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// GetKey returns JobFieldsLabelsLabel.Key, and is useful for accessing the field via an interface.
+func (v *JobFieldsLabelsLabel) GetKey() string { return v.Key }
+
+// GetValue returns JobFieldsLabelsLabel.Value, and is useful for accessing the field via an interface.
+func (v *JobFieldsLabelsLabel) GetValue() string { return v.Value }
 
 // JobFieldsRetryPolicy includes the requested fields of the GraphQL type RetryPolicy.
 type JobFieldsRetryPolicy struct {
@@ -3742,6 +3824,10 @@ type JobFilter struct {
 	Statuses []JobStatus `json:"statuses,omitempty"`
 	// Case-insensitive prefix of the job name.
 	NamePrefix *string `json:"namePrefix,omitempty"`
+	// Jobs carrying every one of these labels (key and value equal).
+	Labels []LabelInput `json:"labels,omitempty"`
+	// The job with this external id (at most one).
+	ExternalId *string `json:"externalId,omitempty"`
 }
 
 // GetStatuses returns JobFilter.Statuses, and is useful for accessing the field via an interface.
@@ -3749,6 +3835,12 @@ func (v *JobFilter) GetStatuses() []JobStatus { return v.Statuses }
 
 // GetNamePrefix returns JobFilter.NamePrefix, and is useful for accessing the field via an interface.
 func (v *JobFilter) GetNamePrefix() *string { return v.NamePrefix }
+
+// GetLabels returns JobFilter.Labels, and is useful for accessing the field via an interface.
+func (v *JobFilter) GetLabels() []LabelInput { return v.Labels }
+
+// GetExternalId returns JobFilter.ExternalId, and is useful for accessing the field via an interface.
+func (v *JobFilter) GetExternalId() *string { return v.ExternalId }
 
 type JobStatus string
 
@@ -3869,6 +3961,16 @@ func (v *JobsJobsJobConnectionEdgesJobEdgeNodeJob) GetFlowControl() *JobFieldsFl
 	return v.JobFields.FlowControl
 }
 
+// GetLabels returns JobsJobsJobConnectionEdgesJobEdgeNodeJob.Labels, and is useful for accessing the field via an interface.
+func (v *JobsJobsJobConnectionEdgesJobEdgeNodeJob) GetLabels() []JobFieldsLabelsLabel {
+	return v.JobFields.Labels
+}
+
+// GetExternalId returns JobsJobsJobConnectionEdgesJobEdgeNodeJob.ExternalId, and is useful for accessing the field via an interface.
+func (v *JobsJobsJobConnectionEdgesJobEdgeNodeJob) GetExternalId() *string {
+	return v.JobFields.ExternalId
+}
+
 // GetStatus returns JobsJobsJobConnectionEdgesJobEdgeNodeJob.Status, and is useful for accessing the field via an interface.
 func (v *JobsJobsJobConnectionEdgesJobEdgeNodeJob) GetStatus() JobStatus { return v.JobFields.Status }
 
@@ -3942,6 +4044,10 @@ type __premarshalJobsJobsJobConnectionEdgesJobEdgeNodeJob struct {
 
 	FlowControl *JobFieldsFlowControl `json:"flowControl"`
 
+	Labels []JobFieldsLabelsLabel `json:"labels"`
+
+	ExternalId *string `json:"externalId"`
+
 	Status JobStatus `json:"status"`
 
 	NextRunAt *time.Time `json:"nextRunAt"`
@@ -3987,6 +4093,8 @@ func (v *JobsJobsJobConnectionEdgesJobEdgeNodeJob) __premarshalJSON() (*__premar
 	retval.OverlapPolicy = v.JobFields.OverlapPolicy
 	retval.MisfirePolicy = v.JobFields.MisfirePolicy
 	retval.FlowControl = v.JobFields.FlowControl
+	retval.Labels = v.JobFields.Labels
+	retval.ExternalId = v.JobFields.ExternalId
 	retval.Status = v.JobFields.Status
 	retval.NextRunAt = v.JobFields.NextRunAt
 	retval.LastRunAt = v.JobFields.LastRunAt
@@ -4075,6 +4183,18 @@ type JobsResponse struct {
 
 // GetJobs returns JobsResponse.Jobs, and is useful for accessing the field via an interface.
 func (v *JobsResponse) GetJobs() JobsJobsJobConnection { return v.Jobs }
+
+// A label of a job, or one a filter asks for. key: 1 to 63 characters, letters, digits, '.', '_', '/' or '-', starting with a letter or digit; value: at most 200 characters (may be empty).
+type LabelInput struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// GetKey returns LabelInput.Key, and is useful for accessing the field via an interface.
+func (v *LabelInput) GetKey() string { return v.Key }
+
+// GetValue returns LabelInput.Value, and is useful for accessing the field via an interface.
+func (v *LabelInput) GetValue() string { return v.Value }
 
 // What happens to occurrences missed while the scheduler was down.
 type MisfirePolicy string
@@ -4393,6 +4513,12 @@ func (v *PauseJobPauseJobJobPayloadJob) GetFlowControl() *JobFieldsFlowControl {
 	return v.JobFields.FlowControl
 }
 
+// GetLabels returns PauseJobPauseJobJobPayloadJob.Labels, and is useful for accessing the field via an interface.
+func (v *PauseJobPauseJobJobPayloadJob) GetLabels() []JobFieldsLabelsLabel { return v.JobFields.Labels }
+
+// GetExternalId returns PauseJobPauseJobJobPayloadJob.ExternalId, and is useful for accessing the field via an interface.
+func (v *PauseJobPauseJobJobPayloadJob) GetExternalId() *string { return v.JobFields.ExternalId }
+
 // GetStatus returns PauseJobPauseJobJobPayloadJob.Status, and is useful for accessing the field via an interface.
 func (v *PauseJobPauseJobJobPayloadJob) GetStatus() JobStatus { return v.JobFields.Status }
 
@@ -4458,6 +4584,10 @@ type __premarshalPauseJobPauseJobJobPayloadJob struct {
 
 	FlowControl *JobFieldsFlowControl `json:"flowControl"`
 
+	Labels []JobFieldsLabelsLabel `json:"labels"`
+
+	ExternalId *string `json:"externalId"`
+
 	Status JobStatus `json:"status"`
 
 	NextRunAt *time.Time `json:"nextRunAt"`
@@ -4503,6 +4633,8 @@ func (v *PauseJobPauseJobJobPayloadJob) __premarshalJSON() (*__premarshalPauseJo
 	retval.OverlapPolicy = v.JobFields.OverlapPolicy
 	retval.MisfirePolicy = v.JobFields.MisfirePolicy
 	retval.FlowControl = v.JobFields.FlowControl
+	retval.Labels = v.JobFields.Labels
+	retval.ExternalId = v.JobFields.ExternalId
 	retval.Status = v.JobFields.Status
 	retval.NextRunAt = v.JobFields.NextRunAt
 	retval.LastRunAt = v.JobFields.LastRunAt
@@ -4612,6 +4744,14 @@ func (v *ResumeJobResumeJobJobPayloadJob) GetFlowControl() *JobFieldsFlowControl
 	return v.JobFields.FlowControl
 }
 
+// GetLabels returns ResumeJobResumeJobJobPayloadJob.Labels, and is useful for accessing the field via an interface.
+func (v *ResumeJobResumeJobJobPayloadJob) GetLabels() []JobFieldsLabelsLabel {
+	return v.JobFields.Labels
+}
+
+// GetExternalId returns ResumeJobResumeJobJobPayloadJob.ExternalId, and is useful for accessing the field via an interface.
+func (v *ResumeJobResumeJobJobPayloadJob) GetExternalId() *string { return v.JobFields.ExternalId }
+
 // GetStatus returns ResumeJobResumeJobJobPayloadJob.Status, and is useful for accessing the field via an interface.
 func (v *ResumeJobResumeJobJobPayloadJob) GetStatus() JobStatus { return v.JobFields.Status }
 
@@ -4677,6 +4817,10 @@ type __premarshalResumeJobResumeJobJobPayloadJob struct {
 
 	FlowControl *JobFieldsFlowControl `json:"flowControl"`
 
+	Labels []JobFieldsLabelsLabel `json:"labels"`
+
+	ExternalId *string `json:"externalId"`
+
 	Status JobStatus `json:"status"`
 
 	NextRunAt *time.Time `json:"nextRunAt"`
@@ -4722,6 +4866,8 @@ func (v *ResumeJobResumeJobJobPayloadJob) __premarshalJSON() (*__premarshalResum
 	retval.OverlapPolicy = v.JobFields.OverlapPolicy
 	retval.MisfirePolicy = v.JobFields.MisfirePolicy
 	retval.FlowControl = v.JobFields.FlowControl
+	retval.Labels = v.JobFields.Labels
+	retval.ExternalId = v.JobFields.ExternalId
 	retval.Status = v.JobFields.Status
 	retval.NextRunAt = v.JobFields.NextRunAt
 	retval.LastRunAt = v.JobFields.LastRunAt
@@ -5671,6 +5817,10 @@ type UpdateJobInput struct {
 	FlowControl *FlowControlInput `json:"flowControl,omitempty"`
 	// When the job does not run: its occurrences inside any of these are recorded SKIPPED naming the exclusion, and nextRunAt and previewSchedule skip them. Replaced whole by an update (an empty list or null removes them), which reschedules the job as a schedule change does: its waiting executions the new exclusions cover are cancelled.
 	Exclusions []ExclusionInput `json:"exclusions"`
+	// At most 32, each key once. An update replaces the whole set; null or an empty list removes them.
+	Labels []LabelInput `json:"labels,omitempty"`
+	// Your own id for the job, unique among this tenant's jobs (1 to 200 characters). One another job holds is CONFLICT, naming that job in the message and extensions.jobId. An update's null removes it.
+	ExternalId *string `json:"externalId,omitempty"`
 }
 
 // GetId returns UpdateJobInput.Id, and is useful for accessing the field via an interface.
@@ -5711,6 +5861,12 @@ func (v *UpdateJobInput) GetFlowControl() *FlowControlInput { return v.FlowContr
 
 // GetExclusions returns UpdateJobInput.Exclusions, and is useful for accessing the field via an interface.
 func (v *UpdateJobInput) GetExclusions() []ExclusionInput { return v.Exclusions }
+
+// GetLabels returns UpdateJobInput.Labels, and is useful for accessing the field via an interface.
+func (v *UpdateJobInput) GetLabels() []LabelInput { return v.Labels }
+
+// GetExternalId returns UpdateJobInput.ExternalId, and is useful for accessing the field via an interface.
+func (v *UpdateJobInput) GetExternalId() *string { return v.ExternalId }
 
 // UpdateJobResponse is returned by UpdateJob on success.
 type UpdateJobResponse struct {
@@ -5781,6 +5937,14 @@ func (v *UpdateJobUpdateJobJobPayloadJob) GetFlowControl() *JobFieldsFlowControl
 	return v.JobFields.FlowControl
 }
 
+// GetLabels returns UpdateJobUpdateJobJobPayloadJob.Labels, and is useful for accessing the field via an interface.
+func (v *UpdateJobUpdateJobJobPayloadJob) GetLabels() []JobFieldsLabelsLabel {
+	return v.JobFields.Labels
+}
+
+// GetExternalId returns UpdateJobUpdateJobJobPayloadJob.ExternalId, and is useful for accessing the field via an interface.
+func (v *UpdateJobUpdateJobJobPayloadJob) GetExternalId() *string { return v.JobFields.ExternalId }
+
 // GetStatus returns UpdateJobUpdateJobJobPayloadJob.Status, and is useful for accessing the field via an interface.
 func (v *UpdateJobUpdateJobJobPayloadJob) GetStatus() JobStatus { return v.JobFields.Status }
 
@@ -5846,6 +6010,10 @@ type __premarshalUpdateJobUpdateJobJobPayloadJob struct {
 
 	FlowControl *JobFieldsFlowControl `json:"flowControl"`
 
+	Labels []JobFieldsLabelsLabel `json:"labels"`
+
+	ExternalId *string `json:"externalId"`
+
 	Status JobStatus `json:"status"`
 
 	NextRunAt *time.Time `json:"nextRunAt"`
@@ -5891,6 +6059,8 @@ func (v *UpdateJobUpdateJobJobPayloadJob) __premarshalJSON() (*__premarshalUpdat
 	retval.OverlapPolicy = v.JobFields.OverlapPolicy
 	retval.MisfirePolicy = v.JobFields.MisfirePolicy
 	retval.FlowControl = v.JobFields.FlowControl
+	retval.Labels = v.JobFields.Labels
+	retval.ExternalId = v.JobFields.ExternalId
 	retval.Status = v.JobFields.Status
 	retval.NextRunAt = v.JobFields.NextRunAt
 	retval.LastRunAt = v.JobFields.LastRunAt
@@ -6593,6 +6763,11 @@ fragment JobFields on Job {
 		maxConcurrent
 		maxPerMinute
 	}
+	labels {
+		key
+		value
+	}
+	externalId
 	status
 	nextRunAt
 	lastRunAt
@@ -7084,6 +7259,11 @@ fragment JobFields on Job {
 		maxConcurrent
 		maxPerMinute
 	}
+	labels {
+		key
+		value
+	}
+	externalId
 	status
 	nextRunAt
 	lastRunAt
@@ -7223,6 +7403,11 @@ fragment JobFields on Job {
 		maxConcurrent
 		maxPerMinute
 	}
+	labels {
+		key
+		value
+	}
+	externalId
 	status
 	nextRunAt
 	lastRunAt
@@ -7363,6 +7548,11 @@ fragment JobFields on Job {
 		maxConcurrent
 		maxPerMinute
 	}
+	labels {
+		key
+		value
+	}
+	externalId
 	status
 	nextRunAt
 	lastRunAt
@@ -7491,6 +7681,11 @@ fragment JobFields on Job {
 		maxConcurrent
 		maxPerMinute
 	}
+	labels {
+		key
+		value
+	}
+	externalId
 	status
 	nextRunAt
 	lastRunAt
@@ -7897,6 +8092,11 @@ fragment JobFields on Job {
 		maxConcurrent
 		maxPerMinute
 	}
+	labels {
+		key
+		value
+	}
+	externalId
 	status
 	nextRunAt
 	lastRunAt

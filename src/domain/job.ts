@@ -91,6 +91,18 @@ export interface JobDoc extends JobExclusionFields {
   misfirePolicy: MisfirePolicy;
   /** Limits shared by the jobs of the tenant that name the same key; absent or null: none. */
   flowControl?: FlowControl | null;
+  /**
+   * The job's labels, one `key=value` string each, sorted by key (domain/labels.ts says why not a
+   * document); absent on jobs stored before jobs had labels.
+   */
+  labelPairs?: string[];
+  /** The client's own id for the job, unique among the tenant's jobs; null or absent: none. */
+  externalId?: string | null;
+  /**
+   * What the tenant's unique index on external ids holds (domain/externalId.ts, jobExternalKey). Absent
+   * only on jobs stored before the index, until ensureIndexes fills it in.
+   */
+  externalKey?: string;
   status: JobStatus;
   /**
    * The scheduler's materialisation cursor: the nominal (un-jittered) time of the first occurrence

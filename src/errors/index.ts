@@ -78,3 +78,16 @@ export class ExclusionSearchLimitError extends KairosError {
     );
   }
 }
+
+/**
+ * Another job of the tenant holds the external id a create or update gives. The message and
+ * `extensions.jobId` name that job's global id, so a client can read or update it instead.
+ */
+export class ExternalIdConflictError extends ConflictError {
+  constructor(externalId: string, jobId: string) {
+    super(`externalId "${externalId}" is held by job ${jobId} already; update that job, or create with upsert: true to update it`, {
+      field: 'externalId',
+      jobId,
+    });
+  }
+}

@@ -1,12 +1,15 @@
 import { ObjectId } from 'mongodb';
 import type { JobDoc } from '../domain/job.js';
 import { firstOccurrence } from '../domain/schedule/nextOccurrences.js';
-import { QuotaExceededError } from '../errors/index.js';
+import { ExternalIdConflictError, QuotaExceededError } from '../errors/index.js';
+import { jobExternalKey } from '../domain/externalId.js';
+import { toGlobalId } from '../ids/globalId.js';
 import type { TenantDoc } from '../domain/tenant.js';
 import { parseIdempotencyKey, parseNewJob, type JobInputFields } from './parseJobInput.js';
 import type { TenantLock } from '../quotas/tenantLock.js';
 import type { JobCounter } from '../quotas/jobCounter.js';
 import type { JobDeps } from './jobDeps.js';
+import type { JobInsert } from '../store/jobStore.js';
 import { checkFlowKeyQuota } from './flowKeyQuota.js';
 import { jobExclusions } from './jobExclusions.js';
 import { recordJobChange } from './recordJobChange.js';
@@ -15,7 +18,10 @@ export interface CreateJobDeps extends Pick<JobDeps, 'jobs' | 'calendars' | 'sch
   handlerNames: ReadonlySet<string>;
   /** ALLOW_PRIVATE_TARGETS: whether a target URL may name a private IP literal. */
   allowPrivateTargets: boolean;
-  /** Serialises the tenant's creates, so the quota check and the insert are not interleaved. */
+  /**
+   * Serialises the tenant's creates (and updateJob's external-id changes), so the quota check and the
+   * insert, and the external-id check and the write, are not interleaved.
+   */
   createLock: TenantLock;
   jobCounter: JobCounter;
 }
@@ -29,8 +35,10 @@ export interface CreateJobInputFields extends JobInputFields {
  * docs/architecture.md, "The life of an occurrence", step 1: validates, takes one of the tenant's job slots (a counter, so the check costs
  * the same at any size), computes the first occurrence (the schedule cursor) and inserts the job. A first occurrence inside
  * the look-ahead window is materialised here instead of waiting for the next sweep, so a job due
- * in 2 s is not late. Nothing is stored when validation fails. A created job is recorded in the change
- * history; a repeated create that returns the job its idempotency key made first records nothing.
+ * in 2 s is not late. Nothing is stored when validation fails. An external id another job of the
+ * tenant holds is a CONFLICT naming that job (upsertJob updates that job instead). A created job is
+ * recorded in the change history; a repeated create that returns the job its idempotency key made
+ * first records nothing.
  */
 export async function createJob(
   deps: CreateJobDeps,
@@ -44,8 +52,17 @@ export async function createJob(
   const exclusions = input.exclusions?.length ? await jobExclusions(deps.calendars, input.exclusions, definition.schedule, now) : {};
   const overQuota = () =>
     new QuotaExceededError(`This tenant may have at most ${tenant.maxJobs} jobs; delete one first`, { maxJobs: tenant.maxJobs });
-  const { job, created } = await deps.createLock.run(tenant._id, async () => {
+  const result = await deps.createLock.run(tenant._id, async (): Promise<JobInsert> => {
     if (definition.flowControl) await checkFlowKeyQuota(deps.jobs, definition.flowControl.key);
+    // Checked here, under the lock, before a job slot is taken: where the shard key rules out the
+    // unique index (store/indexes.ts, EXTERNAL_ID_INDEX) this check is what keeps an external id single.
+    // A repeated request (same idempotency key) still answers with the job it created, as the insert would.
+    const holder = definition.externalId ? await deps.jobs.findByExternalId(definition.externalId) : null;
+    if (holder) {
+      const first = key === null || holder.idempotencyKey === key ? null : await deps.jobs.findByIdempotencyKey(key);
+      if (holder.idempotencyKey === key || first) return { job: first ?? holder, created: false, sameKey: 'idempotencyKey' };
+      return { job: holder, created: false, sameKey: 'externalId' };
+    }
     const _id = new ObjectId();
     const scheduleCursor = firstOccurrence(definition.schedule, now);
     const cursor = input.paused ? null : scheduleCursor;
@@ -69,6 +86,7 @@ export async function createJob(
       scheduleCursor: cursor,
       lastRunAt: null,
       idempotencyKey: key ?? `auto:${_id.toHexString()}`,
+      externalKey: jobExternalKey(definition.externalId ?? null, _id),
       createdAt: now,
       updatedAt: now,
       version: 1,
@@ -85,8 +103,12 @@ export async function createJob(
     }
     return inserted;
   });
-  if (!created) return job;
-  // Recorded once the job is stored, before the scheduling (which may fail and leave it to the sweep).
-  await recordJobChange(deps.changes, 'CREATE_JOB', null, job, now);
-  return deps.scheduling.jobChanged(job, now);
+  if (result.created) {
+    // Recorded once the job is stored, before the scheduling (which may fail and leave it to the sweep).
+    await recordJobChange(deps.changes, 'CREATE_JOB', null, result.job, now);
+    return deps.scheduling.jobChanged(result.job, now);
+  }
+  // Another job holds the external id: named, so the client can update it (or ask for an upsert).
+  if (result.sameKey === 'externalId') throw new ExternalIdConflictError(definition.externalId ?? '', toGlobalId('Job', result.job._id));
+  return result.job;
 }

@@ -7,6 +7,8 @@ import { privateLiteralHost } from '../domain/privateAddresses.js';
 import { LIMITS } from '../domain/jobLimits.js';
 import { parseFlowControl, type FlowControlInputFields } from '../domain/flowControl.js';
 import type { ExclusionInputFields } from '../domain/schedule/parseExclusions.js';
+import { labelPairs, parseLabels, type Label } from '../domain/labels.js';
+import { parseExternalId } from '../domain/externalId.js';
 
 export { LIMITS };
 
@@ -33,6 +35,8 @@ export interface JobInputFields {
   flowControl?: FlowControlInputFields | null;
   /** Replaces the job's exclusions whole (jobExclusions.ts); an empty list or null removes them. */
   exclusions?: ExclusionInputFields[] | null;
+  labels?: Label[] | null;
+  externalId?: string | null;
 }
 
 /** C0 control characters (NUL included) and DEL; `multiline` lets tab and line breaks through. */
@@ -196,6 +200,8 @@ export type JobDefinition = Pick<
   | 'overlapPolicy'
   | 'misfirePolicy'
   | 'flowControl'
+  | 'labelPairs'
+  | 'externalId'
 >;
 
 /** The validated definition of a new job; throws BadUserInputError naming the first field to fix. */
@@ -214,5 +220,7 @@ export function parseNewJob(input: JobInputFields, now: Date, handlers: Readonly
     overlapPolicy: input.overlapPolicy ?? 'ALLOW',
     misfirePolicy: input.misfirePolicy ?? 'RUN_ONCE',
     flowControl: input.flowControl ? parseFlowControl(input.flowControl, target) : null,
+    labelPairs: labelPairs(parseLabels(input.labels)),
+    externalId: parseExternalId(input.externalId),
   };
 }

@@ -5,12 +5,17 @@ import { parseFlowControl, withTarget } from '../domain/flowControl.js';
 import type { JobDoc, Schedule } from '../domain/job.js';
 import { firstOccurrence } from '../domain/schedule/nextOccurrences.js';
 import { parseSchedule } from '../domain/schedule/parseSchedule.js';
-import { BadUserInputError } from '../errors/index.js';
+import { BadUserInputError, ExternalIdConflictError } from '../errors/index.js';
+import { jobExternalKey, parseExternalId } from '../domain/externalId.js';
+import { labelPairs, parseLabels } from '../domain/labels.js';
+import { toGlobalId } from '../ids/globalId.js';
+import { isDuplicateKey } from '../store/mongo.js';
 import type { JobChange } from '../store/jobStore.js';
 import { applySchedule } from './applySchedule.js';
 import { CANCEL_REASONS } from './cancelReasons.js';
 import { changeJob } from './changeJob.js';
 import type { JobDeps } from './jobDeps.js';
+import type { TenantLock } from '../quotas/tenantLock.js';
 import { checkFlowKeyQuota } from './flowKeyQuota.js';
 import { recordJobChange } from './recordJobChange.js';
 import { exclusionChange } from './jobExclusions.js';
@@ -22,8 +27,9 @@ import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, t
  * naming it, and nothing is written. `exclusions` are replaced whole and reschedule the
  * job as a schedule change does (see exclusionChange).
  * `retryPolicy` is merged field by field into the current one;
- * `schedule`, `target` and `flowControl` are replaced whole. An update that changes nothing writes nothing
+ * `schedule`, `target`, `flowControl` and `labels` are replaced whole. An update that changes nothing writes nothing
  * (and records nothing in the change history).
+ * An `externalId` another job of the tenant holds is a CONFLICT naming that job; null removes the job's.
  *
  * A changed schedule recomputes the schedule cursor from `now` (kept null while the job is PAUSED; a
  * COMPLETED job becomes ACTIVE again), cancels the waiting executions of the old schedule with
@@ -32,7 +38,23 @@ import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, t
  * materialised (workload, maxAttempts) afterwards. The write is a compare-and-set on the job's
  * version, retried once on a concurrent change (see changeJob).
  */
-export async function updateJob(deps: JobDeps, id: ObjectId, input: JobInputFields, now: Date): Promise<JobDoc> {
+export async function updateJob(deps: UpdateJobDeps, id: ObjectId, input: JobInputFields, now: Date): Promise<JobDoc> {
+  const externalId = parseExternalId(input.externalId);
+  // Setting an external id the job does not have yet: the holder check and the write run under the
+  // tenant's create lock, as createJob's check and insert do, so that they stay single where the shard
+  // key rules out the unique index (store/indexes.ts, EXTERNAL_ID_INDEX). An update leaving it as it is
+  // (an upsert of a known job, every time a client keeps its jobs in step) takes no lock.
+  if (externalId !== null && (await deps.jobs.findById(id))?.externalId !== externalId)
+    return deps.createLock.run(deps.jobs.tenantId, () => change(deps, id, input, now));
+  return change(deps, id, input, now);
+}
+
+export interface UpdateJobDeps extends JobDeps {
+  /** The tenant's create lock (createJob's), taken while an external id is set. */
+  createLock: TenantLock;
+}
+
+async function change(deps: JobDeps, id: ObjectId, input: JobInputFields, now: Date): Promise<JobDoc> {
   let previousSchedule: Schedule | null = null;
   const { job, changed, previous } = await changeJob(deps, id, now, async (current) => {
     let change = jobChange(current, input, now, deps);
@@ -40,13 +62,25 @@ export async function updateJob(deps: JobDeps, id: ObjectId, input: JobInputFiel
     if (excluded) change = { ...change, ...excluded };
     const key = change?.flowControl?.key;
     if (key && key !== current.flowControl?.key) await checkFlowKeyQuota(deps.jobs, key);
+    if (change?.externalId) await refuseHeldExternalId(deps, change.externalId, id);
     previousSchedule = change?.schedule !== undefined || excluded ? current.schedule : null;
     return change;
+  }).catch(async (error: unknown) => {
+    // Another job took the external id between the check above and the write (the unique index refused it).
+    const externalId = parseExternalId(input.externalId);
+    if (isDuplicateKey(error) && externalId) await refuseHeldExternalId(deps, externalId, id);
+    throw error;
   });
   if (!changed) return job;
   await recordJobChange(deps.changes, 'UPDATE_JOB', previous, job, now);
   if (!previousSchedule) return job;
   return applySchedule(deps, job, CANCEL_REASONS.scheduleChanged, now, previousSchedule);
+}
+
+/** ExternalIdConflictError when a job of the tenant other than `self` holds `externalId`. */
+async function refuseHeldExternalId(deps: Pick<JobDeps, 'jobs'>, externalId: string, self: ObjectId): Promise<void> {
+  const holder = await deps.jobs.findByExternalId(externalId);
+  if (holder && !holder._id.equals(self)) throw new ExternalIdConflictError(externalId, toGlobalId('Job', holder._id));
 }
 
 /** The validated difference between `current` and `input`, or null when there is none. */
@@ -90,6 +124,16 @@ function jobChange(
   const target = change.target ?? current.target;
   if (input.flowControl !== undefined) differs('flowControl', input.flowControl && parseFlowControl(input.flowControl, target));
   else if (change.target && current.flowControl) differs('flowControl', withTarget(current.flowControl, target));
+  if (input.labels !== undefined) {
+    // null clears them, as an empty list does; a job stored before labels existed has none.
+    const pairs = labelPairs(parseLabels(input.labels));
+    if (!isDeepStrictEqual(pairs, current.labelPairs ?? [])) change.labelPairs = pairs;
+  }
+  if (input.externalId !== undefined) {
+    const externalId = parseExternalId(input.externalId);
+    if (externalId !== (current.externalId ?? null))
+      Object.assign(change, { externalId, externalKey: jobExternalKey(externalId, current._id) });
+  }
   return Object.keys(change).length > 0 ? change : null;
 }
 

@@ -20,7 +20,7 @@ async function findOperation(scope: TenantScope, id: string): Promise<BulkOperat
 
 async function start(ctx: Context, kind: BulkOperationKind, filter: ExecutionFilter, operationId: string | null): Promise<BulkOperation> {
   const scope = scopeOf(ctx);
-  const listFilter = executionListFilter(filter);
+  const listFilter = await executionListFilter(scope.jobs, filter);
   const begin = () =>
     startBulkOperation(
       {

@@ -4,6 +4,9 @@ import { scopeOf } from './auth-checker.js';
 import type { ObjectId } from 'mongodb';
 import { NotFoundError } from '../errors/index.js';
 import { createJob } from '../jobs/createJob.js';
+import { upsertJob } from '../jobs/upsertJob.js';
+import { parseLabels } from '../domain/labels.js';
+import { parseExternalId } from '../domain/externalId.js';
 import { deleteJob } from '../jobs/deleteJob.js';
 import { jobDeps } from './deps.js';
 import { pauseJob } from '../jobs/pauseJob.js';
@@ -37,7 +40,12 @@ export class JobResolver {
   async jobs(@Args(() => JobsArgs) args: JobsArgs, @Ctx() ctx: Context): Promise<JobConnection> {
     const { jobs } = scopeOf(ctx);
     const page = parsePageRequest(args);
-    const filter = { statuses: args.filter?.statuses, namePrefix: args.filter?.namePrefix };
+    const filter = {
+      statuses: args.filter?.statuses,
+      namePrefix: args.filter?.namePrefix,
+      labels: parseLabels(args.filter?.labels, 'filter.labels'),
+      externalId: parseExternalId(args.filter?.externalId, 'filter.externalId'),
+    };
     const rows = await jobs.list(filter, page);
     const connection = toConnection(rows, page, (d) => encodeCursor({ at: d.createdAt, id: d._id }), toJobNode);
     return { ...(connection as Omit<JobConnection, 'filter'>), filter };
@@ -76,7 +84,8 @@ export class JobResolver {
     const now = ctx.app.clock();
     // From the quota cache (the write budget has just read it, and it creates the tenant on first use): no round trip.
     const { maxJobs } = await ctx.app.operations.quotas.of(scope.identity.tenantId);
-    const doc = await createJob(jobDeps(ctx), { _id: scope.identity.tenantId, maxJobs }, input, now);
+    const { upsert, ...fields } = input;
+    const doc = await (upsert ? upsertJob : createJob)(jobDeps(ctx), { _id: scope.identity.tenantId, maxJobs }, fields, now);
     return { job: toJobNode(doc) };
   }
 

@@ -6,6 +6,7 @@ import type { CalendarDoc } from '../domain/calendar.js';
 import type { Exclusion as ExclusionValue } from '../domain/exclusion.js';
 import type { Calendar } from '../schema/calendar.type.js';
 import { ExclusionKind, type Exclusion } from '../schema/exclusion.type.js';
+import { labelsOf } from '../domain/labels.js';
 import { toGlobalId } from '../ids/globalId.js';
 import type { Execution } from '../schema/execution.type.js';
 import type { Job } from '../schema/job.type.js';
@@ -40,6 +41,8 @@ export function toJobNode(doc: JobDoc): JobNode {
     misfirePolicy: doc.misfirePolicy,
     flowControl: doc.flowControl ?? null,
     exclusions: (doc.exclusions ?? []).map(toExclusion),
+    labels: labelsOf(doc.labelPairs),
+    externalId: doc.externalId ?? null,
     status: doc.status,
     lastRunAt: doc.lastRunAt,
     createdAt: doc.createdAt,

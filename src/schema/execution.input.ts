@@ -4,6 +4,7 @@ import type { ExecutionStatus as ExecutionStatusValue } from '../domain/executio
 import type { ExecutionPhase as ExecutionPhaseValue } from '../domain/executionPhase.js';
 import { ExecutionPhase, ExecutionStatus } from './enums.js';
 import { DateTimeScalar } from './scalars.js';
+import { LabelInput } from './label.input.js';
 
 @InputType('ExecutionFilter', {
   description: 'Which executions to list; every given condition must hold. Without phase and statuses, upcoming occurrences come first.',
@@ -35,4 +36,14 @@ export class ExecutionFilter {
 
   @Field(() => DateTimeScalar, { nullable: true, description: 'Exclusive.' })
   finishedBefore?: Date | null;
+
+  @Field(() => [LabelInput], {
+    nullable: true,
+    description:
+      "Executions of the jobs that carry every one of these labels now (a label changed later applies to the job's past executions too; a deleted job's match none). At most 1000 jobs may match: narrow the filter otherwise (BAD_USER_INPUT).",
+  })
+  labels?: LabelInput[] | null;
+
+  @Field(() => String, { nullable: true, description: 'Executions of the job with this external id.' })
+  jobExternalId?: string | null;
 }

@@ -13,6 +13,7 @@ import { RetryPolicyInput } from './retryPolicy.input.js';
 import { JSONScalar } from './scalars.js';
 import { ScheduleInput } from './schedule.input.js';
 import { JobTargetInput } from './target.input.js';
+import { LabelInput } from './label.input.js';
 
 @InputType('JobFilter')
 export class JobFilter {
@@ -21,6 +22,12 @@ export class JobFilter {
 
   @Field(() => String, { nullable: true, description: 'Case-insensitive prefix of the job name.' })
   namePrefix?: string | null;
+
+  @Field(() => [LabelInput], { nullable: true, description: 'Jobs carrying every one of these labels (key and value equal).' })
+  labels?: LabelInput[] | null;
+
+  @Field(() => String, { nullable: true, description: 'The job with this external id (at most one).' })
+  externalId?: string | null;
 }
 
 /** The options that tell a create's job definition fields from an update's. */
@@ -82,6 +89,19 @@ function withJobDefinition<TBase extends ClassType>(Base: TBase, options: JobDef
         'When the job does not run: its occurrences inside any of these are recorded SKIPPED naming the exclusion, and nextRunAt and previewSchedule skip them. Replaced whole by an update (an empty list or null removes them), which reschedules the job as a schedule change does: its waiting executions the new exclusions cover are cancelled.',
     })
     exclusions?: ExclusionInput[] | null;
+
+    @Field(() => [LabelInput], {
+      nullable: true,
+      description: 'At most 32, each key once. An update replaces the whole set; null or an empty list removes them.',
+    })
+    labels?: LabelInput[] | null;
+
+    @Field(() => String, {
+      nullable: true,
+      description:
+        "Your own id for the job, unique among this tenant's jobs (1 to 200 characters). One another job holds is CONFLICT, naming that job in the message and extensions.jobId. An update's null removes it.",
+    })
+    externalId?: string | null;
   }
   return JobDefinitionFields;
 }
@@ -105,6 +125,13 @@ export class CreateJobInput extends withJobDefinition(Object, {
     description: 'Creating again with the same key returns the job created first, unchanged.',
   })
   idempotencyKey?: string | null;
+
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      'With externalId: when a job of this tenant has that externalId, update it with the fields given here (as updateJob: omitted fields keep their value; paused and idempotencyKey are ignored) instead of refusing with CONFLICT; otherwise create the job. Default false.',
+  })
+  upsert?: boolean | null;
 }
 
 /** The job an update changes; a base class so that `id` comes first in UpdateJobInput, as in the contract. */

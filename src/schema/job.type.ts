@@ -16,6 +16,7 @@ import { RetryPolicy } from './retryPolicy.type.js';
 import { DateTimeScalar, JSONScalar } from './scalars.js';
 import { Schedule } from './schedule.type.js';
 import { JobTarget } from './target.type.js';
+import { Label } from './label.type.js';
 
 /**
  * A job. `executions(...)` is not declared here: the Job resolver adds it with @FieldResolver.
@@ -64,6 +65,12 @@ export class Job implements Node {
 
   @Field(() => [Exclusion], { description: 'When the job does not run (see ExclusionInput); empty when none.' })
   exclusions!: Exclusion[];
+
+  @Field(() => [Label], { description: 'Sorted by key; empty when the job has none.' })
+  labels!: Label[];
+
+  @Field(() => String, { nullable: true, description: "Your own id for the job, unique among this tenant's jobs; null: none." })
+  externalId?: string | null;
 
   @Field(() => JobStatus)
   status!: JobStatusValue;

@@ -9,6 +9,8 @@ import { cancelWaiting, type CancelledExecution, type WaitingSelection } from '.
 
 export interface ExecutionListFilter {
   jobId?: ObjectId | null;
+  /** Executions of any of these jobs (an `$in`; a filter by label resolves to them). */
+  jobIds?: readonly ObjectId[] | null;
   statuses?: ExecutionStatus[] | null;
   /** Intersected with `statuses` when both are given. */
   phase?: ExecutionPhase | null;
@@ -233,6 +235,7 @@ export class ExecutionStore {
 function listConditions(filter: ExecutionListFilter): Filter<ExecutionDoc> | null {
   const f: Filter<ExecutionDoc> = {};
   if (filter.jobId) f.jobId = filter.jobId;
+  else if (filter.jobIds) f.jobId = { $in: [...filter.jobIds] };
   const statuses = statusesMatching(filter.statuses, filter.phase);
   if (statuses?.length === 0) return null;
   if (statuses) f.status = statusCondition(statuses);

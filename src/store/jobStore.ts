@@ -1,5 +1,7 @@
 import type { Db, Filter, ObjectId } from 'mongodb';
 import type { JobDoc, JobStatus } from '../domain/job.js';
+import { labelPairs, type Label } from '../domain/labels.js';
+import { externalKeyOf } from '../domain/externalId.js';
 import type { PageRequest } from '../pagination/pageRequest.js';
 import { collections, type Collections } from './collections.js';
 import { isDuplicateKey } from './mongo.js';
@@ -8,7 +10,17 @@ import { keysetFilter } from './keyset.js';
 export interface JobListFilter {
   statuses?: JobStatus[] | null;
   namePrefix?: string | null;
+  /** Jobs carrying every one of these labels (validated: domain/labels.ts, parseLabels). */
+  labels?: readonly Label[] | null;
+  /** The job with this external id. */
+  externalId?: string | null;
 }
+
+/**
+ * What an insert did: created the job, or found the job created first with the same idempotency key
+ * (`job` is that one), or found another job holding the same external id (`job` is the holder).
+ */
+export type JobInsert = { job: JobDoc; created: true } | { job: JobDoc; created: false; sameKey: 'idempotencyKey' | 'externalId' };
 
 /** Fields a lifecycle operation may change; `version` is the store's to increment. */
 export type JobChange = Partial<Omit<JobDoc, '_id' | 'tenantId' | 'version' | 'createdAt' | 'idempotencyKey'>>;
@@ -34,7 +46,6 @@ export class JobStore {
     return { ...filter, tenantId: this.tenantId };
   }
 
-  /** Inserts a job; when its idempotency key was used before, returns the job created first instead. */
   /** Inserts many new jobs in one command (the benchmark's setup; the API creates one at a time). */
   async insertMany(jobs: Omit<JobDoc, 'tenantId'>[]): Promise<void> {
     if (jobs.length > 0)
@@ -44,17 +55,46 @@ export class JobStore {
       );
   }
 
-  async insert(job: Omit<JobDoc, 'tenantId'>): Promise<{ job: JobDoc; created: boolean }> {
+  /**
+   * Inserts a job. When its idempotency key was used before, returns the job created first instead;
+   * when another job holds its external id, returns that job (see JobInsert). Both are unique indexes,
+   * so concurrent inserts cannot both pass.
+   */
+  async insert(job: Omit<JobDoc, 'tenantId'>): Promise<JobInsert> {
     const doc: JobDoc = { ...job, tenantId: this.tenantId };
     try {
       await this.c.jobs.insertOne(doc);
       return { job: doc, created: true };
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
-      const first = await this.c.jobs.findOne(this.scoped({ idempotencyKey: job.idempotencyKey }));
-      if (!first) throw error;
-      return { job: first, created: false };
+      const first = await this.findByIdempotencyKey(job.idempotencyKey);
+      if (first) return { job: first, created: false, sameKey: 'idempotencyKey' };
+      const holder = doc.externalKey ? await this.c.jobs.findOne(this.scoped({ externalKey: doc.externalKey })) : null;
+      if (holder) return { job: holder, created: false, sameKey: 'externalId' };
+      throw error;
     }
+  }
+
+  /** The tenant's job created with this idempotency key (`auto:<id>` for one created without), or null. */
+  async findByIdempotencyKey(key: string): Promise<JobDoc | null> {
+    return this.c.jobs.findOne(this.scoped({ idempotencyKey: key }));
+  }
+
+  /** The tenant's job with this external id, or null. */
+  async findByExternalId(externalId: string): Promise<JobDoc | null> {
+    return this.c.jobs.findOne(this.scoped({ externalKey: externalKeyOf(externalId) }));
+  }
+
+  /**
+   * The ids of the tenant's jobs that `filter` matches, at most `limit` (an executions filter by
+   * label or external id reads them, then the executions of those jobs).
+   */
+  async idsMatching(filter: JobListFilter, limit: number): Promise<ObjectId[]> {
+    const rows = await this.c.jobs
+      .find<Pick<JobDoc, '_id'>>(this.listFilter(filter), { projection: { _id: 1 } })
+      .limit(limit)
+      .toArray();
+    return rows.map((row) => row._id);
   }
 
   async findById(id: ObjectId): Promise<JobDoc | null> {
@@ -111,9 +151,9 @@ export class JobStore {
     const direction = page.forward ? -1 : 1;
     // The tenant equality stays at the top level (FerretDB 1.24 pushes only those down to
     // PostgreSQL), the keyset conditions under $and beside it, as ExecutionStore.list does.
-    const keyset = keysetFilter<JobDoc>('createdAt', page);
+    const and = [...(base.$and ?? []), ...keysetFilter<JobDoc>('createdAt', page)];
     return this.c.jobs
-      .find({ ...base, ...(keyset.length > 0 ? { $and: keyset } : {}) } as Filter<JobDoc>)
+      .find({ ...base, ...(and.length > 0 ? { $and: and } : {}) } as Filter<JobDoc>)
       .sort({ createdAt: direction, _id: direction })
       .limit(page.limit + 1)
       .toArray();
@@ -126,6 +166,12 @@ export class JobStore {
       const prefix = filter.namePrefix.toLowerCase();
       f.nameLower = { $gte: prefix, $lt: prefix + '\uffff' };
     }
+    if (filter.externalId) f.externalKey = externalKeyOf(filter.externalId);
+    // One label as a top-level equality, which FerretDB pushes down to PostgreSQL (and MongoDB's
+    // tenant_labels index serves, with the sort); the others it checks over what that one selects.
+    const [first, ...others] = labelPairs(filter.labels ?? []);
+    if (first !== undefined) f.labelPairs = first;
+    if (others.length > 0) f.$and = others.map((pair) => ({ labelPairs: pair }));
     return this.scoped(f);
   }
 }

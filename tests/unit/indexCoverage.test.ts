@@ -56,6 +56,8 @@ const QUERIES: Record<
   'executionStore.insert': { collection: 'executions', index: 'occurrence', fields: ['tenantId', 'occurrenceKey'] },
   'executionStore.list': { collection: 'executions', index: 'tenant_scheduled', fields: ['tenantId', 'scheduledFor'] },
   'executionStore.list(jobId)': { collection: 'executions', index: 'tenant_job_scheduled', fields: ['tenantId', 'jobId', 'scheduledFor'] },
+  // A filter by label or job external id, resolved to its jobs' ids (jobStore.idsMatching): one $in, merged by scheduledFor.
+  'executionStore.list(jobIds)': { collection: 'executions', index: 'tenant_job_scheduled', fields: ['tenantId', 'jobId', 'scheduledFor'] },
   'executionStore.newestStartedOfJobs': {
     collection: 'executions',
     index: 'tenant_job_scheduled',
@@ -74,11 +76,19 @@ const QUERIES: Record<
   'jobStore.deleteById': { collection: 'jobs', index: '_id', fields: ['_id'] },
   'jobStore.findById': { collection: 'jobs', index: '_id', fields: ['_id'] },
   'jobStore.findByIds': { collection: 'jobs', index: '_id', fields: ['_id'] },
+  'jobStore.findByExternalId': { collection: 'jobs', index: 'tenant_external', fields: ['tenantId', 'externalKey'] },
+  'jobStore.findByIdempotencyKey': { collection: 'jobs', index: 'tenant_idempotency', fields: ['tenantId', 'idempotencyKey'] },
+  // The first label is the equality (also what FerretDB pushes down), the others are checked over its rows.
+  'jobStore.idsMatching': { collection: 'jobs', index: 'tenant_labels', fields: ['tenantId', 'labelPairs'] },
+  'jobStore.idsMatching(externalId)': { collection: 'jobs', index: 'tenant_external', fields: ['tenantId', 'externalKey'] },
   'jobStore.flowControlKeys': { collection: 'jobs', index: 'tenant_created', fields: ['tenantId'] },
   'jobStore.insert': { collection: 'jobs', index: 'tenant_idempotency', fields: ['tenantId', 'idempotencyKey'] },
+  'jobStore.insert(externalId)': { collection: 'jobs', index: 'tenant_external', fields: ['tenantId', 'externalKey'] },
   'jobStore.insertMany': { collection: 'jobs', index: 'tenant_idempotency', fields: ['tenantId', 'idempotencyKey'] },
   'jobStore.list': { collection: 'jobs', index: 'tenant_created', fields: ['tenantId', 'createdAt'] },
   'jobStore.list(namePrefix)': { collection: 'jobs', index: 'tenant_name', fields: ['tenantId', 'nameLower'] },
+  'jobStore.list(labels)': { collection: 'jobs', index: 'tenant_labels', fields: ['tenantId', 'labelPairs', 'createdAt'] },
+  'jobStore.list(externalId)': { collection: 'jobs', index: 'tenant_external', fields: ['tenantId', 'externalKey'] },
   'jobStore.updateIfVersion': { collection: 'jobs', index: '_id', fields: ['_id'] },
   'retentionStore.purgeChanges': { collection: 'changes', index: 'tenant_at', fields: ['tenantId', 'at'] },
   'retentionStore.purgeBatch': { collection: 'executions', index: 'tenant_status_finished', fields: ['tenantId', 'status', 'finishedAt'] },

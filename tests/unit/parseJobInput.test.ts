@@ -46,6 +46,8 @@ describe('parseNewJob', () => {
   it('fills the defaults: POST, no headers, IO_BOUND, ALLOW, RUN_ONCE, 60 s timeout, default retries', () => {
     expect(parseNewJob(minimal, NOW, HANDLERS)).toEqual({
       flowControl: null,
+      labelPairs: [],
+      externalId: null,
       name: 'nightly report',
       description: null,
       schedule: { kind: 'INTERVAL', intervalSeconds: 300, timezone: 'UTC', jitterSeconds: 0 },

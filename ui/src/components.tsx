@@ -9,6 +9,20 @@ export function StatusBadge({ status }: { status: string }) {
   return <span class={`badge badge-${status.toLowerCase()}`} data-status={status}>{status}</span>;
 }
 
+/** A job's labels as small `key=value` chips; nothing when it has none. */
+export function Labels({ labels }: { labels: readonly { key: string; value: string }[] }) {
+  if (labels.length === 0) return null;
+  return (
+    <span class="labels" data-testid="labels">
+      {labels.map(({ key, value }) => (
+        <span class="label-chip" key={key}>
+          {key}={value}
+        </span>
+      ))}
+    </span>
+  );
+}
+
 /** "in 5 min" with the absolute time under it (and as the tooltip). */
 export function When({ iso, now, timeZone }: { iso: string | null | undefined; now: number; timeZone?: string }) {
   if (!iso) return <span class="muted">—</span>;

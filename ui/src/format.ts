@@ -118,3 +118,23 @@ export function successRate(statuses: string[]): number | null {
   if (finished.length === 0) return null;
   return finished.filter((s) => s === 'SUCCEEDED').length / finished.length;
 }
+
+/** A job's labels as the dashboard writes them: `key=value`, separated by commas. */
+export function labelsText(labels: readonly { key: string; value: string }[]): string {
+  return labels.map(({ key, value }) => `${key}=${value}`).join(', ');
+}
+
+/**
+ * `key=value, key=value` as typed (commas or line breaks between labels) to the API's labels; an entry
+ * without `=` is a key with an empty value. The API validates keys and values and says what to fix.
+ */
+export function parseLabelsText(text: string): { key: string; value: string }[] {
+  return text
+    .split(/[,\n]/)
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      const at = entry.indexOf('=');
+      return at < 0 ? { key: entry, value: '' } : { key: entry.slice(0, at).trim(), value: entry.slice(at + 1).trim() };
+    });
+}

@@ -329,14 +329,20 @@ describe('dashboard', { concurrency: false }, () => {
     return created.createJob.job;
   }
 
-  /** Opens the job's edit form as a MEMBER once it shows the loaded job; returns the page and the inputs of the updateJob calls it sends. */
-  async function openEditForm(job) {
-    const page = await openPage();
+  /** The inputs of the updateJob calls `page` sends from now on, in order. */
+  function updatesSentBy(page) {
     const sent = [];
     page.on('request', (request) => {
       const body = request.method() === 'POST' && request.url().endsWith('/graphql') ? request.postDataJSON() : null;
       if (body?.query?.includes('updateJob')) sent.push(body.variables.input);
     });
+    return sent;
+  }
+
+  /** Opens the job's edit form as a MEMBER once it shows the loaded job; returns the page and the inputs of the updateJob calls it sends. */
+  async function openEditForm(job) {
+    const page = await openPage();
+    const sent = updatesSentBy(page);
     await signIn(page, tokens.member);
     await page.getByTestId('who').waitFor();
     await page.goto(`${base}/ui/#/jobs/${job.id}/edit`);
@@ -615,6 +621,67 @@ describe('dashboard', { concurrency: false }, () => {
       assert.ok(overflow <= 1, `the sign-in page is ${overflow}px wider than the screen`);
       await page.context().close();
     }
+  });
+
+  test('labels: the jobs list filters by them, the form edits them and the external id, the job page shows both', async () => {
+    const create = (i) => api('member', 'mutation($i: CreateJobInput!) { createJob(input: $i) { job { id } } }', { i }).then((d) => d.createJob.job.id);
+    const schedule = { cron: '0 4 * * *', timezone: 'UTC' };
+    const payId = await create({
+      name: 'labelled-pay',
+      schedule,
+      target: { handler: 'noop' },
+      labels: [
+        { key: 'team', value: 'payments' },
+        { key: 'env', value: 'prod' },
+      ],
+      externalId: 'crm-ui-1',
+    });
+    const opsId = await create({ name: 'labelled-ops', schedule, target: { handler: 'noop' }, labels: [{ key: 'team', value: 'ops' }] });
+    const page = await openPage();
+    const sent = updatesSentBy(page);
+    await signIn(page, tokens.member);
+    const pay = page.locator('tr[data-job-name="labelled-pay"]');
+    const ops = page.locator('tr[data-job-name="labelled-ops"]');
+    await pay.waitFor();
+    assert.deepEqual(await pay.locator('.label-chip').allInnerTexts(), ['env=prod', 'team=payments']);
+    await page.fill('input[aria-label=Labels]', 'team=payments');
+    await ops.waitFor({ state: 'detached' });
+    assert.equal(await pay.count(), 1);
+    await shoot(page, 'jobs-labels-desktop.png');
+
+    // The form: the labels as text, an external id another job holds refused beside its field.
+    await page.goto(`${base}/ui/#/jobs/${opsId}/edit`);
+    await page.waitForFunction(() => document.querySelector('#labels')?.value === 'team=ops');
+    await page.fill('#labels', 'team=payments, env=dev');
+    await page.fill('#externalId', 'crm-ui-1');
+    await page.click('button[type=submit]');
+    const conflict = page.locator('[data-field=externalId] .field-error');
+    await conflict.waitFor();
+    assert.match(await conflict.innerText(), new RegExp(`held by job ${payId}`));
+    await page.fill('#externalId', 'crm-ui-2');
+    await page.click('button[type=submit]');
+    await page.waitForFunction(() => !location.hash.endsWith('/edit'));
+    await page.getByTestId('external-id').waitFor();
+    assert.equal(await page.getByTestId('external-id').innerText(), 'crm-ui-2');
+    assert.deepEqual(await page.locator('.page-head .label-chip').allInnerTexts(), ['env=dev', 'team=payments']);
+    assert.deepEqual(sent.at(-1), {
+      id: opsId,
+      labels: [
+        { key: 'team', value: 'payments' },
+        { key: 'env', value: 'dev' },
+      ],
+      externalId: 'crm-ui-2',
+    });
+    await shoot(page, 'job-labels-desktop.png');
+
+    // Relabelled, it now matches the list's filter too.
+    await page.goto(`${base}/ui/#/jobs`);
+    await page.fill('input[aria-label=Labels]', 'team=payments');
+    await ops.waitFor();
+    await pay.waitFor();
+    await page.fill('input[aria-label=Labels]', 'team=payments, env=prod');
+    await ops.waitFor({ state: 'detached' });
+    await page.context().close();
   });
 
   test('screenshots: jobs list, job page and execution page at desktop and phone sizes', async () => {

@@ -37,7 +37,11 @@ export type ExecutionFilter = {
   finishedAfter?: string | null | undefined;
   /** Exclusive. */
   finishedBefore?: string | null | undefined;
+  /** Executions of the job with this external id. */
+  jobExternalId?: string | null | undefined;
   jobId?: string | null | undefined;
+  /** Executions of the jobs that carry every one of these labels now (a label changed later applies to the job's past executions too; a deleted job's match none). At most 1000 jobs may match: narrow the filter otherwise (BAD_USER_INPUT). */
+  labels?: Array<LabelInput> | null | undefined;
   /** HISTORY: started or finished; UPCOMING: not started yet. With statuses, only the statuses in both (possibly none). */
   phase?: ExecutionPhase | null | undefined;
   /** Inclusive. */
@@ -76,6 +80,10 @@ export type ExecutionTrigger =
   | 'SCHEDULE';
 
 export type JobFilter = {
+  /** The job with this external id (at most one). */
+  externalId?: string | null | undefined;
+  /** Jobs carrying every one of these labels (key and value equal). */
+  labels?: Array<LabelInput> | null | undefined;
   /** Case-insensitive prefix of the job name. */
   namePrefix?: string | null | undefined;
   statuses?: Array<JobStatus> | null | undefined;
@@ -86,6 +94,12 @@ export type JobStatus =
   /** A one-off that has run, or a schedule past its endAt. */
   | 'COMPLETED'
   | 'PAUSED';
+
+/** A label of a job, or one a filter asks for. key: 1 to 63 characters, letters, digits, '.', '_', '/' or '-', starting with a letter or digit; value: at most 200 characters (may be empty). */
+export type LabelInput = {
+  key: string;
+  value: string;
+};
 
 export type Role =
   | 'ADMIN'
@@ -101,7 +115,7 @@ export type ScheduleFieldsFragment = { kind: ScheduleKind, cron: string | null, 
 
 export type PageInfoFieldsFragment = { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null };
 
-export type JobRowFieldsFragment = { id: string, name: string, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, lastExecution: { status: ExecutionStatus } | null, executions: { edges: Array<{ node: { status: ExecutionStatus } }> } };
+export type JobRowFieldsFragment = { id: string, name: string, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, labels: Array<{ key: string, value: string }>, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, lastExecution: { status: ExecutionStatus } | null, executions: { edges: Array<{ node: { status: ExecutionStatus } }> } };
 
 export type ExecutionSummaryFieldsFragment = { id: string, status: ExecutionStatus, trigger: ExecutionTrigger, scheduledFor: string, startedAt: string | null, finishedAt: string | null, durationMs: number | null, startLagMs: number | null, attempt: number, maxAttempts: number, error: string | null, jobId: string, job: { id: string, name: string } | null };
 
@@ -114,7 +128,7 @@ export type JobsQueryVariables = Exact<{
 }>;
 
 
-export type JobsQuery = { jobs: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { id: string, name: string, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, lastExecution: { status: ExecutionStatus } | null, executions: { edges: Array<{ node: { status: ExecutionStatus } }> } } }> } };
+export type JobsQuery = { jobs: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { id: string, name: string, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, labels: Array<{ key: string, value: string }>, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, lastExecution: { status: ExecutionStatus } | null, executions: { edges: Array<{ node: { status: ExecutionStatus } }> } } }> } };
 
 export type ExecutionsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -187,6 +201,10 @@ export const JobRowFieldsFragmentDoc = new TypedDocumentString(`
     fragment JobRowFields on Job {
   id
   name
+  labels {
+    key
+    value
+  }
   status
   schedule {
     ...ScheduleFields
@@ -273,6 +291,10 @@ fragment PageInfoFields on PageInfo {
 fragment JobRowFields on Job {
   id
   name
+  labels {
+    key
+    value
+  }
   status
   schedule {
     ...ScheduleFields

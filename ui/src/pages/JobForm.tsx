@@ -1,10 +1,18 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { JobExclusionsDocument } from '../api/generated.js';
-import { asKairosError, documents, type CreateJobInput, type Job, type KairosError, type ScheduleInput, type UpdateJobInput } from '../api/client.js';
+import {
+  asKairosError,
+  documents,
+  type CreateJobInput,
+  type Job,
+  type KairosError,
+  type ScheduleInput,
+  type UpdateJobInput,
+} from '../api/client.js';
 import type { Schedule, Target } from '../api/types.js';
 import { Card, ErrorBanner } from '../components.js';
-import { absolute } from '../format.js';
+import { absolute, labelsText, parseLabelsText } from '../format.js';
 import { navigate, useDebounced, useQuery } from '../hooks.js';
 import { useSession } from '../session.js';
 import { OccurrenceList } from './JobPage.js';
@@ -34,6 +42,9 @@ interface Draft {
   flowMaxPerMinute: string;
   /** The exclusions as a JSON array of ExclusionInput; empty is none. */
   exclusions: string;
+  /** `key=value, …` (format.ts, parseLabelsText). */
+  labels: string;
+  externalId: string;
   paused: boolean;
 }
 
@@ -57,6 +68,8 @@ const EMPTY: Draft = {
   flowMaxConcurrent: '',
   flowMaxPerMinute: '',
   exclusions: '',
+  labels: '',
+  externalId: '',
   paused: false,
 };
 
@@ -82,6 +95,8 @@ function fromJob(job: Job): Draft {
     flowKey: job.flowControl && !job.flowControl.keyFromTarget ? job.flowControl.key : '',
     flowMaxConcurrent: String(job.flowControl?.maxConcurrent ?? ''),
     flowMaxPerMinute: String(job.flowControl?.maxPerMinute ?? ''),
+    labels: labelsText(job.labels),
+    externalId: job.externalId ?? '',
   };
 }
 
@@ -164,8 +179,12 @@ function jobInput(d: Draft, loaded: Job | null, payload: unknown, exclusions: { 
   // Merged field by field into the job's retry policy by updateJob.
   if (changed('maxAttempts')) input.retryPolicy = { maxAttempts: Number(d.maxAttempts) };
   if (changed('overlapPolicy')) input.overlapPolicy = d.overlapPolicy;
-  if (changed('flowKey', 'flowMaxConcurrent', 'flowMaxPerMinute') && (loaded || flowControlInput(d))) input.flowControl = flowControlInput(d);
+  if (changed('flowKey', 'flowMaxConcurrent', 'flowMaxPerMinute') && (loaded || flowControlInput(d)))
+    input.flowControl = flowControlInput(d);
   if (changed('exclusions') && (loaded || exclusions.now !== null)) input.exclusions = exclusions.now;
+  // Replaced whole by updateJob: the labels as typed, none when emptied.
+  if (changed('labels')) input.labels = parseLabelsText(d.labels);
+  if (changed('externalId') && (loaded || d.externalId.trim())) input.externalId = d.externalId.trim() || null;
   if (!loaded && d.paused) input.paused = true;
   return input;
 }
@@ -193,12 +212,17 @@ export function JobForm({ id }: { id?: string }) {
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
     setDraft((d) => ({ ...d, [key]: value }));
     const stale: string[] = [key, ...(ERRORS_OF[key] ?? [])];
-    setErrors((current) => (stale.some((k) => k in current) ? Object.fromEntries(Object.entries(current).filter(([k]) => !stale.includes(k))) : current));
+    setErrors((current) =>
+      stale.some((k) => k in current) ? Object.fromEntries(Object.entries(current).filter(([k]) => !stale.includes(k))) : current,
+    );
   };
 
   // The schedule preview follows the schedule fields as they are typed.
   const schedule = useDebounced(JSON.stringify(scheduleInput(draft, loaded?.schedule ?? null)), 300);
-  const [preview, setPreview] = useState<{ times: { at: string; local: string }[] | null; error: string | null }>({ times: null, error: null });
+  const [preview, setPreview] = useState<{ times: { at: string; local: string }[] | null; error: string | null }>({
+    times: null,
+    error: null,
+  });
   useEffect(() => {
     let current = true;
     client.previewSchedule(JSON.parse(schedule) as ScheduleInput, 5).then(
@@ -255,7 +279,12 @@ export function JobForm({ id }: { id?: string }) {
     }
   };
 
-  if (id && existing.data && !existing.data.job) return <main class="page"><div class="banner banner-error">This job does not exist.</div></main>;
+  if (id && existing.data && !existing.data.job)
+    return (
+      <main class="page">
+        <div class="banner banner-error">This job does not exist.</div>
+      </main>
+    );
 
   return (
     <main class="page narrow">
@@ -269,7 +298,12 @@ export function JobForm({ id }: { id?: string }) {
             <input id="name" name="name" value={draft.name} onInput={(e) => set('name', e.currentTarget.value)} required />
           </Field>
           <Field label="Description" name="description" error={errors.description}>
-            <input id="description" name="description" value={draft.description} onInput={(e) => set('description', e.currentTarget.value)} />
+            <input
+              id="description"
+              name="description"
+              value={draft.description}
+              onInput={(e) => set('description', e.currentTarget.value)}
+            />
           </Field>
 
           <fieldset class="field">
@@ -294,12 +328,25 @@ export function JobForm({ id }: { id?: string }) {
             )}
             {draft.kind === 'interval' && (
               <Field label="Interval (seconds)" name="intervalSeconds" error={errors.intervalSeconds}>
-                <input id="intervalSeconds" name="intervalSeconds" type="number" min={1} value={draft.intervalSeconds} onInput={(e) => set('intervalSeconds', e.currentTarget.value)} />
+                <input
+                  id="intervalSeconds"
+                  name="intervalSeconds"
+                  type="number"
+                  min={1}
+                  value={draft.intervalSeconds}
+                  onInput={(e) => set('intervalSeconds', e.currentTarget.value)}
+                />
               </Field>
             )}
             {draft.kind === 'once' && (
               <Field label="Run at (your local time)" name="runAt" error={errors.runAt}>
-                <input id="runAt" name="runAt" type="datetime-local" value={draft.runAt} onInput={(e) => set('runAt', e.currentTarget.value)} />
+                <input
+                  id="runAt"
+                  name="runAt"
+                  type="datetime-local"
+                  value={draft.runAt}
+                  onInput={(e) => set('runAt', e.currentTarget.value)}
+                />
               </Field>
             )}
             {errors.schedule && <p class="field-error">{errors.schedule}</p>}
@@ -310,7 +357,11 @@ export function JobForm({ id }: { id?: string }) {
             )}
             <div class="preview" data-testid="schedule-preview">
               <span class="muted small">Next occurrences</span>
-              <OccurrenceList times={preview.times} timeZone={draft.kind === 'cron' ? draft.timezone || 'UTC' : 'UTC'} error={preview.error} />
+              <OccurrenceList
+                times={preview.times}
+                timeZone={draft.kind === 'cron' ? draft.timezone || 'UTC' : 'UTC'}
+                error={preview.error}
+              />
             </div>
           </fieldset>
 
@@ -318,11 +369,23 @@ export function JobForm({ id }: { id?: string }) {
             <legend>Target</legend>
             <div class="segmented" role="radiogroup">
               <label class={draft.targetKind === 'handler' ? 'on' : ''}>
-                <input type="radio" name="targetKind" value="handler" checked={draft.targetKind === 'handler'} onChange={() => set('targetKind', 'handler')} />
+                <input
+                  type="radio"
+                  name="targetKind"
+                  value="handler"
+                  checked={draft.targetKind === 'handler'}
+                  onChange={() => set('targetKind', 'handler')}
+                />
                 Handler
               </label>
               <label class={draft.targetKind === 'http' ? 'on' : ''}>
-                <input type="radio" name="targetKind" value="http" checked={draft.targetKind === 'http'} onChange={() => set('targetKind', 'http')} />
+                <input
+                  type="radio"
+                  name="targetKind"
+                  value="http"
+                  checked={draft.targetKind === 'http'}
+                  onChange={() => set('targetKind', 'http')}
+                />
                 HTTP
               </label>
             </div>
@@ -353,17 +416,44 @@ export function JobForm({ id }: { id?: string }) {
           </fieldset>
 
           <Field label="Payload (JSON)" name="payload" error={errors.payload}>
-            <textarea id="payload" name="payload" class="mono" rows={3} value={draft.payload} onInput={(e) => set('payload', e.currentTarget.value)} placeholder='{"ms": 2000}' />
+            <textarea
+              id="payload"
+              name="payload"
+              class="mono"
+              rows={3}
+              value={draft.payload}
+              onInput={(e) => set('payload', e.currentTarget.value)}
+              placeholder='{"ms": 2000}'
+            />
           </Field>
           <div class="row">
             <Field label="Attempts" name="maxAttempts" error={errors.maxAttempts}>
-              <input id="maxAttempts" name="maxAttempts" type="number" min={1} value={draft.maxAttempts} onInput={(e) => set('maxAttempts', e.currentTarget.value)} />
+              <input
+                id="maxAttempts"
+                name="maxAttempts"
+                type="number"
+                min={1}
+                value={draft.maxAttempts}
+                onInput={(e) => set('maxAttempts', e.currentTarget.value)}
+              />
             </Field>
             <Field label="Timeout (s)" name="timeoutSeconds" error={errors.timeoutSeconds}>
-              <input id="timeoutSeconds" name="timeoutSeconds" type="number" min={1} value={draft.timeoutSeconds} onInput={(e) => set('timeoutSeconds', e.currentTarget.value)} />
+              <input
+                id="timeoutSeconds"
+                name="timeoutSeconds"
+                type="number"
+                min={1}
+                value={draft.timeoutSeconds}
+                onInput={(e) => set('timeoutSeconds', e.currentTarget.value)}
+              />
             </Field>
             <Field label="When still running" name="overlapPolicy">
-              <select id="overlapPolicy" name="overlapPolicy" value={draft.overlapPolicy} onChange={(e) => set('overlapPolicy', e.currentTarget.value)}>
+              <select
+                id="overlapPolicy"
+                name="overlapPolicy"
+                value={draft.overlapPolicy}
+                onChange={(e) => set('overlapPolicy', e.currentTarget.value)}
+              >
                 <option value="ALLOW">run both</option>
                 <option value="SKIP">skip the new one</option>
                 <option value="BUFFER_ONE">hold one</option>
@@ -373,12 +463,31 @@ export function JobForm({ id }: { id?: string }) {
           </div>
           <div class="row">
             <Field label="Calls at once per key" name="flowMaxConcurrent" error={errors.flowMaxConcurrent} hint="Empty: no limit">
-              <input id="flowMaxConcurrent" name="flowMaxConcurrent" type="number" min={1} value={draft.flowMaxConcurrent} onInput={(e) => set('flowMaxConcurrent', e.currentTarget.value)} />
+              <input
+                id="flowMaxConcurrent"
+                name="flowMaxConcurrent"
+                type="number"
+                min={1}
+                value={draft.flowMaxConcurrent}
+                onInput={(e) => set('flowMaxConcurrent', e.currentTarget.value)}
+              />
             </Field>
             <Field label="Calls a minute per key" name="flowMaxPerMinute" error={errors.flowMaxPerMinute} hint="Empty: no limit">
-              <input id="flowMaxPerMinute" name="flowMaxPerMinute" type="number" min={1} value={draft.flowMaxPerMinute} onInput={(e) => set('flowMaxPerMinute', e.currentTarget.value)} />
+              <input
+                id="flowMaxPerMinute"
+                name="flowMaxPerMinute"
+                type="number"
+                min={1}
+                value={draft.flowMaxPerMinute}
+                onInput={(e) => set('flowMaxPerMinute', e.currentTarget.value)}
+              />
             </Field>
-            <Field label="Flow control key" name="flowKey" error={errors.flowKey} hint="Empty: the target's host (jobs calling it share the limits)">
+            <Field
+              label="Flow control key"
+              name="flowKey"
+              error={errors.flowKey}
+              hint="Empty: the target's host (jobs calling it share the limits)"
+            >
               <input id="flowKey" name="flowKey" value={draft.flowKey} onInput={(e) => set('flowKey', e.currentTarget.value)} />
             </Field>
           </div>
@@ -388,11 +497,32 @@ export function JobForm({ id }: { id?: string }) {
             error={errors.exclusions}
             hint='When not to run: [{"from": "2027-12-24", "to": "2027-12-26"}, {"name": "Weekend", "cron": "0 0 * * 6", "durationSeconds": 172800}, {"calendar": "holidays"}]'
           >
-            <textarea id="exclusions" name="exclusions" class="mono" rows={3} value={draft.exclusions} onInput={(e) => set('exclusions', e.currentTarget.value)} />
+            <textarea
+              id="exclusions"
+              name="exclusions"
+              class="mono"
+              rows={3}
+              value={draft.exclusions}
+              onInput={(e) => set('exclusions', e.currentTarget.value)}
+            />
           </Field>
+          <div class="row">
+            <Field label="Labels" name="labels" error={errors.labels} hint="key=value, separated by commas (team=payments, env=prod)">
+              <input id="labels" name="labels" value={draft.labels} onInput={(e) => set('labels', e.currentTarget.value)} />
+            </Field>
+            <Field
+              label="External id"
+              name="externalId"
+              error={errors.externalId}
+              hint="Your own id for the job, unique among your jobs; optional"
+            >
+              <input id="externalId" name="externalId" value={draft.externalId} onInput={(e) => set('externalId', e.currentTarget.value)} />
+            </Field>
+          </div>
           {!id && (
             <label class="check">
-              <input type="checkbox" name="paused" checked={draft.paused} onChange={(e) => set('paused', e.currentTarget.checked)} /> Create paused
+              <input type="checkbox" name="paused" checked={draft.paused} onChange={(e) => set('paused', e.currentTarget.checked)} /> Create
+              paused
             </label>
           )}
           <div class="actions end">
@@ -442,12 +572,30 @@ function fieldKey(field: string): string {
   return known[field] ?? field.split('.')[0]!;
 }
 
-function Field({ label, name, error, hint, children }: { label: string; name: string; error?: string; hint?: string; children: ComponentChildren }) {
+function Field({
+  label,
+  name,
+  error,
+  hint,
+  children,
+}: {
+  label: string;
+  name: string;
+  error?: string;
+  hint?: string;
+  children: ComponentChildren;
+}) {
   return (
     <div class={`field ${error ? 'invalid' : ''}`} data-field={name}>
       <label for={name}>{label}</label>
       {children}
-      {error ? <p class="field-error" role="alert">{error}</p> : hint && <p class="hint">{hint}</p>}
+      {error ? (
+        <p class="field-error" role="alert">
+          {error}
+        </p>
+      ) : (
+        hint && <p class="hint">{hint}</p>
+      )}
     </div>
   );
 }

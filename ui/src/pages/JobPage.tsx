@@ -1,6 +1,6 @@
 import { documents, type Job } from '../api/client.js';
 import type { Schedule } from '../api/types.js';
-import { Card, ConfirmButton, ErrorBanner, StatusBadge, When } from '../components.js';
+import { Card, ConfirmButton, ErrorBanner, Labels, StatusBadge, When } from '../components.js';
 import { ExecutionsTable } from '../executionsTable.js';
 import { ChangeHistory } from '../changeHistory.js';
 import { absolute, cronFallback, offsetChanges, offsetOf, scheduleInWords } from '../format.js';
@@ -44,6 +44,7 @@ export function JobPage({ id }: { id: string }) {
             {job.name} <StatusBadge status={job.status} />
           </h1>
           {job.description && <p class="muted">{job.description}</p>}
+          <Labels labels={job.labels} />
         </div>
         {canWrite && (
           <div class="actions" data-testid="job-actions">
@@ -125,6 +126,14 @@ function Settings({ job, now }: { job: Job; now: number }) {
       <dd>
         <When iso={job.lastRunAt} now={now} timeZone={s.timezone} />
       </dd>
+      {job.externalId && (
+        <>
+          <dt>External id</dt>
+          <dd class="break" data-testid="external-id">
+            {job.externalId}
+          </dd>
+        </>
+      )}
       <dt>Target</dt>
       <dd class="break">{target}</dd>
       <dt>Workload</dt>

@@ -3,8 +3,8 @@ import { documents, type JobStatus } from '../api/client.js';
 import { ExecutionsDocument, JobsDocument } from '../api/generated.js';
 import type { JobRow } from '../api/types.js';
 import { LagHistogram, Timeline } from '../charts.js';
-import { Card, ErrorBanner, Pager, StatusBadge, When, usePaging } from '../components.js';
-import { duration, scheduleInWords, successRate } from '../format.js';
+import { Card, ErrorBanner, Labels, Pager, StatusBadge, When, usePaging } from '../components.js';
+import { duration, parseLabelsText, scheduleInWords, successRate } from '../format.js';
 import { navigate, useDebounced, useLive, useNow, useQuery } from '../hooks.js';
 import { useSession } from '../session.js';
 
@@ -19,9 +19,13 @@ export function Jobs() {
   const [status, setStatus] = useState<JobStatus | ''>('');
   const [prefix, setPrefix] = useState('');
   const namePrefix = useDebounced(prefix.trim(), 250);
+  const [labelText, setLabelText] = useState('');
+  const labelFilter = useDebounced(labelText.trim(), 250);
   const paging = usePaging(PAGE_SIZE);
-  useEffect(() => paging.reset(), [status, namePrefix]);
-  const filter = { ...(status ? { statuses: [status] } : {}), ...(namePrefix ? { namePrefix } : {}) };
+  useEffect(() => paging.reset(), [status, namePrefix, labelFilter]);
+  const labels = parseLabelsText(labelFilter);
+  const filter = { ...(status ? { statuses: [status] } : {}), ...(namePrefix ? { namePrefix } : {}), ...(labels.length > 0 ? { labels } : {}) };
+  const filtered = Boolean(namePrefix || status || labels.length > 0);
   const jobs = useQuery(JobsDocument, { ...paging.page, filter });
   useRefreshOnEvents(jobs.reload);
   // Jobs created or changed elsewhere emit no execution event: look again now and then.
@@ -50,6 +54,13 @@ export function Jobs() {
       >
         <div class="filters">
           <input type="search" placeholder="Name starts with…" aria-label="Name prefix" value={prefix} onInput={(e) => setPrefix(e.currentTarget.value)} />
+          <input
+            type="search"
+            placeholder="Labels: team=payments, env=prod"
+            aria-label="Labels"
+            value={labelText}
+            onInput={(e) => setLabelText(e.currentTarget.value)}
+          />
           <select aria-label="Status" value={status} onChange={(e) => setStatus(e.currentTarget.value as JobStatus | '')}>
             <option value="">All statuses</option>
             <option value="ACTIVE">Active</option>
@@ -75,7 +86,7 @@ export function Jobs() {
               {connection?.edges.length === 0 && (
                 <tr>
                   <td colSpan={6} class="muted empty">
-                    {namePrefix || status ? 'No job matches.' : 'No jobs yet.'} {canWrite && !namePrefix && !status && <a href="#/jobs/new">Create the first one.</a>}
+                    {filtered ? 'No job matches.' : 'No jobs yet.'} {canWrite && !filtered && <a href="#/jobs/new">Create the first one.</a>}
                   </td>
                 </tr>
               )}
@@ -104,6 +115,7 @@ function JobLine({ job, now }: { job: JobRow; now: number }) {
         <a href={`#/jobs/${job.id}`} class="strong">
           {job.name}
         </a>
+        <Labels labels={job.labels} />
       </td>
       <td>
         {scheduleInWords(job.schedule)}

@@ -62,9 +62,13 @@ export type CreateJobInput = {
   description?: string | null | undefined;
   /** When the job does not run: its occurrences inside any of these are recorded SKIPPED naming the exclusion, and nextRunAt and previewSchedule skip them. Replaced whole by an update (an empty list or null removes them), which reschedules the job as a schedule change does: its waiting executions the new exclusions cover are cancelled. */
   exclusions?: Array<ExclusionInput> | null | undefined;
+  /** Your own id for the job, unique among this tenant's jobs (1 to 200 characters). One another job holds is CONFLICT, naming that job in the message and extensions.jobId. An update's null removes it. */
+  externalId?: string | null | undefined;
   flowControl?: FlowControlInput | null | undefined;
   /** Creating again with the same key returns the job created first, unchanged. */
   idempotencyKey?: string | null | undefined;
+  /** At most 32, each key once. An update replaces the whole set; null or an empty list removes them. */
+  labels?: Array<LabelInput> | null | undefined;
   misfirePolicy?: MisfirePolicy | null | undefined;
   name: string;
   overlapPolicy?: OverlapPolicy | null | undefined;
@@ -75,6 +79,8 @@ export type CreateJobInput = {
   schedule: ScheduleInput;
   target: JobTargetInput;
   timeoutSeconds?: number | null | undefined;
+  /** With externalId: when a job of this tenant has that externalId, update it with the fields given here (as updateJob: omitted fields keep their value; paused and idempotencyKey are ignored) instead of refusing with CONFLICT; otherwise create the job. Default false. */
+  upsert?: boolean | null | undefined;
   /** Default IO_BOUND. */
   workload?: Workload | null | undefined;
 };
@@ -103,7 +109,11 @@ export type ExecutionFilter = {
   finishedAfter?: string | null | undefined;
   /** Exclusive. */
   finishedBefore?: string | null | undefined;
+  /** Executions of the job with this external id. */
+  jobExternalId?: string | null | undefined;
   jobId?: string | null | undefined;
+  /** Executions of the jobs that carry every one of these labels now (a label changed later applies to the job's past executions too; a deleted job's match none). At most 1000 jobs may match: narrow the filter otherwise (BAD_USER_INPUT). */
+  labels?: Array<LabelInput> | null | undefined;
   /** HISTORY: started or finished; UPCOMING: not started yet. With statuses, only the statuses in both (possibly none). */
   phase?: ExecutionPhase | null | undefined;
   /** Inclusive. */
@@ -172,6 +182,10 @@ export type HttpTargetInput = {
 };
 
 export type JobFilter = {
+  /** The job with this external id (at most one). */
+  externalId?: string | null | undefined;
+  /** Jobs carrying every one of these labels (key and value equal). */
+  labels?: Array<LabelInput> | null | undefined;
   /** Case-insensitive prefix of the job name. */
   namePrefix?: string | null | undefined;
   statuses?: Array<JobStatus> | null | undefined;
@@ -187,6 +201,12 @@ export type JobStatus =
 export type JobTargetInput = {
   handler?: string | null | undefined;
   http?: HttpTargetInput | null | undefined;
+};
+
+/** A label of a job, or one a filter asks for. key: 1 to 63 characters, letters, digits, '.', '_', '/' or '-', starting with a letter or digit; value: at most 200 characters (may be empty). */
+export type LabelInput = {
+  key: string;
+  value: string;
 };
 
 /** What happens to occurrences missed while the scheduler was down. */
@@ -244,9 +264,13 @@ export type UpdateJobInput = {
   description?: string | null | undefined;
   /** When the job does not run: its occurrences inside any of these are recorded SKIPPED naming the exclusion, and nextRunAt and previewSchedule skip them. Replaced whole by an update (an empty list or null removes them), which reschedules the job as a schedule change does: its waiting executions the new exclusions cover are cancelled. */
   exclusions?: Array<ExclusionInput> | null | undefined;
+  /** Your own id for the job, unique among this tenant's jobs (1 to 200 characters). One another job holds is CONFLICT, naming that job in the message and extensions.jobId. An update's null removes it. */
+  externalId?: string | null | undefined;
   /** Replaces the whole flow control (omitted limits are none); null removes it. */
   flowControl?: FlowControlInput | null | undefined;
   id: string;
+  /** At most 32, each key once. An update replaces the whole set; null or an empty list removes them. */
+  labels?: Array<LabelInput> | null | undefined;
   misfirePolicy?: MisfirePolicy | null | undefined;
   name?: string | null | undefined;
   overlapPolicy?: OverlapPolicy | null | undefined;
@@ -268,10 +292,10 @@ export type PageInfoFieldsFragment = { hasNextPage: boolean, hasPreviousPage: bo
 
 export type ScheduleFieldsFragment = { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number };
 
-export type JobFieldsFragment = { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
+export type JobFieldsFragment = { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, externalId: string | null, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
     | { __typename: 'HandlerTarget', handler: string }
     | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-  , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null };
+  , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null, labels: Array<{ key: string, value: string }> };
 
 export type AttemptFieldsFragment = { number: number, startedAt: string, finishedAt: string | null, outcome: AttemptOutcome | null, error: string | null, httpStatus: number | null, retryAfterSeconds: number | null, workerId: string | null };
 
@@ -288,40 +312,40 @@ export type CreateJobMutationVariables = Exact<{
 }>;
 
 
-export type CreateJobMutation = { createJob: { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
+export type CreateJobMutation = { createJob: { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, externalId: string | null, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
         | { __typename: 'HandlerTarget', handler: string }
         | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null } } };
+      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null, labels: Array<{ key: string, value: string }> } } };
 
 export type UpdateJobMutationVariables = Exact<{
   input: UpdateJobInput;
 }>;
 
 
-export type UpdateJobMutation = { updateJob: { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
+export type UpdateJobMutation = { updateJob: { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, externalId: string | null, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
         | { __typename: 'HandlerTarget', handler: string }
         | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null } } };
+      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null, labels: Array<{ key: string, value: string }> } } };
 
 export type PauseJobMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type PauseJobMutation = { pauseJob: { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
+export type PauseJobMutation = { pauseJob: { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, externalId: string | null, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
         | { __typename: 'HandlerTarget', handler: string }
         | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null } } };
+      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null, labels: Array<{ key: string, value: string }> } } };
 
 export type ResumeJobMutationVariables = Exact<{
   id: string;
 }>;
 
 
-export type ResumeJobMutation = { resumeJob: { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
+export type ResumeJobMutation = { resumeJob: { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, externalId: string | null, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
         | { __typename: 'HandlerTarget', handler: string }
         | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null } } };
+      , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null, labels: Array<{ key: string, value: string }> } } };
 
 export type DeleteJobMutationVariables = Exact<{
   id: string;
@@ -405,10 +429,10 @@ export type JobQueryVariables = Exact<{
 }>;
 
 
-export type JobQuery = { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
+export type JobQuery = { job: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, externalId: string | null, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
       | { __typename: 'HandlerTarget', handler: string }
       | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-    , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null } | null };
+    , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null, labels: Array<{ key: string, value: string }> } | null };
 
 export type JobsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -419,10 +443,10 @@ export type JobsQueryVariables = Exact<{
 }>;
 
 
-export type JobsQuery = { jobs: { totalCount: number, edges: Array<{ cursor: string, node: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
+export type JobsQuery = { jobs: { totalCount: number, edges: Array<{ cursor: string, node: { id: string, name: string, description: string | null, payload: unknown, workload: Workload, timeoutSeconds: number, overlapPolicy: OverlapPolicy, misfirePolicy: MisfirePolicy, externalId: string | null, status: JobStatus, nextRunAt: string | null, lastRunAt: string | null, createdAt: string, updatedAt: string, schedule: { kind: ScheduleKind, cron: string | null, timezone: string, intervalSeconds: number | null, runAt: string | null, startAt: string | null, endAt: string | null, jitterSeconds: number }, target:
           | { __typename: 'HandlerTarget', handler: string }
           | { __typename: 'HttpTarget', url: string, method: HttpMethod, headers: Array<{ name: string, value: string }> }
-        , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
+        , retryPolicy: { maxAttempts: number, initialBackoffSeconds: number, maxBackoffSeconds: number, backoffMultiplier: number, nonRetryableStatuses: Array<number> | null }, flowControl: { key: string, keyFromTarget: boolean, maxConcurrent: number | null, maxPerMinute: number | null } | null, labels: Array<{ key: string, value: string }> } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
 
 export type ExecutionQueryVariables = Exact<{
   id: string;
@@ -586,6 +610,11 @@ export const JobFieldsFragmentDoc = new TypedDocumentString(`
     maxConcurrent
     maxPerMinute
   }
+  labels {
+    key
+    value
+  }
+  externalId
   status
   nextRunAt
   lastRunAt
@@ -764,6 +793,11 @@ fragment JobFields on Job {
     maxConcurrent
     maxPerMinute
   }
+  labels {
+    key
+    value
+  }
+  externalId
   status
   nextRunAt
   lastRunAt
@@ -827,6 +861,11 @@ fragment JobFields on Job {
     maxConcurrent
     maxPerMinute
   }
+  labels {
+    key
+    value
+  }
+  externalId
   status
   nextRunAt
   lastRunAt
@@ -890,6 +929,11 @@ fragment JobFields on Job {
     maxConcurrent
     maxPerMinute
   }
+  labels {
+    key
+    value
+  }
+  externalId
   status
   nextRunAt
   lastRunAt
@@ -953,6 +997,11 @@ fragment JobFields on Job {
     maxConcurrent
     maxPerMinute
   }
+  labels {
+    key
+    value
+  }
+  externalId
   status
   nextRunAt
   lastRunAt
@@ -1273,6 +1322,11 @@ fragment JobFields on Job {
     maxConcurrent
     maxPerMinute
   }
+  labels {
+    key
+    value
+  }
+  externalId
   status
   nextRunAt
   lastRunAt
@@ -1355,6 +1409,11 @@ fragment JobFields on Job {
     maxConcurrent
     maxPerMinute
   }
+  labels {
+    key
+    value
+  }
+  externalId
   status
   nextRunAt
   lastRunAt

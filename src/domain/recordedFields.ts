@@ -1,5 +1,6 @@
 import type { ChangeAction, ChangeEntry } from './change.js';
 import type { JobDoc } from './job.js';
+import { labelsOf } from './labels.js';
 
 /**
  * A job's fields as its change records show them: the definition and the status, named as the API
@@ -12,6 +13,7 @@ export function jobFields(job: JobDoc): Record<string, unknown> {
   for (const [key, value] of Object.entries(job)) {
     if (BOOKKEEPING.has(key)) continue;
     if (key === 'payloadJson') fields.payload = typeof value === 'string' ? (JSON.parse(value) as unknown) : null;
+    else if (key === 'labelPairs') fields.labels = labelsOf(value as string[] | undefined);
     else fields[key] = value;
   }
   return fields;
@@ -29,6 +31,10 @@ const BOOKKEEPING: ReadonlySet<string> = new Set([
   'updatedAt',
   'fencingToken',
   'version',
+  // Derived from other fields, or copied from the tenant's calendars (a calendar's change is not a change of the job).
+  'externalKey',
+  'calendarNames',
+  'calendarWindows',
 ]);
 
 /** The change entry of a job created (`before` null), changed, or deleted (`after` null). */

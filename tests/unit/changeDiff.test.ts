@@ -123,7 +123,16 @@ describe('redact and asJson', () => {
 
 describe("a job's recorded fields", () => {
   it('are its definition and status as the API names them, without the bookkeeping', () => {
-    const job = jobDoc(AT, { payloadJson: '{"n":1}', flowControl: null });
+    const job = jobDoc(AT, {
+      payloadJson: '{"n":1}',
+      flowControl: null,
+      labelPairs: ['team=ops'],
+      externalId: 'crm-1',
+      externalKey: 'crm-1',
+      exclusions: [],
+      calendarNames: [],
+      calendarWindows: {},
+    });
     expect(Object.keys(jobFields(job)).sort()).toEqual(
       [
         'name',
@@ -138,9 +147,13 @@ describe("a job's recorded fields", () => {
         'misfirePolicy',
         'flowControl',
         'status',
+        'labels',
+        'externalId',
+        'exclusions',
       ].sort(),
     );
     expect(jobFields(job).payload).toEqual({ n: 1 });
+    expect(jobFields(job).labels).toEqual([{ key: 'team', value: 'ops' }]);
   });
 
   it('change on a pause in status only, not in the cursor, version or timestamps the pause writes too', () => {

@@ -861,6 +861,9 @@ const (
 	ChangeActionRevokeApiKey                ChangeAction = "REVOKE_API_KEY"
 	ChangeActionRotateWebhookSecret         ChangeAction = "ROTATE_WEBHOOK_SECRET"
 	ChangeActionRevokePreviousWebhookSecret ChangeAction = "REVOKE_PREVIOUS_WEBHOOK_SECRET"
+	ChangeActionCreateCalendar              ChangeAction = "CREATE_CALENDAR"
+	ChangeActionUpdateCalendar              ChangeAction = "UPDATE_CALENDAR"
+	ChangeActionDeleteCalendar              ChangeAction = "DELETE_CALENDAR"
 )
 
 var AllChangeAction = []ChangeAction{
@@ -878,6 +881,9 @@ var AllChangeAction = []ChangeAction{
 	ChangeActionRevokeApiKey,
 	ChangeActionRotateWebhookSecret,
 	ChangeActionRevokePreviousWebhookSecret,
+	ChangeActionCreateCalendar,
+	ChangeActionUpdateCalendar,
+	ChangeActionDeleteCalendar,
 }
 
 // ChangeFields includes the GraphQL fields of Change requested by the fragment ChangeFields.
@@ -977,7 +983,7 @@ func (v *ChangeFieldsFieldsFieldChange) GetRedacted() bool { return v.Redacted }
 // The object a change was made to.
 type ChangeFieldsTargetChangeTarget struct {
 	Type ChangeTargetType `json:"type"`
-	// Its global id (the tenant's id for TENANT); the object may have been deleted since.
+	// Its global id (the tenant's id for TENANT, the calendar's name for CALENDAR); the object may have been deleted since.
 	Id string `json:"id"`
 }
 
@@ -1005,6 +1011,8 @@ const (
 	ChangeTargetTypeApiKey        ChangeTargetType = "API_KEY"
 	// The tenant's own record (its webhook signing secret); the id is the tenant id.
 	ChangeTargetTypeTenant ChangeTargetType = "TENANT"
+	// A named calendar of exclusion windows; the id is its name.
+	ChangeTargetTypeCalendar ChangeTargetType = "CALENDAR"
 )
 
 var AllChangeTargetType = []ChangeTargetType{
@@ -1013,6 +1021,7 @@ var AllChangeTargetType = []ChangeTargetType{
 	ChangeTargetTypeBulkOperation,
 	ChangeTargetTypeApiKey,
 	ChangeTargetTypeTenant,
+	ChangeTargetTypeCalendar,
 }
 
 // ChangesChangesChangeConnection includes the requested fields of the GraphQL type ChangeConnection.

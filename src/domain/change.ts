@@ -23,11 +23,14 @@ export const CHANGE_ACTIONS = [
   'REVOKE_API_KEY',
   'ROTATE_WEBHOOK_SECRET',
   'REVOKE_PREVIOUS_WEBHOOK_SECRET',
+  'CREATE_CALENDAR',
+  'UPDATE_CALENDAR',
+  'DELETE_CALENDAR',
 ] as const;
 export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
 
 /** The kind of object a change was made to; registered as the GraphQL enum `ChangeTargetType`. */
-export const CHANGE_TARGET_TYPES = ['JOB', 'EXECUTION', 'BULK_OPERATION', 'API_KEY', 'TENANT'] as const;
+export const CHANGE_TARGET_TYPES = ['JOB', 'EXECUTION', 'BULK_OPERATION', 'API_KEY', 'TENANT', 'CALENDAR'] as const;
 export type ChangeTargetType = (typeof CHANGE_TARGET_TYPES)[number];
 
 /**

@@ -1,4 +1,5 @@
 import type { ChangeAction, ChangeEntry } from './change.js';
+import type { CalendarDoc } from './calendar.js';
 import type { JobDoc } from './job.js';
 import { labelsOf } from './labels.js';
 
@@ -52,6 +53,26 @@ export function jobChangeEntry(
     jobId,
     before: before && jobFields(before),
     after: after && jobFields(after),
+    at,
+  };
+}
+
+/** The change entry of a calendar created (`before` null), changed, or deleted (`after` null); a calendar is named by its name. */
+export function calendarChangeEntry(
+  action: ChangeAction,
+  before: CalendarDoc | null,
+  after: CalendarDoc | null,
+  at: Date,
+  details: Record<string, unknown> | null = null,
+): ChangeEntry {
+  const fields = (c: CalendarDoc | null) => c && { name: c.name, description: c.description, windows: c.windows };
+  return {
+    action,
+    target: { type: 'CALENDAR', id: (after ?? before)!.name },
+    jobId: null,
+    before: fields(before),
+    after: fields(after),
+    details,
     at,
   };
 }

@@ -23,7 +23,9 @@ export class ChangeTarget {
   @Field(() => ChangeTargetType)
   type!: ChangeTargetTypeValue;
 
-  @Field(() => ID, { description: "Its global id (the tenant's id for TENANT); the object may have been deleted since." })
+  @Field(() => ID, {
+    description: "Its global id (the tenant's id for TENANT, the calendar's name for CALENDAR); the object may have been deleted since.",
+  })
   id!: string;
 }
 

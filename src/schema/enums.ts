@@ -141,5 +141,8 @@ export const ChangeTargetType = enumOf(CHANGE_TARGET_TYPES);
 registerEnumType(ChangeTargetType, {
   name: 'ChangeTargetType',
   description: 'The kind of object a change was made to.',
-  valuesConfig: { TENANT: { description: "The tenant's own record (its webhook signing secret); the id is the tenant id." } },
+  valuesConfig: {
+    TENANT: { description: "The tenant's own record (its webhook signing secret); the id is the tenant id." },
+    CALENDAR: { description: 'A named calendar of exclusion windows; the id is its name.' },
+  },
 });

@@ -29,6 +29,9 @@ const RETRY_ALL = `mutation($filter: ExecutionFilter!) { retryExecutions(filter:
 const BULK = `query($id: ID!) { bulkOperation(id: $id) { status } }`;
 const CREATE_KEY = `mutation($name: String!, $role: Role!) { createApiKey(name: $name, role: $role) { apiKey { id } secret } }`;
 const REVOKE_KEY = `mutation($id: ID!) { revokeApiKey(id: $id) { id } }`;
+const CREATE_CALENDAR = `mutation($input: CalendarInput!) { createCalendar(input: $input) { name } }`;
+const UPDATE_CALENDAR = `mutation($input: CalendarInput!) { updateCalendar(input: $input) { jobsUpdated } }`;
+const DELETE_CALENDAR = `mutation($name: String!) { deleteCalendar(name: $name) }`;
 const ROTATE = `mutation($grace: Int) { rotateWebhookSecret(gracePeriodSeconds: $grace) { secret previousSecretExpiresAt } }`;
 const REVOKE_PREVIOUS = `mutation { revokePreviousWebhookSecret { previousSecretExpiresAt } }`;
 
@@ -273,6 +276,24 @@ describe('change history', () => {
         { field: 'previousWebhookSecretExpiresAt', after: null },
       ],
     });
+  });
+
+  it('records createCalendar, updateCalendar and deleteCalendar with the windows before and after', async () => {
+    const window = (from: string, to: string) => ({ name: 'holiday', from, to, timezone: 'Europe/Berlin' });
+    const created = await recorded(() =>
+      gqlOk(k.url, alice, CREATE_CALENDAR, { input: { name: 'holidays', windows: [window('2030-12-24', '2030-12-27')] } }),
+    );
+    expect(created.change).toMatchObject({ action: 'CREATE_CALENDAR', target: { type: 'CALENDAR', id: 'holidays' }, jobId: null });
+    expect(created.change.fields.map((f) => f.field)).toEqual(['name', 'windows']);
+    const updated = await recorded(() =>
+      gqlOk(k.url, alice, UPDATE_CALENDAR, { input: { name: 'holidays', windows: [window('2030-12-24', '2030-12-28')] } }),
+    );
+    expect(updated.change).toMatchObject({ action: 'UPDATE_CALENDAR', details: { jobsUpdated: 0 } });
+    expect(updated.change.fields.map((f) => f.field)).toEqual(['windows']);
+    expect(JSON.stringify(updated.change.fields[0].before)).not.toEqual(JSON.stringify(updated.change.fields[0].after));
+    const deleted = await recorded(() => gqlOk(k.url, alice, DELETE_CALENDAR, { name: 'holidays' }));
+    expect(deleted.change).toMatchObject({ action: 'DELETE_CALENDAR', target: { type: 'CALENDAR', id: 'holidays' } });
+    expect(deleted.change.fields.find((f) => f.field === 'name')).toMatchObject({ before: 'holidays', after: null });
   });
 
   it('records revokeApiKey', async () => {

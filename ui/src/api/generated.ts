@@ -9,7 +9,9 @@ export type ChangeAction =
   /** cancelExecutions: the bulk operation started (its filter and count), not each execution. */
   | 'CANCEL_EXECUTIONS'
   | 'CREATE_API_KEY'
+  | 'CREATE_CALENDAR'
   | 'CREATE_JOB'
+  | 'DELETE_CALENDAR'
   | 'DELETE_JOB'
   | 'PAUSE_JOB'
   | 'RESUME_JOB'
@@ -20,12 +22,15 @@ export type ChangeAction =
   | 'REVOKE_PREVIOUS_WEBHOOK_SECRET'
   | 'ROTATE_WEBHOOK_SECRET'
   | 'TRIGGER_JOB'
+  | 'UPDATE_CALENDAR'
   | 'UPDATE_JOB';
 
 /** The kind of object a change was made to. */
 export type ChangeTargetType =
   | 'API_KEY'
   | 'BULK_OPERATION'
+  /** A named calendar of exclusion windows; the id is its name. */
+  | 'CALENDAR'
   | 'EXECUTION'
   | 'JOB'
   /** The tenant's own record (its webhook signing secret); the id is the tenant id. */

@@ -26,6 +26,10 @@ type (
 	BulkOperation = BulkOperationFields
 	// BackfillResult is what BackfillJob created, or would create (a dry run).
 	BackfillResult = BackfillJobBackfillJobBackfillResult
+	// Change is one record of the change history: who changed what, when, each changed field before and after.
+	Change = ChangeFields
+	// ChangeConnection is one page of the change history; each edge's Node embeds a Change.
+	ChangeConnection = ChangesChangesChangeConnection
 )
 
 // Client calls one Kairos deployment with one credential. It is safe for concurrent use.
@@ -120,6 +124,18 @@ func (c *Client) Jobs(ctx context.Context, page Page, filter *JobFilter) (*JobCo
 		return nil, asError(err)
 	}
 	return &r.Jobs, nil
+}
+
+// Changes returns one page of the tenant's change history, newest first: who changed what and when
+// (secrets never shown). filter.JobId narrows it to one job's, also after the job was deleted. The
+// changes of API keys and of the webhook secret are listed to ADMINs only.
+func (c *Client) Changes(ctx context.Context, page Page, filter *ChangeFilter) (*ChangeConnection, error) {
+	first, after, last, before := page.args()
+	r, err := Changes(ctx, c.gql, first, after, last, before, filter)
+	if err != nil {
+		return nil, asError(err)
+	}
+	return &r.Changes, nil
 }
 
 // JobsAll iterates over every job matching filter, fetching pageSize (default 100) at a time.

@@ -904,6 +904,419 @@ func (v *CancelExecutionsResponse) GetCancelExecutions() CancelExecutionsCancelE
 	return v.CancelExecutions
 }
 
+// The mutation that made a change (one value per mutation that records one).
+type ChangeAction string
+
+const (
+	ChangeActionCreateJob       ChangeAction = "CREATE_JOB"
+	ChangeActionUpdateJob       ChangeAction = "UPDATE_JOB"
+	ChangeActionPauseJob        ChangeAction = "PAUSE_JOB"
+	ChangeActionResumeJob       ChangeAction = "RESUME_JOB"
+	ChangeActionDeleteJob       ChangeAction = "DELETE_JOB"
+	ChangeActionTriggerJob      ChangeAction = "TRIGGER_JOB"
+	ChangeActionRetryExecution  ChangeAction = "RETRY_EXECUTION"
+	ChangeActionCancelExecution ChangeAction = "CANCEL_EXECUTION"
+	// retryExecutions: the bulk operation started (its filter and count), not each execution.
+	ChangeActionRetryExecutions ChangeAction = "RETRY_EXECUTIONS"
+	// cancelExecutions: the bulk operation started (its filter and count), not each execution.
+	ChangeActionCancelExecutions            ChangeAction = "CANCEL_EXECUTIONS"
+	ChangeActionCreateApiKey                ChangeAction = "CREATE_API_KEY"
+	ChangeActionRevokeApiKey                ChangeAction = "REVOKE_API_KEY"
+	ChangeActionRotateWebhookSecret         ChangeAction = "ROTATE_WEBHOOK_SECRET"
+	ChangeActionRevokePreviousWebhookSecret ChangeAction = "REVOKE_PREVIOUS_WEBHOOK_SECRET"
+	ChangeActionCreateCalendar              ChangeAction = "CREATE_CALENDAR"
+	ChangeActionUpdateCalendar              ChangeAction = "UPDATE_CALENDAR"
+	ChangeActionDeleteCalendar              ChangeAction = "DELETE_CALENDAR"
+)
+
+var AllChangeAction = []ChangeAction{
+	ChangeActionCreateJob,
+	ChangeActionUpdateJob,
+	ChangeActionPauseJob,
+	ChangeActionResumeJob,
+	ChangeActionDeleteJob,
+	ChangeActionTriggerJob,
+	ChangeActionRetryExecution,
+	ChangeActionCancelExecution,
+	ChangeActionRetryExecutions,
+	ChangeActionCancelExecutions,
+	ChangeActionCreateApiKey,
+	ChangeActionRevokeApiKey,
+	ChangeActionRotateWebhookSecret,
+	ChangeActionRevokePreviousWebhookSecret,
+	ChangeActionCreateCalendar,
+	ChangeActionUpdateCalendar,
+	ChangeActionDeleteCalendar,
+}
+
+// ChangeFields includes the GraphQL fields of Change requested by the fragment ChangeFields.
+// The GraphQL type's documentation follows.
+//
+// One mutation that changed something of the tenant: who, when, and the fields it changed (before and after).
+type ChangeFields struct {
+	Id     string                         `json:"id"`
+	At     time.Time                      `json:"at"`
+	Action ChangeAction                   `json:"action"`
+	Actor  ChangeFieldsActorChangeActor   `json:"actor"`
+	Target ChangeFieldsTargetChangeTarget `json:"target"`
+	// The job the change concerns (kept after the job is deleted); null for a tenant-wide one.
+	JobId *string `json:"jobId"`
+	// Only the fields that changed; empty when the action says it all (a running execution signalled to cancel).
+	Fields []ChangeFieldsFieldsFieldChange `json:"fields"`
+	// What the mutation was asked, where that is no field of the object: a bulk operation's filter, a trigger's payload, a rotation's grace.
+	Details *json.RawMessage `json:"details"`
+}
+
+// GetId returns ChangeFields.Id, and is useful for accessing the field via an interface.
+func (v *ChangeFields) GetId() string { return v.Id }
+
+// GetAt returns ChangeFields.At, and is useful for accessing the field via an interface.
+func (v *ChangeFields) GetAt() time.Time { return v.At }
+
+// GetAction returns ChangeFields.Action, and is useful for accessing the field via an interface.
+func (v *ChangeFields) GetAction() ChangeAction { return v.Action }
+
+// GetActor returns ChangeFields.Actor, and is useful for accessing the field via an interface.
+func (v *ChangeFields) GetActor() ChangeFieldsActorChangeActor { return v.Actor }
+
+// GetTarget returns ChangeFields.Target, and is useful for accessing the field via an interface.
+func (v *ChangeFields) GetTarget() ChangeFieldsTargetChangeTarget { return v.Target }
+
+// GetJobId returns ChangeFields.JobId, and is useful for accessing the field via an interface.
+func (v *ChangeFields) GetJobId() *string { return v.JobId }
+
+// GetFields returns ChangeFields.Fields, and is useful for accessing the field via an interface.
+func (v *ChangeFields) GetFields() []ChangeFieldsFieldsFieldChange { return v.Fields }
+
+// GetDetails returns ChangeFields.Details, and is useful for accessing the field via an interface.
+func (v *ChangeFields) GetDetails() *json.RawMessage { return v.Details }
+
+// ChangeFieldsActorChangeActor includes the requested fields of the GraphQL type ChangeActor.
+// The GraphQL type's documentation follows.
+//
+// Who made a change, from the credential of the request.
+type ChangeFieldsActorChangeActor struct {
+	// The JWT's subject, or `apiKey:<id>` for an API key.
+	Subject string `json:"subject"`
+	// The API key used; null for a JWT.
+	ApiKeyId *string `json:"apiKeyId"`
+	// The caller's role at the time.
+	Role Role `json:"role"`
+}
+
+// GetSubject returns ChangeFieldsActorChangeActor.Subject, and is useful for accessing the field via an interface.
+func (v *ChangeFieldsActorChangeActor) GetSubject() string { return v.Subject }
+
+// GetApiKeyId returns ChangeFieldsActorChangeActor.ApiKeyId, and is useful for accessing the field via an interface.
+func (v *ChangeFieldsActorChangeActor) GetApiKeyId() *string { return v.ApiKeyId }
+
+// GetRole returns ChangeFieldsActorChangeActor.Role, and is useful for accessing the field via an interface.
+func (v *ChangeFieldsActorChangeActor) GetRole() Role { return v.Role }
+
+// ChangeFieldsFieldsFieldChange includes the requested fields of the GraphQL type FieldChange.
+// The GraphQL type's documentation follows.
+//
+// One field's value before and after a change. Secrets are never shown.
+type ChangeFieldsFieldsFieldChange struct {
+	// As the API names it (payload, schedule, target, status, ...).
+	Field string `json:"field"`
+	// Null: absent (as for a created object).
+	Before *json.RawMessage `json:"before"`
+	// Null: absent now (as for a deleted object).
+	After *json.RawMessage `json:"after"`
+	// True when secrets inside the value (HTTP header values, webhook secrets) read "<redacted>": the field changed even when before and after read alike.
+	Redacted bool `json:"redacted"`
+}
+
+// GetField returns ChangeFieldsFieldsFieldChange.Field, and is useful for accessing the field via an interface.
+func (v *ChangeFieldsFieldsFieldChange) GetField() string { return v.Field }
+
+// GetBefore returns ChangeFieldsFieldsFieldChange.Before, and is useful for accessing the field via an interface.
+func (v *ChangeFieldsFieldsFieldChange) GetBefore() *json.RawMessage { return v.Before }
+
+// GetAfter returns ChangeFieldsFieldsFieldChange.After, and is useful for accessing the field via an interface.
+func (v *ChangeFieldsFieldsFieldChange) GetAfter() *json.RawMessage { return v.After }
+
+// GetRedacted returns ChangeFieldsFieldsFieldChange.Redacted, and is useful for accessing the field via an interface.
+func (v *ChangeFieldsFieldsFieldChange) GetRedacted() bool { return v.Redacted }
+
+// ChangeFieldsTargetChangeTarget includes the requested fields of the GraphQL type ChangeTarget.
+// The GraphQL type's documentation follows.
+//
+// The object a change was made to.
+type ChangeFieldsTargetChangeTarget struct {
+	Type ChangeTargetType `json:"type"`
+	// Its global id (the tenant's id for TENANT, the calendar's name for CALENDAR); the object may have been deleted since.
+	Id string `json:"id"`
+}
+
+// GetType returns ChangeFieldsTargetChangeTarget.Type, and is useful for accessing the field via an interface.
+func (v *ChangeFieldsTargetChangeTarget) GetType() ChangeTargetType { return v.Type }
+
+// GetId returns ChangeFieldsTargetChangeTarget.Id, and is useful for accessing the field via an interface.
+func (v *ChangeFieldsTargetChangeTarget) GetId() string { return v.Id }
+
+type ChangeFilter struct {
+	// One job's changes, also after the job was deleted.
+	JobId *string `json:"jobId,omitempty"`
+}
+
+// GetJobId returns ChangeFilter.JobId, and is useful for accessing the field via an interface.
+func (v *ChangeFilter) GetJobId() *string { return v.JobId }
+
+// The kind of object a change was made to.
+type ChangeTargetType string
+
+const (
+	ChangeTargetTypeJob           ChangeTargetType = "JOB"
+	ChangeTargetTypeExecution     ChangeTargetType = "EXECUTION"
+	ChangeTargetTypeBulkOperation ChangeTargetType = "BULK_OPERATION"
+	ChangeTargetTypeApiKey        ChangeTargetType = "API_KEY"
+	// The tenant's own record (its webhook signing secret); the id is the tenant id.
+	ChangeTargetTypeTenant ChangeTargetType = "TENANT"
+	// A named calendar of exclusion windows; the id is its name.
+	ChangeTargetTypeCalendar ChangeTargetType = "CALENDAR"
+)
+
+var AllChangeTargetType = []ChangeTargetType{
+	ChangeTargetTypeJob,
+	ChangeTargetTypeExecution,
+	ChangeTargetTypeBulkOperation,
+	ChangeTargetTypeApiKey,
+	ChangeTargetTypeTenant,
+	ChangeTargetTypeCalendar,
+}
+
+// ChangesChangesChangeConnection includes the requested fields of the GraphQL type ChangeConnection.
+type ChangesChangesChangeConnection struct {
+	Edges    []ChangesChangesChangeConnectionEdgesChangeEdge `json:"edges"`
+	PageInfo ChangesChangesChangeConnectionPageInfo          `json:"pageInfo"`
+}
+
+// GetEdges returns ChangesChangesChangeConnection.Edges, and is useful for accessing the field via an interface.
+func (v *ChangesChangesChangeConnection) GetEdges() []ChangesChangesChangeConnectionEdgesChangeEdge {
+	return v.Edges
+}
+
+// GetPageInfo returns ChangesChangesChangeConnection.PageInfo, and is useful for accessing the field via an interface.
+func (v *ChangesChangesChangeConnection) GetPageInfo() ChangesChangesChangeConnectionPageInfo {
+	return v.PageInfo
+}
+
+// ChangesChangesChangeConnectionEdgesChangeEdge includes the requested fields of the GraphQL type ChangeEdge.
+type ChangesChangesChangeConnectionEdgesChangeEdge struct {
+	Cursor string                                                  `json:"cursor"`
+	Node   ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange `json:"node"`
+}
+
+// GetCursor returns ChangesChangesChangeConnectionEdgesChangeEdge.Cursor, and is useful for accessing the field via an interface.
+func (v *ChangesChangesChangeConnectionEdgesChangeEdge) GetCursor() string { return v.Cursor }
+
+// GetNode returns ChangesChangesChangeConnectionEdgesChangeEdge.Node, and is useful for accessing the field via an interface.
+func (v *ChangesChangesChangeConnectionEdgesChangeEdge) GetNode() ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange {
+	return v.Node
+}
+
+// ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange includes the requested fields of the GraphQL type Change.
+// The GraphQL type's documentation follows.
+//
+// One mutation that changed something of the tenant: who, when, and the fields it changed (before and after).
+type ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange struct {
+	ChangeFields `json:"-"`
+}
+
+// GetId returns ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange.Id, and is useful for accessing the field via an interface.
+func (v *ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange) GetId() string {
+	return v.ChangeFields.Id
+}
+
+// GetAt returns ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange.At, and is useful for accessing the field via an interface.
+func (v *ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange) GetAt() time.Time {
+	return v.ChangeFields.At
+}
+
+// GetAction returns ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange.Action, and is useful for accessing the field via an interface.
+func (v *ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange) GetAction() ChangeAction {
+	return v.ChangeFields.Action
+}
+
+// GetActor returns ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange.Actor, and is useful for accessing the field via an interface.
+func (v *ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange) GetActor() ChangeFieldsActorChangeActor {
+	return v.ChangeFields.Actor
+}
+
+// GetTarget returns ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange.Target, and is useful for accessing the field via an interface.
+func (v *ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange) GetTarget() ChangeFieldsTargetChangeTarget {
+	return v.ChangeFields.Target
+}
+
+// GetJobId returns ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange.JobId, and is useful for accessing the field via an interface.
+func (v *ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange) GetJobId() *string {
+	return v.ChangeFields.JobId
+}
+
+// GetFields returns ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange.Fields, and is useful for accessing the field via an interface.
+func (v *ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange) GetFields() []ChangeFieldsFieldsFieldChange {
+	return v.ChangeFields.Fields
+}
+
+// GetDetails returns ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange.Details, and is useful for accessing the field via an interface.
+func (v *ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange) GetDetails() *json.RawMessage {
+	return v.ChangeFields.Details
+}
+
+func (v *ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.ChangeFields)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalChangesChangesChangeConnectionEdgesChangeEdgeNodeChange struct {
+	Id string `json:"id"`
+
+	At time.Time `json:"at"`
+
+	Action ChangeAction `json:"action"`
+
+	Actor ChangeFieldsActorChangeActor `json:"actor"`
+
+	Target ChangeFieldsTargetChangeTarget `json:"target"`
+
+	JobId *string `json:"jobId"`
+
+	Fields []ChangeFieldsFieldsFieldChange `json:"fields"`
+
+	Details *json.RawMessage `json:"details"`
+}
+
+func (v *ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *ChangesChangesChangeConnectionEdgesChangeEdgeNodeChange) __premarshalJSON() (*__premarshalChangesChangesChangeConnectionEdgesChangeEdgeNodeChange, error) {
+	var retval __premarshalChangesChangesChangeConnectionEdgesChangeEdgeNodeChange
+
+	retval.Id = v.ChangeFields.Id
+	retval.At = v.ChangeFields.At
+	retval.Action = v.ChangeFields.Action
+	retval.Actor = v.ChangeFields.Actor
+	retval.Target = v.ChangeFields.Target
+	retval.JobId = v.ChangeFields.JobId
+	retval.Fields = v.ChangeFields.Fields
+	retval.Details = v.ChangeFields.Details
+	return &retval, nil
+}
+
+// ChangesChangesChangeConnectionPageInfo includes the requested fields of the GraphQL type PageInfo.
+type ChangesChangesChangeConnectionPageInfo struct {
+	PageInfoFields `json:"-"`
+}
+
+// GetHasNextPage returns ChangesChangesChangeConnectionPageInfo.HasNextPage, and is useful for accessing the field via an interface.
+func (v *ChangesChangesChangeConnectionPageInfo) GetHasNextPage() bool {
+	return v.PageInfoFields.HasNextPage
+}
+
+// GetHasPreviousPage returns ChangesChangesChangeConnectionPageInfo.HasPreviousPage, and is useful for accessing the field via an interface.
+func (v *ChangesChangesChangeConnectionPageInfo) GetHasPreviousPage() bool {
+	return v.PageInfoFields.HasPreviousPage
+}
+
+// GetStartCursor returns ChangesChangesChangeConnectionPageInfo.StartCursor, and is useful for accessing the field via an interface.
+func (v *ChangesChangesChangeConnectionPageInfo) GetStartCursor() *string {
+	return v.PageInfoFields.StartCursor
+}
+
+// GetEndCursor returns ChangesChangesChangeConnectionPageInfo.EndCursor, and is useful for accessing the field via an interface.
+func (v *ChangesChangesChangeConnectionPageInfo) GetEndCursor() *string {
+	return v.PageInfoFields.EndCursor
+}
+
+func (v *ChangesChangesChangeConnectionPageInfo) UnmarshalJSON(b []byte) error {
+
+	if string(b) == "null" {
+		return nil
+	}
+
+	var firstPass struct {
+		*ChangesChangesChangeConnectionPageInfo
+		graphql.NoUnmarshalJSON
+	}
+	firstPass.ChangesChangesChangeConnectionPageInfo = v
+
+	err := json.Unmarshal(b, &firstPass)
+	if err != nil {
+		return err
+	}
+
+	err = json.Unmarshal(
+		b, &v.PageInfoFields)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+type __premarshalChangesChangesChangeConnectionPageInfo struct {
+	HasNextPage bool `json:"hasNextPage"`
+
+	HasPreviousPage bool `json:"hasPreviousPage"`
+
+	StartCursor *string `json:"startCursor"`
+
+	EndCursor *string `json:"endCursor"`
+}
+
+func (v *ChangesChangesChangeConnectionPageInfo) MarshalJSON() ([]byte, error) {
+	premarshaled, err := v.__premarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(premarshaled)
+}
+
+func (v *ChangesChangesChangeConnectionPageInfo) __premarshalJSON() (*__premarshalChangesChangesChangeConnectionPageInfo, error) {
+	var retval __premarshalChangesChangesChangeConnectionPageInfo
+
+	retval.HasNextPage = v.PageInfoFields.HasNextPage
+	retval.HasPreviousPage = v.PageInfoFields.HasPreviousPage
+	retval.StartCursor = v.PageInfoFields.StartCursor
+	retval.EndCursor = v.PageInfoFields.EndCursor
+	return &retval, nil
+}
+
+// ChangesResponse is returned by Changes on success.
+type ChangesResponse struct {
+	// The tenant's change history, newest first: every mutation that changed something, with who and what. Changes of API keys and of the webhook secret are listed to ADMINs only. Kept as long as executions (executionRetentionDays). first/last at most 100; default first 20.
+	Changes ChangesChangesChangeConnection `json:"changes"`
+}
+
+// GetChanges returns ChangesResponse.Changes, and is useful for accessing the field via an interface.
+func (v *ChangesResponse) GetChanges() ChangesChangesChangeConnection { return v.Changes }
+
 // CreateApiKeyCreateApiKeyApiKeyPayload includes the requested fields of the GraphQL type ApiKeyPayload.
 type CreateApiKeyCreateApiKeyApiKeyPayload struct {
 	// Shown once.
@@ -5792,6 +6205,30 @@ func (v *__CancelExecutionsInput) GetFilter() ExecutionFilter { return v.Filter 
 // GetOperationId returns __CancelExecutionsInput.OperationId, and is useful for accessing the field via an interface.
 func (v *__CancelExecutionsInput) GetOperationId() *string { return v.OperationId }
 
+// __ChangesInput is used internally by genqlient
+type __ChangesInput struct {
+	First  *int          `json:"first,omitempty"`
+	After  *string       `json:"after,omitempty"`
+	Last   *int          `json:"last,omitempty"`
+	Before *string       `json:"before,omitempty"`
+	Filter *ChangeFilter `json:"filter,omitempty"`
+}
+
+// GetFirst returns __ChangesInput.First, and is useful for accessing the field via an interface.
+func (v *__ChangesInput) GetFirst() *int { return v.First }
+
+// GetAfter returns __ChangesInput.After, and is useful for accessing the field via an interface.
+func (v *__ChangesInput) GetAfter() *string { return v.After }
+
+// GetLast returns __ChangesInput.Last, and is useful for accessing the field via an interface.
+func (v *__ChangesInput) GetLast() *int { return v.Last }
+
+// GetBefore returns __ChangesInput.Before, and is useful for accessing the field via an interface.
+func (v *__ChangesInput) GetBefore() *string { return v.Before }
+
+// GetFilter returns __ChangesInput.Filter, and is useful for accessing the field via an interface.
+func (v *__ChangesInput) GetFilter() *ChangeFilter { return v.Filter }
+
 // __CreateApiKeyInput is used internally by genqlient
 type __CreateApiKeyInput struct {
 	Name string `json:"name"`
@@ -6285,6 +6722,84 @@ func CancelExecutions(
 	}
 
 	data_ = &CancelExecutionsResponse{}
+	resp_ := &graphql.Response{Data: data_}
+
+	err_ = client_.MakeRequest(
+		ctx_,
+		req_,
+		resp_,
+	)
+
+	return data_, err_
+}
+
+// The query executed by Changes.
+const Changes_Operation = `
+query Changes ($first: Int, $after: String, $last: Int, $before: String, $filter: ChangeFilter) {
+	changes(first: $first, after: $after, last: $last, before: $before, filter: $filter) {
+		edges {
+			cursor
+			node {
+				... ChangeFields
+			}
+		}
+		pageInfo {
+			... PageInfoFields
+		}
+	}
+}
+fragment ChangeFields on Change {
+	id
+	at
+	action
+	actor {
+		subject
+		apiKeyId
+		role
+	}
+	target {
+		type
+		id
+	}
+	jobId
+	fields {
+		field
+		before
+		after
+		redacted
+	}
+	details
+}
+fragment PageInfoFields on PageInfo {
+	hasNextPage
+	hasPreviousPage
+	startCursor
+	endCursor
+}
+`
+
+func Changes(
+	ctx_ context.Context,
+	client_ graphql.Client,
+	first *int,
+	after *string,
+	last *int,
+	before *string,
+	filter *ChangeFilter,
+) (data_ *ChangesResponse, err_ error) {
+	req_ := &graphql.Request{
+		OpName: "Changes",
+		Query:  Changes_Operation,
+		Variables: &__ChangesInput{
+			First:  first,
+			After:  after,
+			Last:   last,
+			Before: before,
+			Filter: filter,
+		},
+	}
+
+	data_ = &ChangesResponse{}
 	resp_ := &graphql.Response{Data: data_}
 
 	err_ = client_.MakeRequest(

@@ -628,6 +628,18 @@ func TestBulkCancelThenRetryOverAFilter(t *testing.T) {
 	if again, err := c.RetryExecutions(ctx, cancelled, key); err != nil || again.Id != retry.Id {
 		t.Fatalf("the same operationId again: %+v %v", again, err)
 	}
+	// The job's change history, newest first: the repeated retry, which did nothing, recorded nothing.
+	changes, err := c.Changes(ctx, kairos.Page{First: 10}, &kairos.ChangeFilter{JobId: &job.Id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var actions []string
+	for _, e := range changes.Edges {
+		actions = append(actions, string(e.Node.Action))
+	}
+	if got := strings.Join(actions, ","); got != "RETRY_EXECUTIONS,CANCEL_EXECUTIONS,TRIGGER_JOB,CREATE_JOB" {
+		t.Fatalf("the job's changes: %s", got)
+	}
 	// The retried run sleeps a minute: end it.
 	if end, err := c.CancelExecutions(ctx, ofJob, ""); err == nil {
 		_, _ = c.WaitBulkOperation(ctx, end.Id, 100*time.Millisecond, nil)

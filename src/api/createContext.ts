@@ -13,8 +13,10 @@ import { ApiKeyLookup } from '../store/apiKeyLookup.js';
 import { OwnTenantStore } from '../store/ownTenantStore.js';
 import { AlertSettingsStore } from '../store/alertSettingsStore.js';
 import { AlertStore } from '../store/alertStore.js';
+import { ChangeStore } from '../store/changeStore.js';
+import { ChangeLog, actorOf } from '../changes/changeLog.js';
 import { TenantEvents } from '../events/tenantEvents.js';
-import { errorMessage } from '../logger.js';
+import { errorMessage, type Logger } from '../logger.js';
 import type { AppServices, ScopeSources, TenantTurns } from '../resolvers/appServices.js';
 import type { Context, TenantScope } from '../resolvers/context.type.js';
 
@@ -23,9 +25,11 @@ function tenantScope(
   { db, tenants, events, alertEvents }: ScopeSources,
   tenantScans: TenantTurns,
   identity: TenantScope['identity'],
+  logger: Logger,
 ): TenantScope {
   const jobs = new JobStore(db, identity.tenantId);
   const executions = new ExecutionStore(db, identity.tenantId);
+  const changes = new ChangeStore(db, identity.tenantId);
   return {
     identity,
     jobs,
@@ -37,6 +41,8 @@ function tenantScope(
     alertSettings: new AlertSettingsStore(db, identity.tenantId),
     alerts: new AlertStore(db, identity.tenantId),
     alertEvents: { stream: () => alertEvents.stream(identity.tenantId) },
+    changes,
+    changeLog: new ChangeLog(changes, actorOf(identity), logger),
     events: new TenantEvents(events, identity.tenantId),
     jobLoader: new DataLoader(async (ids: readonly string[]) => {
       const found = await jobs.findByIds(ids.map((id) => new ObjectId(id)));
@@ -64,7 +70,7 @@ export async function createContext(api: AppServices, authorization: string | nu
   }
   try {
     const { identity, validUntil } = await authenticate({ jwt: scopes.jwt, apiKeys: new ApiKeyLookup(scopes.db) }, token, app.clock());
-    return { app, scope: tenantScope(scopes, app.tenantScans, identity), authError: null, validUntil };
+    return { app, scope: tenantScope(scopes, app.tenantScans, identity, logger), authError: null, validUntil };
   } catch (error) {
     if (error instanceof KairosError) {
       scopes.authFailures.record({ code: error.code, reason: error.message });

@@ -16,8 +16,9 @@ export async function authenticateApiKey(lookup: ApiKeyLookup, secret: string, n
   if (!key) throw new UnauthenticatedError('The API key is invalid or has been revoked');
   const notBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
   if (!key.lastUsedAt || key.lastUsedAt < notBefore) await lookup.touch(key._id, now, notBefore);
+  const apiKeyId = toGlobalId('ApiKey', key._id);
   return {
-    identity: { tenantId: key.tenantId, subject: `apiKey:${toGlobalId('ApiKey', key._id)}`, role: key.role },
+    identity: { tenantId: key.tenantId, subject: `apiKey:${apiKeyId}`, role: key.role, apiKeyId },
     validUntil: null,
   };
 }

@@ -5,6 +5,8 @@ export interface Identity {
   tenantId: string;
   subject: string;
   role: RoleName;
+  /** The global id of the API key the caller authenticated with; absent for a JWT (whose subject could be any string). */
+  apiKeyId?: string;
 }
 
 /** A verified bearer token: who it names, and until when it may be used (null: no expiry, as for API keys). */

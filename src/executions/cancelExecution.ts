@@ -21,12 +21,23 @@ export type CancelDeps = Pick<JobDeps, 'executions' | 'queues' | 'events' | 'log
  * leaves the queue; a RUNNING one, or a waiting one whose attempt already runs with its start not yet
  * written (a live Redis attempt claim: the deferred claim), is signalled through Redis to whichever
  * worker runs it, which aborts the attempt and ends it CANCELLED with the attempt on record (the
- * returned execution may still say RUNNING or QUEUED). A finished one is a CONFLICT.
+ * returned execution may still say RUNNING or QUEUED). A finished one is a CONFLICT. Recorded in the
+ * change history (cancelCurrent, which a bulk cancel calls per item, is not: the bulk operation is).
  */
-export async function cancelExecution(deps: CancelDeps, id: ObjectId, now: Date): Promise<ExecutionDoc> {
+export async function cancelExecution(deps: CancelDeps & Pick<JobDeps, 'changes'>, id: ObjectId, now: Date): Promise<ExecutionDoc> {
   const current = await deps.executions.findById(id);
   if (!current) throw new NotFoundError('Execution', toGlobalId('Execution', id));
-  return cancelCurrent(deps, current, now);
+  const after = await cancelCurrent(deps, current, now);
+  // A running attempt is only signalled here: its status may still be RUNNING, and the record then lists no field.
+  await deps.changes.record({
+    action: 'CANCEL_EXECUTION',
+    target: { type: 'EXECUTION', id: toGlobalId('Execution', id) },
+    jobId: current.jobId,
+    before: { status: current.status },
+    after: { status: after.status },
+    at: now,
+  });
+  return after;
 }
 
 /** cancelExecution of an execution already read (`current`): a bulk cancel reads each of its items once. */

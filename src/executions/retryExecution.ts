@@ -14,7 +14,9 @@ import { checkWaitingQuota } from '../quotas/waitingQuota.js';
  * waiting already is refused (QUOTA_EXCEEDED) before anything changes.
  */
 export async function retryExecution(
-  deps: Pick<JobDeps, 'jobs' | 'executions' | 'queues' | 'events' | 'logger' | 'quotas' | 'waiting'> & { cancels: CancelSignals },
+  deps: Pick<JobDeps, 'jobs' | 'executions' | 'queues' | 'events' | 'logger' | 'quotas' | 'waiting' | 'changes'> & {
+    cancels: CancelSignals;
+  },
   id: ObjectId,
   now: Date,
 ): Promise<ExecutionDoc> {
@@ -32,5 +34,13 @@ export async function retryExecution(
   await deps.cancels.clear(id.toHexString());
   const requeued = await requeueExecution(deps, current, job, now);
   if (!requeued) throw new ConflictError(`Execution ${globalId} changed meanwhile; read it again`);
+  await deps.changes.record({
+    action: 'RETRY_EXECUTION',
+    target: { type: 'EXECUTION', id: globalId },
+    jobId: job._id,
+    before: { status: current.status },
+    after: { status: requeued.execution.status },
+    at: now,
+  });
   return requeued.execution;
 }

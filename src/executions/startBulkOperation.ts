@@ -3,8 +3,11 @@ import type { BulkOperationDoc, BulkOperationKind } from '../domain/bulkOperatio
 import { ConflictError } from '../errors/index.js';
 import type { BulkOperationStore } from '../store/bulkOperationStore.js';
 import type { ExecutionListFilter, ExecutionStore } from '../store/executionStore.js';
+import type { JobStore } from '../store/jobStore.js';
 import { bulkStatuses, checkMatched, parseOperationId } from './bulkLimits.js';
 import type { BulkRunner } from './bulkRunner.js';
+import type { ChangeRecorder } from '../changes/changeLog.js';
+import { toGlobalId } from '../ids/globalId.js';
 
 /** What starting a bulk operation needs: the caller's tenant's stores, the process's runner and the limit. */
 export interface BulkStartDeps {
@@ -13,6 +16,10 @@ export interface BulkStartDeps {
   runner: Pick<BulkRunner, 'wake'>;
   /** BULK_MAX_EXECUTIONS. */
   maxExecutions: number;
+  /** The caller's change history: the operation's start is recorded, not each execution it retries or cancels. */
+  changes: ChangeRecorder;
+  /** The caller's jobs: a start over one job is recorded in that job's history only when the job is the tenant's. */
+  jobs: Pick<JobStore, 'findById'>;
 }
 
 /**
@@ -59,6 +66,17 @@ export async function startBulkOperation(
     items.map(({ _id, jobId, status, attempt }) => ({ _id, jobId, status, attempt })),
   );
   if (!created) return sameKind(operation, kind);
+  // Another tenant's job id (or a deleted job's) stays in the filter of the details, not in a job's history.
+  const ofJob = filter?.jobId && (await deps.jobs.findById(filter.jobId)) ? filter.jobId : null;
+  await deps.changes.record({
+    action: kind === 'RETRY' ? 'RETRY_EXECUTIONS' : 'CANCEL_EXECUTIONS',
+    target: { type: 'BULK_OPERATION', id: toGlobalId('BulkOperation', _id) },
+    jobId: ofJob,
+    before: null,
+    after: { kind, state: operation.state, total: operation.total, operationId: operation.operationId },
+    details: { filter: filter && { ...filter, jobId: filter.jobId ? toGlobalId('Job', filter.jobId) : null, statuses } },
+    at: now,
+  });
   if (!empty) deps.runner.wake();
   return operation;
 }

@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 
-export type NodeType = 'Job' | 'Execution' | 'ApiKey' | 'BulkOperation' | 'Alert' | 'AlertRule' | 'AlertChannel';
+export type NodeType = 'Job' | 'Execution' | 'ApiKey' | 'BulkOperation' | 'Alert' | 'AlertRule' | 'AlertChannel' | 'Change';
 
 /** Opaque Relay global id: base64url of `<Type>:<hex ObjectId>`. */
 export function toGlobalId(type: NodeType, id: ObjectId | string): string {
@@ -11,7 +11,7 @@ export function toGlobalId(type: NodeType, id: ObjectId | string): string {
 export function fromGlobalId(globalId: string, expected?: NodeType): { type: NodeType; id: ObjectId } | null {
   if (typeof globalId !== 'string' || globalId.length > 100) return null;
   const decoded = Buffer.from(globalId, 'base64url').toString('utf8');
-  const match = /^(Job|Execution|ApiKey|BulkOperation|Alert|AlertRule|AlertChannel):([0-9a-f]{24})$/.exec(decoded);
+  const match = /^(Job|Execution|ApiKey|BulkOperation|Alert|AlertRule|AlertChannel|Change):([0-9a-f]{24})$/.exec(decoded);
   if (!match) return null;
   const type = match[1] as NodeType;
   if (expected && type !== expected) return null;

@@ -11,9 +11,9 @@ const ATTEMPTS = 2;
 /**
  * Read-modify-write of one job with a compare-and-set on its `version`. `decide` gets the job as
  * it is and returns the change to make, or null when there is nothing to do (the job is returned
- * unchanged); it may throw (BAD_USER_INPUT, CONFLICT), and then nothing is written. When another
+ * unchanged, as `previous` too); it may throw (BAD_USER_INPUT, CONFLICT), and then nothing is written. When another
  * write lands between the read and the write, the change is decided again on the fresh job, once;
- * a second collision is CONFLICT. So concurrent changes serialise instead of overwriting each other.
+ * a second collision is CONFLICT. `previous` is the job as it was just before the write (for its change record). So concurrent changes serialise instead of overwriting each other.
  * A change of the schedule cursor is told to the scheduling side before and after the MongoDB write
  * (see JobScheduling: the due index, earlier only before), so the sweep never misses the job.
  */
@@ -22,12 +22,12 @@ export async function changeJob(
   id: ObjectId,
   now: Date,
   decide: (job: JobDoc) => JobChange | null | Promise<JobChange | null>,
-): Promise<{ job: JobDoc; changed: boolean }> {
+): Promise<{ job: JobDoc; changed: boolean; previous: JobDoc }> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const current = await jobs.findById(id);
     if (!current) throw new NotFoundError('Job', toGlobalId('Job', id));
     const change = await decide(current);
-    if (change === null) return { job: current, changed: false };
+    if (change === null) return { job: current, changed: false, previous: current };
     const moves = change.scheduleCursor !== undefined;
     if (moves) await scheduling.cursorMoving(id, change.scheduleCursor ?? null);
     // A moved cursor may land before occurrences materialised earlier (see JobDoc.rescheduledAt).
@@ -38,7 +38,7 @@ export async function changeJob(
     });
     if (written) {
       if (moves) await scheduling.cursorMoved(written);
-      return { job: written, changed: true };
+      return { job: written, changed: true, previous: current };
     }
   }
   throw new ConflictError(`Job ${toGlobalId('Job', id)} was changed by other requests at the same time; read it again and retry`);

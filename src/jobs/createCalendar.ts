@@ -4,6 +4,8 @@ import { parseCalendarName, parseCalendarWindows, type ExclusionInputFields } fr
 import { ConflictError, QuotaExceededError } from '../errors/index.js';
 import type { CalendarStore } from '../store/calendarStore.js';
 import { parseDescription } from './parseJobInput.js';
+import type { ChangeRecorder } from '../changes/changeLog.js';
+import { calendarChangeEntry } from '../domain/recordedFields.js';
 
 /** CalendarInput as it arrives from GraphQL. */
 export interface CalendarInputFields {
@@ -17,7 +19,11 @@ export interface CalendarInputFields {
  * which the tenant's jobs then name in their exclusions. At most MAX_CALENDARS_PER_TENANT per tenant;
  * a name already taken is CONFLICT (updateCalendar changes one).
  */
-export async function createCalendar(calendars: CalendarStore, input: CalendarInputFields, now: Date): Promise<CalendarDoc> {
+export async function createCalendar(
+  { calendars, changes }: { calendars: CalendarStore; changes: ChangeRecorder },
+  input: CalendarInputFields,
+  now: Date,
+): Promise<CalendarDoc> {
   const calendar: Omit<CalendarDoc, 'tenantId'> = {
     _id: new ObjectId(),
     name: parseCalendarName(input.name, 'name'),
@@ -34,5 +40,6 @@ export async function createCalendar(calendars: CalendarStore, input: CalendarIn
   }
   const inserted = await calendars.insert(calendar);
   if (!inserted) throw new ConflictError(`A calendar named "${calendar.name}" exists already; change it with updateCalendar`);
+  await changes.record(calendarChangeEntry('CREATE_CALENDAR', null, inserted, now));
   return inserted;
 }

@@ -12,8 +12,9 @@ import type { JobDeps } from './jobDeps.js';
 import type { JobInsert } from '../store/jobStore.js';
 import { checkFlowKeyQuota } from './flowKeyQuota.js';
 import { jobExclusions } from './jobExclusions.js';
+import { recordJobChange } from './recordJobChange.js';
 
-export interface CreateJobDeps extends Pick<JobDeps, 'jobs' | 'calendars' | 'scheduling' | 'logger'> {
+export interface CreateJobDeps extends Pick<JobDeps, 'jobs' | 'calendars' | 'scheduling' | 'logger' | 'changes'> {
   handlerNames: ReadonlySet<string>;
   /** ALLOW_PRIVATE_TARGETS: whether a target URL may name a private IP literal. */
   allowPrivateTargets: boolean;
@@ -35,7 +36,9 @@ export interface CreateJobInputFields extends JobInputFields {
  * the same at any size), computes the first occurrence (the schedule cursor) and inserts the job. A first occurrence inside
  * the look-ahead window is materialised here instead of waiting for the next sweep, so a job due
  * in 2 s is not late. Nothing is stored when validation fails. An external id another job of the
- * tenant holds is a CONFLICT naming that job (upsertJob updates that job instead).
+ * tenant holds is a CONFLICT naming that job (upsertJob updates that job instead). A created job is
+ * recorded in the change history; a repeated create that returns the job its idempotency key made
+ * first records nothing.
  */
 export async function createJob(
   deps: CreateJobDeps,
@@ -100,7 +103,11 @@ export async function createJob(
     }
     return inserted;
   });
-  if (result.created) return deps.scheduling.jobChanged(result.job, now);
+  if (result.created) {
+    // Recorded once the job is stored, before the scheduling (which may fail and leave it to the sweep).
+    await recordJobChange(deps.changes, 'CREATE_JOB', null, result.job, now);
+    return deps.scheduling.jobChanged(result.job, now);
+  }
   // Another job holds the external id: named, so the client can update it (or ask for an upsert).
   if (result.sameKey === 'externalId') throw new ExternalIdConflictError(definition.externalId ?? '', toGlobalId('Job', result.job._id));
   return result.job;

@@ -5,6 +5,7 @@ import { PENDING, cancelWaiting } from '../transitions/cancelWaiting.js';
 import { CANCEL_REASONS } from './cancelReasons.js';
 import type { JobDeps } from './jobDeps.js';
 import { errorMessage } from '../logger.js';
+import { recordJobChange } from './recordJobChange.js';
 
 /**
  * Deletes the job document, then cancels its SCHEDULED, QUEUED and RETRYING executions (any
@@ -14,7 +15,10 @@ import { errorMessage } from '../logger.js';
  * it, finding no job.
  */
 export async function deleteJob(deps: JobDeps, id: ObjectId, now: Date): Promise<void> {
-  if (!(await deps.jobs.deleteById(id))) throw new NotFoundError('Job', toGlobalId('Job', id));
+  const deleted = await deps.jobs.deleteById(id);
+  if (!deleted) throw new NotFoundError('Job', toGlobalId('Job', id));
+  // Its record keeps the job's id, so the history of a deleted job stays readable (changes(filter: { jobId })).
+  await recordJobChange(deps.changes, 'DELETE_JOB', deleted, null, now);
   // After the delete, so a crash in between over-counts (healed by a recount) rather than under-counts.
   await deps.jobCounter
     .release(deps.jobs.tenantId)

@@ -8,6 +8,7 @@ import type { StatusPublisher } from '../transitions/statusEvents.js';
 import type { TenantQuotas } from '../quotas/tenantQuotas.js';
 import type { WaitingCounts } from '../quotas/waitingQuota.js';
 import type { Logger } from '../logger.js';
+import type { ChangeRecorder } from '../changes/changeLog.js';
 
 /**
  * What the job lifecycle operations need: the caller's tenant-scoped stores, the scheduling side's
@@ -34,4 +35,6 @@ export interface JobDeps {
   waiting: WaitingCounts;
   /** ALLOW_PRIVATE_TARGETS: whether a target URL may name a private IP literal. */
   allowPrivateTargets: boolean;
+  /** The caller's change history: each operation records what it changed (see ChangeLog). */
+  changes: ChangeRecorder;
 }

@@ -6,6 +6,7 @@ import { SCHEDULE_TRIGGERS, UNSTARTED, cancelWaiting } from '../transitions/canc
 import { CANCEL_REASONS } from './cancelReasons.js';
 import { changeJob } from './changeJob.js';
 import type { JobDeps } from './jobDeps.js';
+import { recordJobChange } from './recordJobChange.js';
 
 /**
  * ACTIVE → PAUSED. scheduleCursor becomes null: a paused job has no next run, resumeJob computes a fresh
@@ -16,13 +17,14 @@ import type { JobDeps } from './jobDeps.js';
  * completes an earlier pause that failed half-way); a COMPLETED job is CONFLICT.
  */
 export async function pauseJob(deps: JobDeps, id: ObjectId, now: Date): Promise<JobDoc> {
-  const { job } = await changeJob(deps, id, now, (current) => {
+  const { job, changed, previous } = await changeJob(deps, id, now, (current) => {
     if (current.status === 'PAUSED') return null;
     if (current.status === 'COMPLETED') {
       throw new ConflictError(`Job ${toGlobalId('Job', id)} is COMPLETED: it has no occurrence left to pause`);
     }
     return { status: 'PAUSED', scheduleCursor: null };
   });
+  if (changed) await recordJobChange(deps.changes, 'PAUSE_JOB', previous, job, now);
   await cancelWaiting(
     { ...deps, store: deps.executions },
     { jobId: id, statuses: UNSTARTED, triggers: SCHEDULE_TRIGGERS },

@@ -7,6 +7,7 @@ import { applySchedule } from './applySchedule.js';
 import { CANCEL_REASONS } from './cancelReasons.js';
 import { changeJob } from './changeJob.js';
 import type { JobDeps } from './jobDeps.js';
+import { recordJobChange } from './recordJobChange.js';
 
 /**
  * PAUSED → ACTIVE with scheduleCursor recomputed from `now` (firstOccurrence), so occurrences missed
@@ -16,7 +17,7 @@ import type { JobDeps } from './jobDeps.js';
  * job is CONFLICT.
  */
 export async function resumeJob(deps: JobDeps, id: ObjectId, now: Date): Promise<JobDoc> {
-  const { job, changed } = await changeJob(deps, id, now, (current) => {
+  const { job, changed, previous } = await changeJob(deps, id, now, (current) => {
     if (current.status === 'ACTIVE') return null;
     if (current.status === 'COMPLETED') {
       throw new ConflictError(
@@ -27,5 +28,6 @@ export async function resumeJob(deps: JobDeps, id: ObjectId, now: Date): Promise
     return { status: scheduleCursor ? 'ACTIVE' : 'COMPLETED', scheduleCursor };
   });
   if (!changed) return job;
+  await recordJobChange(deps.changes, 'RESUME_JOB', previous, job, now);
   return applySchedule(deps, job, CANCEL_REASONS.paused, now);
 }

@@ -22,5 +22,15 @@ export async function triggerJob(deps: JobDeps, id: ObjectId, payload: unknown, 
   const { maxWaitingExecutions } = await deps.quotas.of(job.tenantId);
   await checkWaitingQuota(deps.waiting, job.tenantId, maxWaitingExecutions, deps.logger);
   const { execution } = await insertTriggered(deps, job, payloadJson, now);
+  await deps.changes.record({
+    action: 'TRIGGER_JOB',
+    target: { type: 'EXECUTION', id: toGlobalId('Execution', execution._id) },
+    jobId: job._id,
+    before: null,
+    after: { status: execution.status },
+    // The override, when one was given (the job's own payload is in the job's records).
+    details: payloadJson === null ? null : { payload: JSON.parse(payloadJson) as unknown },
+    at: now,
+  });
   return execution;
 }

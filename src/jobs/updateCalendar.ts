@@ -4,6 +4,8 @@ import { NotFoundError } from '../errors/index.js';
 import type { CalendarStore } from '../store/calendarStore.js';
 import type { CalendarInputFields } from './createCalendar.js';
 import { parseDescription } from './parseJobInput.js';
+import type { ChangeRecorder } from '../changes/changeLog.js';
+import { calendarChangeEntry } from '../domain/recordedFields.js';
 
 /**
  * Replaces a calendar's windows (and description), then copies them into every job that names it
@@ -13,13 +15,17 @@ import { parseDescription } from './parseJobInput.js';
  * and how many jobs were updated.
  */
 export async function updateCalendar(
-  calendars: CalendarStore,
+  { calendars, changes }: { calendars: CalendarStore; changes: ChangeRecorder },
   input: CalendarInputFields,
   now: Date,
 ): Promise<{ calendar: CalendarDoc; jobsUpdated: number }> {
   const name = parseCalendarName(input.name, 'name');
   const windows = parseCalendarWindows(input.windows, now);
+  // Read first for its change record (the update returns the calendar as written).
+  const before = await calendars.findByName(name);
   const calendar = await calendars.update(name, { windows, description: parseDescription(input.description), updatedAt: now });
   if (!calendar) throw new NotFoundError('Calendar', name);
-  return { calendar, jobsUpdated: await calendars.copyToJobs(name, windows, now) };
+  const jobsUpdated = await calendars.copyToJobs(name, windows, now);
+  await changes.record(calendarChangeEntry('UPDATE_CALENDAR', before ?? calendar, calendar, now, { jobsUpdated }));
+  return { calendar, jobsUpdated };
 }

@@ -17,6 +17,7 @@ import { changeJob } from './changeJob.js';
 import type { JobDeps } from './jobDeps.js';
 import type { TenantLock } from '../quotas/tenantLock.js';
 import { checkFlowKeyQuota } from './flowKeyQuota.js';
+import { recordJobChange } from './recordJobChange.js';
 import { exclusionChange } from './jobExclusions.js';
 import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, type JobInputFields } from './parseJobInput.js';
 
@@ -26,7 +27,8 @@ import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, t
  * naming it, and nothing is written. `exclusions` are replaced whole and reschedule the
  * job as a schedule change does (see exclusionChange).
  * `retryPolicy` is merged field by field into the current one;
- * `schedule`, `target`, `flowControl` and `labels` are replaced whole. An update that changes nothing writes nothing.
+ * `schedule`, `target`, `flowControl` and `labels` are replaced whole. An update that changes nothing writes nothing
+ * (and records nothing in the change history).
  * An `externalId` another job of the tenant holds is a CONFLICT naming that job; null removes the job's.
  *
  * A changed schedule recomputes the schedule cursor from `now` (kept null while the job is PAUSED; a
@@ -54,7 +56,7 @@ export interface UpdateJobDeps extends JobDeps {
 
 async function change(deps: JobDeps, id: ObjectId, input: JobInputFields, now: Date): Promise<JobDoc> {
   let previousSchedule: Schedule | null = null;
-  const { job, changed } = await changeJob(deps, id, now, async (current) => {
+  const { job, changed, previous } = await changeJob(deps, id, now, async (current) => {
     let change = jobChange(current, input, now, deps);
     const excluded = input.exclusions === undefined ? null : await exclusionChange(deps.calendars, current, input.exclusions, change, now);
     if (excluded) change = { ...change, ...excluded };
@@ -69,7 +71,9 @@ async function change(deps: JobDeps, id: ObjectId, input: JobInputFields, now: D
     if (isDuplicateKey(error) && externalId) await refuseHeldExternalId(deps, externalId, id);
     throw error;
   });
-  if (!changed || !previousSchedule) return job;
+  if (!changed) return job;
+  await recordJobChange(deps.changes, 'UPDATE_JOB', previous, job, now);
+  if (!previousSchedule) return job;
   return applySchedule(deps, job, CANCEL_REASONS.scheduleChanged, now, previousSchedule);
 }
 

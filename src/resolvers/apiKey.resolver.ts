@@ -29,7 +29,8 @@ export class ApiKeyResolver {
     @Arg('role', () => Role) role: RoleName,
     @Ctx() ctx: Context,
   ): Promise<ApiKeyPayload> {
-    const { apiKey, secret } = await createApiKey(scopeOf(ctx).apiKeys, { name, role }, ctx.app.clock());
+    const scope = scopeOf(ctx);
+    const { apiKey, secret } = await createApiKey({ keys: scope.apiKeys, changes: scope.changeLog }, { name, role }, ctx.app.clock());
     return { apiKey: toApiKey(apiKey), secret };
   }
 
@@ -38,7 +39,8 @@ export class ApiKeyResolver {
     // A malformed id or one of another type is NOT_FOUND, like a missing key.
     const parsed = fromGlobalId(id, 'ApiKey');
     if (!parsed) throw new NotFoundError('ApiKey', id);
-    return toApiKey(await revokeApiKey(scopeOf(ctx).apiKeys, parsed.id));
+    const scope = scopeOf(ctx);
+    return toApiKey(await revokeApiKey({ keys: scope.apiKeys, changes: scope.changeLog }, parsed.id, ctx.app.clock()));
   }
 
   // The description is the first public contract's, word for word: the grace is told on its argument.
@@ -54,7 +56,12 @@ export class ApiKeyResolver {
     gracePeriodSeconds: number | null,
     @Ctx() ctx: Context,
   ): Promise<WebhookSecretPayload> {
-    return rotateWebhookSecret(scopeOf(ctx).tenant, ctx.app.clock(), gracePeriodSeconds ?? DEFAULT_GRACE_PERIOD_SECONDS);
+    const scope = scopeOf(ctx);
+    return rotateWebhookSecret(
+      { tenant: scope.tenant, changes: scope.changeLog },
+      ctx.app.clock(),
+      gracePeriodSeconds ?? DEFAULT_GRACE_PERIOD_SECONDS,
+    );
   }
 
   @Mutation(() => WebhookSecretRotation, {
@@ -63,6 +70,7 @@ export class ApiKeyResolver {
   })
   async revokePreviousWebhookSecret(@Ctx() ctx: Context): Promise<WebhookSecretRotation> {
     const now = ctx.app.clock();
-    return toWebhookSecretRotation(await revokePreviousWebhookSecret(scopeOf(ctx).tenant, now), now);
+    const scope = scopeOf(ctx);
+    return toWebhookSecretRotation(await revokePreviousWebhookSecret({ tenant: scope.tenant, changes: scope.changeLog }, now), now);
   }
 }

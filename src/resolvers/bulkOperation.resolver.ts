@@ -23,7 +23,13 @@ async function start(ctx: Context, kind: BulkOperationKind, filter: ExecutionFil
   const listFilter = await executionListFilter(scope.jobs, filter);
   const begin = () =>
     startBulkOperation(
-      { bulkOperations: scope.bulkOperations, executions: scope.executions, ...ctx.app.operations.bulk },
+      {
+        bulkOperations: scope.bulkOperations,
+        executions: scope.executions,
+        jobs: scope.jobs,
+        changes: scope.changeLog,
+        ...ctx.app.operations.bulk,
+      },
       kind,
       listFilter,
       operationId,

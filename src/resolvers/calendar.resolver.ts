@@ -27,7 +27,8 @@ export class CalendarResolver {
     description: 'MEMBER or ADMIN. Defines a named calendar of exclusion windows; CONFLICT when the name is taken. At most 100 per tenant.',
   })
   async createCalendar(@Arg('input', () => CalendarInput) input: CalendarInput, @Ctx() ctx: Context): Promise<Calendar> {
-    return toCalendar(await createCalendar(scopeOf(ctx).calendars, input, ctx.app.clock()));
+    const { calendars, changeLog } = scopeOf(ctx);
+    return toCalendar(await createCalendar({ calendars, changes: changeLog }, input, ctx.app.clock()));
   }
 
   @Authorized('MEMBER')
@@ -36,7 +37,8 @@ export class CalendarResolver {
       'MEMBER or ADMIN. Replaces the windows (and description) of the calendar named input.name, and of every job naming it: their nextRunAt at once, their occurrences from the next materialisation on.',
   })
   async updateCalendar(@Arg('input', () => CalendarInput) input: CalendarInput, @Ctx() ctx: Context): Promise<UpdateCalendarPayload> {
-    const { calendar, jobsUpdated } = await updateCalendar(scopeOf(ctx).calendars, input, ctx.app.clock());
+    const { calendars, changeLog } = scopeOf(ctx);
+    const { calendar, jobsUpdated } = await updateCalendar({ calendars, changes: changeLog }, input, ctx.app.clock());
     return { calendar: toCalendar(calendar), jobsUpdated };
   }
 
@@ -45,7 +47,8 @@ export class CalendarResolver {
     description: 'MEMBER or ADMIN. Deletes a calendar; CONFLICT naming the jobs while any job names it in its exclusions.',
   })
   async deleteCalendar(@Arg('name', () => String) name: string, @Ctx() ctx: Context): Promise<boolean> {
-    await deleteCalendar(scopeOf(ctx).calendars, name);
+    const { calendars, changeLog } = scopeOf(ctx);
+    await deleteCalendar({ calendars, changes: changeLog }, name, ctx.app.clock());
     return true;
   }
 }

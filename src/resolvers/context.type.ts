@@ -12,6 +12,8 @@ import type { OwnTenantStore } from '../store/ownTenantStore.js';
 import type { AlertSettingsStore } from '../store/alertSettingsStore.js';
 import type { AlertStore } from '../store/alertStore.js';
 import type { AlertEventMessage } from '../events/alertEventBus.js';
+import type { ChangeStore } from '../store/changeStore.js';
+import type { ChangeLog } from '../changes/changeLog.js';
 import type { TenantEvents } from '../events/tenantEvents.js';
 import type { RequestServices } from './appServices.js';
 
@@ -36,6 +38,10 @@ export interface TenantScope {
   alerts: AlertStore;
   /** The tenant's alerts as they are raised (`alertRaised`). */
   alertEvents: { stream(): Promise<AsyncIterableIterator<AlertEventMessage>> };
+  /** The tenant's change history, to read. */
+  changes: ChangeStore;
+  /** Where the caller's mutations record what they change, as the caller (see ChangeLog). */
+  changeLog: ChangeLog;
   events: TenantEvents;
   /** Batches Execution.job lookups of one request into one query. */
   jobLoader: DataLoader<string, JobDoc | null>;

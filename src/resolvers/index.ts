@@ -11,6 +11,8 @@ import { ScheduleResolver } from './schedule.resolver.js';
 import { SubscriptionResolver } from './subscription.resolver.js';
 import { ViewerResolver } from './viewer.resolver.js';
 import { BackfillResolver } from './backfill.resolver.js';
+// Imported last: type-graphql lists types in the order their classes load, so the change history's come after the others.
+import { ChangeResolver, JobChangesResolver } from './change.resolver.js';
 
 export const resolvers = [
   ViewerResolver,
@@ -26,4 +28,6 @@ export const resolvers = [
   AlertResolver,
   SubscriptionResolver,
   BackfillResolver,
+  ChangeResolver,
+  JobChangesResolver,
 ] as const;

@@ -23,9 +23,10 @@ export interface PurgeOptions {
 
 /**
  * The leader's `purge` job: deletes each tenant's finished executions (SUCCEEDED, FAILED,
- * CANCELLED, SKIPPED) that finished more than its `executionRetentionDays` before `now`, in
- * batches. Waiting and running executions are kept whatever their age; jobs are never purged.
- * A run stopped by `maxDeletes` leaves the rest to the next, which finds the first tenants done.
+ * CANCELLED, SKIPPED) that finished more than its `executionRetentionDays` before `now`, and its
+ * change records made before then (the same retention), in batches. Waiting and running executions
+ * are kept whatever their age; jobs are never purged. A run stopped by `maxDeletes` (executions and
+ * changes together) leaves the rest to the next, which finds the first tenants done.
  */
 export async function purgeExecutions(deps: PurgeDeps, now: Date, options: PurgeOptions = {}): Promise<{ deleted: number }> {
   const batchSize = options.batchSize ?? 500;
@@ -34,10 +35,14 @@ export async function purgeExecutions(deps: PurgeDeps, now: Date, options: Purge
   let deleted = 0;
   for (const { tenantId, executionRetentionDays } of await deps.tenants()) {
     const before = new Date(now.getTime() - executionRetentionDays * DAY_MS);
-    for (const status of FINAL_STATUSES) {
+    const batches: ((limit: number) => Promise<number>)[] = [
+      ...FINAL_STATUSES.map((status) => (limit: number) => deps.retention.purgeBatch(tenantId, status, before, limit)),
+      (limit: number) => deps.retention.purgeChanges(tenantId, before, limit),
+    ];
+    for (const batch of batches) {
       for (;;) {
         if (deleted >= maxDeletes || options.shouldStop?.()) return { deleted };
-        const count = await deps.retention.purgeBatch(tenantId, status, before, Math.min(batchSize, maxDeletes - deleted));
+        const count = await batch(Math.min(batchSize, maxDeletes - deleted));
         deleted += count;
         if (count < batchSize) break;
         if (pauseMs > 0) await sleep(pauseMs);

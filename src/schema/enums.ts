@@ -4,6 +4,7 @@ import { EXECUTION_PHASES } from '../domain/executionPhase.js';
 import { BULK_OPERATION_KINDS, BULK_OPERATION_STATUSES } from '../domain/bulkOperation.js';
 import { HTTP_METHODS, JOB_STATUSES, MISFIRE_POLICIES, OVERLAP_POLICIES, SCHEDULE_KINDS, WORKLOADS } from '../domain/job.js';
 import { ROLE_NAMES } from '../domain/role.js';
+import { CHANGE_ACTIONS, CHANGE_TARGET_TYPES } from '../domain/change.js';
 
 /*
  * Every enum of the contract, registered from the domain's own `as const` lists, so the domain's
@@ -127,5 +128,25 @@ registerEnumType(BulkOperationStatus, {
     RUNNING: { description: 'Items are being handled (or will be, after a restart: another api process resumes it).' },
     SUCCEEDED: { description: 'Every item was handled: done + failed = total (failed ones are in errors).' },
     FAILED: { description: 'The operation could not go on (see reason); done + failed say how far it got.' },
+  },
+});
+
+export const ChangeAction = enumOf(CHANGE_ACTIONS);
+registerEnumType(ChangeAction, {
+  name: 'ChangeAction',
+  description: 'The mutation that made a change (one value per mutation that records one).',
+  valuesConfig: {
+    RETRY_EXECUTIONS: { description: 'retryExecutions: the bulk operation started (its filter and count), not each execution.' },
+    CANCEL_EXECUTIONS: { description: 'cancelExecutions: the bulk operation started (its filter and count), not each execution.' },
+  },
+});
+
+export const ChangeTargetType = enumOf(CHANGE_TARGET_TYPES);
+registerEnumType(ChangeTargetType, {
+  name: 'ChangeTargetType',
+  description: 'The kind of object a change was made to.',
+  valuesConfig: {
+    TENANT: { description: "The tenant's own record (its webhook signing secret); the id is the tenant id." },
+    CALENDAR: { description: 'A named calendar of exclusion windows; the id is its name.' },
   },
 });

@@ -4,6 +4,7 @@ import type { ExecutionDoc } from '../domain/execution.js';
 import type { TenantDoc } from '../domain/tenant.js';
 import type { ApiKeyDoc } from '../domain/apiKey.js';
 import type { BulkItemChunkDoc, BulkOperationDoc } from '../domain/bulkOperation.js';
+import type { ChangeDoc } from '../domain/change.js';
 import type { CalendarDoc } from '../domain/calendar.js';
 import type { AlertChannelDoc, AlertDoc, AlertRuleDoc } from '../domain/alert.js';
 
@@ -15,6 +16,7 @@ export interface Collections {
   apiKeys: Collection<ApiKeyDoc>;
   bulkOperations: Collection<BulkOperationDoc>;
   bulkOperationItems: Collection<BulkItemChunkDoc>;
+  changes: Collection<ChangeDoc>;
   calendars: Collection<CalendarDoc>;
   alertChannels: Collection<AlertChannelDoc>;
   alertRules: Collection<AlertRuleDoc>;
@@ -29,6 +31,7 @@ export function collections(db: Db): Collections {
     apiKeys: db.collection<ApiKeyDoc>('apiKeys'),
     bulkOperations: db.collection<BulkOperationDoc>('bulkOperations'),
     bulkOperationItems: db.collection<BulkItemChunkDoc>('bulkOperationItems'),
+    changes: db.collection<ChangeDoc>('changes'),
     calendars: db.collection<CalendarDoc>('calendars'),
     alertChannels: db.collection<AlertChannelDoc>('alertChannels'),
     alertRules: db.collection<AlertRuleDoc>('alertRules'),

@@ -19,6 +19,7 @@ export const INDEXES: {
   executions: IndexDescription[];
   apiKeys: IndexDescription[];
   bulkOperations: IndexDescription[];
+  changes: IndexDescription[];
   calendars: IndexDescription[];
   alertChannels: IndexDescription[];
   alertRules: IndexDescription[];
@@ -54,6 +55,12 @@ export const INDEXES: {
     // The runners' look for RUNNING operations whose lease lapsed, across tenants.
     { key: { state: 1 }, name: 'state' },
   ],
+  changes: [
+    // A job's history page (Job.changes, and a deleted job's through changes(filter: { jobId })).
+    { key: { tenantId: 1, jobId: 1, at: -1, _id: -1 }, name: 'tenant_job_at' },
+    // The tenant's history page, and the purge (tenant, then at before the cutoff).
+    { key: { tenantId: 1, at: -1, _id: -1 }, name: 'tenant_at' },
+  ],
   calendars: [
     { key: { tenantId: 1, name: 1 }, name: 'tenant_name', unique: true },
     { key: { tenantId: 1, createdAt: -1, _id: -1 }, name: 'tenant_created' },
@@ -84,6 +91,7 @@ export async function ensureIndexes(db: Db, options: EnsureIndexesOptions = {}):
     createEach(c.executions, wanted(INDEXES.executions), options.logger),
     createEach(c.apiKeys, wanted(INDEXES.apiKeys), options.logger),
     createEach(c.bulkOperations, wanted(INDEXES.bulkOperations), options.logger),
+    createEach(c.changes, wanted(INDEXES.changes), options.logger),
     createEach(c.calendars, wanted(INDEXES.calendars), options.logger),
     createEach(c.alertChannels, wanted(INDEXES.alertChannels), options.logger),
     createEach(c.alertRules, wanted(INDEXES.alertRules), options.logger),

@@ -118,10 +118,9 @@ export class JobStore {
     );
   }
 
-  /** Deletes the job; false when there was none. */
-  async deleteById(id: ObjectId): Promise<boolean> {
-    const result = await this.c.jobs.deleteOne(this.scoped({ _id: id }));
-    return result.deletedCount === 1;
+  /** Deletes the job; returns it as it was (for its change record), or null when there was none. */
+  async deleteById(id: ObjectId): Promise<JobDoc | null> {
+    return this.c.jobs.findOneAndDelete(this.scoped({ _id: id }));
   }
 
   async count(filter: JobListFilter = {}): Promise<number> {

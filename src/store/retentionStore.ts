@@ -6,7 +6,8 @@ import { collections, type Collections } from './collections.js';
 const DELETE_CHUNK = 20;
 
 /**
- * The purge's queries: one tenant's finished executions that ended before a cutoff. Served by
+ * The purge's queries: one tenant's finished executions that ended before a cutoff, and its change
+ * records made before it. Served by
  * the `tenant_status_finished` index on MongoDB; on FerretDB the tenant and status equalities
  * reach PostgreSQL and the date is compared in FerretDB. Only finished statuses are ever named,
  * so a waiting or running execution is never deleted, however old. Uses the caller's connection.
@@ -34,6 +35,26 @@ export class RetentionStore {
     for (let start = 0; start < rows.length; start += DELETE_CHUNK) {
       const ops = rows.slice(start, start + DELETE_CHUNK).map((r) => ({ deleteOne: { filter: { _id: r._id, tenantId, status } } }));
       deleted += (await this.c.executions.bulkWrite(ops, { ordered: false })).deletedCount;
+    }
+    return deleted;
+  }
+
+  /**
+   * Deletes up to `limit` of the tenant's change records made before `before`; returns how many went.
+   * Found first, then deleted by `_id`, as purgeBatch. Served by `tenant_at` on MongoDB; on FerretDB
+   * the tenant equality reaches PostgreSQL and the date is compared in FerretDB, over the tenant's
+   * changes (one per API mutation, bounded by this purge).
+   */
+  async purgeChanges(tenantId: string, before: Date, limit: number): Promise<number> {
+    const rows = await this.c.changes
+      .find({ tenantId, at: { $lt: before } }, { projection: { _id: 1 } })
+      .limit(limit)
+      .batchSize(limit)
+      .toArray();
+    let deleted = 0;
+    for (let start = 0; start < rows.length; start += DELETE_CHUNK) {
+      const ops = rows.slice(start, start + DELETE_CHUNK).map((r) => ({ deleteOne: { filter: { _id: r._id, tenantId } } }));
+      deleted += (await this.c.changes.bulkWrite(ops, { ordered: false })).deletedCount;
     }
     return deleted;
   }

@@ -128,7 +128,7 @@ describe('identity: API keys, webhook secret rotation and token expiry on subscr
       const credential = await authenticateApiKey(lookup, secret, later);
       expect(await usedAt()).toEqual(later);
       expect(credential).toEqual({
-        identity: { tenantId: tenant, subject: expect.stringMatching(/^apiKey:/), role: 'VIEWER' },
+        identity: { tenantId: tenant, subject: expect.stringMatching(/^apiKey:/), role: 'VIEWER', apiKeyId: expect.any(String) },
         validUntil: null,
       });
     });

@@ -64,6 +64,7 @@ const OPERATIONS: Operation[] = [
     run: (u, t) => gql(u, t, '{ previewSchedule(schedule: { intervalSeconds: 60 }, count: 2) { at } }'),
   },
   { name: 'apiKeys', needs: 'ADMIN', run: (u, t) => gql(u, t, '{ apiKeys { id prefix } }') },
+  { name: 'changes', needs: 'VIEWER', run: (u, t) => gql(u, t, '{ changes(first: 5) { edges { node { id action } } } }') },
   {
     name: 'createJob',
     needs: 'MEMBER',

@@ -238,6 +238,8 @@ describe('materialise past the budget', () => {
       jobs: new JobStore(fixture.db, 't4'),
       executions: new ExecutionStore(fixture.db, 't4'),
       scheduling: jobScheduling(allowing(0), { lookAheadMs: 30_000 }),
+      // The change history is not what this test looks at.
+      changes: { record: async () => undefined },
     } as unknown as JobDeps;
     await pauseJob(deps, job._id, at(4));
     // Resumed at +4.5 s with the budget spent: from +5 s, between executions of the passes before, it

@@ -139,6 +139,14 @@ const ID_PROBES: IdProbe[] = [
     variables: (id) => ({ id }),
   },
   {
+    field: 'changes',
+    what: 'changes filtered by jobId',
+    takes: 'Job',
+    missing: 'an answer',
+    query: `query($id: ID!) { changes(first: 100, filter: { jobId: $id }) { edges { node { id action jobId } } ${PAGE_INFO} } }`,
+    variables: (id) => ({ id }),
+  },
+  {
     field: 'executionStats',
     what: 'executionStats(jobId)',
     takes: 'Job',

@@ -23,7 +23,8 @@ const QUERIES: Record<
         | 'alertChannels'
         | 'alertRules'
         | 'alerts'
-        | 'calendars';
+        | 'calendars'
+        | 'changes';
       index: string;
       fields: string[];
     }
@@ -57,6 +58,11 @@ const QUERIES: Record<
   'bulkOperationStore.create': { collection: 'bulkOperations', index: 'tenant_operation', fields: ['tenantId', 'operationId'] },
   'bulkOperationStore.findById': { collection: 'bulkOperations', index: '_id', fields: ['_id'] },
   'bulkOperationStore.findByOperationId': { collection: 'bulkOperations', index: 'tenant_operation', fields: ['tenantId', 'operationId'] },
+  'changeStore.insert': { collection: 'changes', index: '_id', fields: ['_id'] },
+  // Equalities first: the tenant (and the job), then the keyset's and sort's `at`; adminOnly is an equality
+  // filtered on the way (most records are not admin-only), which FerretDB pushes down with the tenant's.
+  'changeStore.list': { collection: 'changes', index: 'tenant_at', fields: ['tenantId', 'at'] },
+  'changeStore.list(jobId)': { collection: 'changes', index: 'tenant_job_at', fields: ['tenantId', 'jobId', 'at'] },
   'attemptEnds.addToCancelled': { collection: 'executions', index: '_id', fields: ['_id'] },
   'attemptEnds.writeEnds': { collection: 'executions', index: '_id', fields: ['_id'] },
   'attemptStarts.writeClaims': { collection: 'executions', index: '_id', fields: ['_id'] },
@@ -112,6 +118,7 @@ const QUERIES: Record<
   'jobStore.list(labels)': { collection: 'jobs', index: 'tenant_labels', fields: ['tenantId', 'labelPairs', 'createdAt'] },
   'jobStore.list(externalId)': { collection: 'jobs', index: 'tenant_external', fields: ['tenantId', 'externalKey'] },
   'jobStore.updateIfVersion': { collection: 'jobs', index: '_id', fields: ['_id'] },
+  'retentionStore.purgeChanges': { collection: 'changes', index: 'tenant_at', fields: ['tenantId', 'at'] },
   'retentionStore.purgeBatch': { collection: 'executions', index: 'tenant_status_finished', fields: ['tenantId', 'status', 'finishedAt'] },
   'runStore.endUnstarted': { collection: 'executions', index: '_id', fields: ['_id'] },
   'runStore.findJob': { collection: 'jobs', index: '_id', fields: ['_id'] },

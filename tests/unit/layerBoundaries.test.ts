@@ -76,6 +76,7 @@ const LAYERS: string[][] = [
   ['scheduler', 'workers'],
   ['transitions'],
   ['quotas'],
+  ['changes'],
   ['queue', 'events', 'store'],
   ['pagination', 'ids', 'metrics', 'tracing', 'redis'],
   ['domain'],

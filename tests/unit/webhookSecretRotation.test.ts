@@ -11,6 +11,7 @@ import {
 } from '../../src/domain/webhookSecretRotation.js';
 import { revokePreviousWebhookSecret } from '../../src/tenants/revokePreviousWebhookSecret.js';
 import { rotateWebhookSecret } from '../../src/tenants/rotateWebhookSecret.js';
+import type { ChangeEntry } from '../../src/domain/change.js';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 const EXPIRES = new Date('2026-03-02T12:00:00.000Z');
@@ -51,8 +52,13 @@ describe('the grace of a rotated webhook secret', () => {
 function ownTenant(record: Partial<TenantDoc>, lost = 0) {
   const doc = { _id: 't1', webhookSecret: 'initial', ...record } as TenantDoc;
   let losses = lost;
+  const recorded: ChangeEntry[] = [];
   return {
+    tenantId: 't1',
     doc,
+    /** The change entries the operations recorded. */
+    recorded,
+    changes: { record: async (entry: ChangeEntry) => void recorded.push(entry) },
     ensure: async () => ({ ...doc }),
     rotateWebhookSecret: async (current: string, secret: string, previousExpiresAt: Date | null, now: Date) => {
       if (losses > 0) {
@@ -72,36 +78,54 @@ function ownTenant(record: Partial<TenantDoc>, lost = 0) {
   };
 }
 
+/** The operations' dependencies over a tenant of ownTenant. */
+function withChanges(tenant: ReturnType<typeof ownTenant>) {
+  return { tenant, changes: tenant.changes };
+}
+
 describe('rotateWebhookSecret and revokePreviousWebhookSecret', () => {
   it('keeps the replaced secret for the grace; a second rotation replaces that previous secret with the current one', async () => {
     const tenant = ownTenant({});
-    expect(await rotateWebhookSecret(tenant, NOW, undefined, () => 's1')).toEqual({ secret: 's1', previousSecretExpiresAt: EXPIRES });
+    expect(await rotateWebhookSecret(withChanges(tenant), NOW, undefined, () => 's1')).toEqual({
+      secret: 's1',
+      previousSecretExpiresAt: EXPIRES,
+    });
     expect(signingSecrets(tenant.doc, NOW)).toEqual(['s1', 'initial']);
-    await rotateWebhookSecret(tenant, NOW, 60, () => 's2');
+    await rotateWebhookSecret(withChanges(tenant), NOW, 60, () => 's2');
     expect(signingSecrets(tenant.doc, NOW)).toEqual(['s2', 's1']);
     expect(tenant.doc.previousWebhookSecretExpiresAt).toEqual(new Date('2026-03-01T12:01:00.000Z'));
-    await rotateWebhookSecret(tenant, NOW, 0, () => 's3');
+    await rotateWebhookSecret(withChanges(tenant), NOW, 0, () => 's3');
     expect(signingSecrets(tenant.doc, NOW)).toEqual(['s3']);
+    // One change entry per rotation; the ChangeLog redacts the secrets it carries (changeDiff.test.ts).
+    expect(tenant.recorded.map((e) => [e.action, e.target, e.after?.previousWebhookSecretExpiresAt])).toEqual([
+      ['ROTATE_WEBHOOK_SECRET', { type: 'TENANT', id: 't1' }, EXPIRES],
+      ['ROTATE_WEBHOOK_SECRET', { type: 'TENANT', id: 't1' }, new Date('2026-03-01T12:01:00.000Z')],
+      ['ROTATE_WEBHOOK_SECRET', { type: 'TENANT', id: 't1' }, null],
+    ]);
   });
 
   it('refuses a bad grace before changing anything', async () => {
     const tenant = ownTenant({});
-    await expect(rotateWebhookSecret(tenant, NOW, MAX_GRACE_PERIOD_SECONDS + 1, () => 's1')).rejects.toBeInstanceOf(BadUserInputError);
+    await expect(rotateWebhookSecret(withChanges(tenant), NOW, MAX_GRACE_PERIOD_SECONDS + 1, () => 's1')).rejects.toBeInstanceOf(
+      BadUserInputError,
+    );
     expect(tenant.doc.webhookSecret).toBe('initial');
   });
 
   it('reads again when another rotation replaced the secret meanwhile, and keeps that one as the previous', async () => {
     const tenant = ownTenant({}, 1);
-    await rotateWebhookSecret(tenant, NOW, undefined, () => 'mine');
+    await rotateWebhookSecret(withChanges(tenant), NOW, undefined, () => 'mine');
     expect(signingSecrets(tenant.doc, NOW)).toEqual(['mine', 'theirs-0']);
-    await expect(rotateWebhookSecret(ownTenant({}, 3), NOW, undefined, () => 'mine')).rejects.toBeInstanceOf(ConflictError);
+    await expect(rotateWebhookSecret(withChanges(ownTenant({}, 3)), NOW, undefined, () => 'mine')).rejects.toBeInstanceOf(ConflictError);
   });
 
   it('revoking ends the grace at once, and again changes nothing', async () => {
     const tenant = ownTenant(rotated);
-    expect(previousSecretExpiresAt(await revokePreviousWebhookSecret(tenant, NOW), NOW)).toBeNull();
+    expect(previousSecretExpiresAt(await revokePreviousWebhookSecret(withChanges(tenant), NOW), NOW)).toBeNull();
     expect(signingSecrets(tenant.doc, NOW)).toEqual(['new']);
-    expect(previousSecretExpiresAt(await revokePreviousWebhookSecret(tenant, NOW), NOW)).toBeNull();
+    expect(previousSecretExpiresAt(await revokePreviousWebhookSecret(withChanges(tenant), NOW), NOW)).toBeNull();
     expect(tenant.doc.webhookSecret).toBe('new');
+    // Only the revoke that ended a grace is recorded.
+    expect(tenant.recorded.map((e) => e.action)).toEqual(['REVOKE_PREVIOUS_WEBHOOK_SECRET']);
   });
 });

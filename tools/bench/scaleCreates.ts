@@ -3,6 +3,8 @@ import type { Redis } from 'ioredis';
 import type { KairosConfig } from '#kairos/config.js';
 import { createLogger } from '#kairos/logger.js';
 import { createJob, type CreateJobDeps } from '#kairos/jobs/createJob.js';
+import { ChangeLog } from '#kairos/changes/changeLog.js';
+import { ChangeStore } from '#kairos/store/changeStore.js';
 import { JobCounter } from '#kairos/quotas/jobCounter.js';
 import { TenantLock } from '#kairos/quotas/tenantLock.js';
 import { ExecutionQueues, QueueShards } from '#kairos/queue/executionQueues.js';
@@ -93,6 +95,8 @@ export async function measureCreates(
         allowPrivateTargets: false,
         createLock: new TenantLock(redis, prefix, 'create-job', logger),
         jobCounter: new JobCounter(redis, prefix),
+        // Each create records its change as through the API: its insert is part of a create's cost.
+        changes: new ChangeLog(new ChangeStore(db, tenantId), { subject: 'bench', apiKeyId: null, role: 'ADMIN' }, logger),
       };
       const input = (i: number) => ({ name: `new ${i}`, schedule: { intervalSeconds: 3600 }, target: { handler: 'noop' } });
       const seedStarted = performance.now();

@@ -252,6 +252,26 @@ describe('dashboard', { concurrency: false }, () => {
     await page.context().close();
   });
 
+  test("the job page shows the job's change history, newest first, with who and what, and the change an action makes at once", async () => {
+    const page = await openPage();
+    await signIn(page, tokens.member);
+    await page.goto(`${base}/ui/#/jobs/${jobId}`);
+    const rows = page.locator('[data-testid=change-history] tbody tr');
+    await page.locator('[data-testid=change-history] tr[data-action=RESUME_JOB]').waitFor();
+    // The test before created, triggered, paused and resumed it, as the member.
+    assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.action)), ['RESUME_JOB', 'PAUSE_JOB', 'TRIGGER_JOB', 'CREATE_JOB']);
+    assert.match(await rows.nth(1).innerText(), new RegExp(`dev:${TENANT}[\\s\\S]*status: "ACTIVE" → "PAUSED"`));
+    // The trigger links to the execution it made.
+    assert.match(await rows.nth(2).locator('[data-testid=change-execution]').getAttribute('href'), /^#\/executions\/.+/);
+    // An action of the page shows its change without a reload.
+    await page.getByRole('button', { name: /Pause/ }).click();
+    await page.locator('[data-testid=change-history] tbody tr:first-child[data-action=PAUSE_JOB]').waitFor();
+    await page.getByTestId('change-history').screenshot({ path: path.join(shots, 'job-changes-desktop.png') });
+    await page.getByRole('button', { name: /Resume/ }).click();
+    await page.locator('[data-testid=change-history] tbody tr:first-child[data-action=RESUME_JOB]').waitFor();
+    await page.context().close();
+  });
+
   test("the form takes a field's error back when that field is edited", async () => {
     const page = await openPage();
     await signIn(page, tokens.member);

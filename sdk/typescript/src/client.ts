@@ -2,6 +2,7 @@ import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { createClient, type Client } from 'graphql-ws';
 import * as ops from './generated/graphql.js';
 import type {
+  ChangeFilter,
   CreateJobInput,
   ExecutionFilter,
   ExecutionStatus,
@@ -27,6 +28,8 @@ export type JobConnection = ops.JobsQuery['jobs'];
 export type ExecutionConnection = ops.ExecutionsQuery['executions'];
 export type BulkOperation = ops.BulkOperationFieldsFragment;
 export type BackfillResult = ops.BackfillJobMutation['backfillJob'];
+export type Change = ops.ChangeFieldsFragment;
+export type ChangeConnection = ops.ChangesQuery['changes'];
 
 export interface KairosClientOptions {
   /** The GraphQL endpoint, e.g. http://127.0.0.1:4000/graphql; subscriptions use the same URL over ws(s). */
@@ -114,6 +117,15 @@ export class KairosClient {
 
   async execution(id: string, options?: RequestOptions): Promise<Execution | null> {
     return (await this.request(ops.ExecutionDocument, { id }, options)).execution;
+  }
+
+  /**
+   * One page of the tenant's change history, newest first: who changed what and when (secrets never
+   * shown). `filter.jobId` narrows it to one job's, also after the job was deleted. The changes of API
+   * keys and of the webhook secret are listed to ADMINs only.
+   */
+  async changes(args: PageArgs & { filter?: ChangeFilter } = {}, options?: RequestOptions): Promise<ChangeConnection> {
+    return (await this.request(ops.ChangesDocument, args, options)).changes;
   }
 
   /**

@@ -1,4 +1,4 @@
-export { KairosClient, type KairosClientOptions, type TypedDocument, type PageArgs, type Job, type Execution, type ExecutionAttempt, type ApiKey, type Viewer, type ExecutionStats, type ScheduledTime, type ExecutionEvent, type JobConnection, type ExecutionConnection, type BulkOperation, type BackfillResult } from './client.js';
+export { KairosClient, type KairosClientOptions, type TypedDocument, type PageArgs, type Job, type Execution, type ExecutionAttempt, type ApiKey, type Viewer, type ExecutionStats, type ScheduledTime, type ExecutionEvent, type JobConnection, type ExecutionConnection, type BulkOperation, type BackfillResult, type Change, type ChangeConnection } from './client.js';
 export { KairosError, type KairosErrorCode, type GraphQLErrorPayload } from './errors.js';
 export { verifyWebhook, verifyWebhookV2, type VerifyWebhookOptions, type VerifyWebhookV2Input, type WebhookHeaders, type WebhookSecrets, type Hmac } from './webhook.js';
 export { paginate, paginateBackward, type Connection } from './paginate.js';

@@ -213,6 +213,12 @@ test('cancel, then retry, the executions of a filter in bulk, watching each oper
   const again = await client.retryExecutions({ jobId: job.id, statuses: ['CANCELLED'] }, { operationId });
   assert.equal(again.id, retry.id);
   assert.equal((await client.bulkOperation(retry.id)).done, 1);
+  // The job's change history, newest first: the repeated retry, which did nothing, recorded nothing.
+  const changes = await client.changes({ first: 10, filter: { jobId: job.id } });
+  assert.deepEqual(
+    changes.edges.map((e) => e.node.action),
+    ['RETRY_EXECUTIONS', 'CANCEL_EXECUTIONS', 'TRIGGER_JOB', 'CREATE_JOB'],
+  );
   // The retried run sleeps a minute: end it.
   await untilEnd(await client.cancelExecutions({ jobId: job.id }));
 });

@@ -28,6 +28,39 @@ export type AlertState =
   | 'RECOVERED'
   | 'SKIPPED';
 
+/** The mutation that made a change (one value per mutation that records one). */
+export type ChangeAction =
+  | 'CANCEL_EXECUTION'
+  /** cancelExecutions: the bulk operation started (its filter and count), not each execution. */
+  | 'CANCEL_EXECUTIONS'
+  | 'CREATE_API_KEY'
+  | 'CREATE_CALENDAR'
+  | 'CREATE_JOB'
+  | 'DELETE_CALENDAR'
+  | 'DELETE_JOB'
+  | 'PAUSE_JOB'
+  | 'RESUME_JOB'
+  | 'RETRY_EXECUTION'
+  /** retryExecutions: the bulk operation started (its filter and count), not each execution. */
+  | 'RETRY_EXECUTIONS'
+  | 'REVOKE_API_KEY'
+  | 'REVOKE_PREVIOUS_WEBHOOK_SECRET'
+  | 'ROTATE_WEBHOOK_SECRET'
+  | 'TRIGGER_JOB'
+  | 'UPDATE_CALENDAR'
+  | 'UPDATE_JOB';
+
+/** The kind of object a change was made to. */
+export type ChangeTargetType =
+  | 'API_KEY'
+  | 'BULK_OPERATION'
+  /** A named calendar of exclusion windows; the id is its name. */
+  | 'CALENDAR'
+  | 'EXECUTION'
+  | 'JOB'
+  /** The tenant's own record (its webhook signing secret); the id is the tenant id. */
+  | 'TENANT';
+
 export type CreateAlertChannelInput = {
   /** Default KAIROS. */
   format?: AlertChannelFormat | null | undefined;
@@ -118,6 +151,11 @@ export type LabelInput = {
   value: string;
 };
 
+export type Role =
+  | 'ADMIN'
+  | 'MEMBER'
+  | 'VIEWER';
+
 export type ScheduleKind =
   | 'CRON'
   | 'INTERVAL'
@@ -205,6 +243,17 @@ export type DeleteAlertRuleMutationVariables = Exact<{
 
 
 export type DeleteAlertRuleMutation = { deleteAlertRule: { id: string } };
+
+export type JobChangesQueryVariables = Exact<{
+  id: string;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+}>;
+
+
+export type JobChangesQuery = { job: { id: string, changes: { pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ node: { id: string, at: string, action: ChangeAction, details: unknown, actor: { subject: string, apiKeyId: string | null, role: Role }, target: { type: ChangeTargetType, id: string }, fields: Array<{ field: string, before: unknown, after: unknown, redacted: boolean }> } }> } } | null };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -503,3 +552,43 @@ export const DeleteAlertRuleDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DeleteAlertRuleMutation, DeleteAlertRuleMutationVariables>;
+export const JobChangesDocument = new TypedDocumentString(`
+    query JobChanges($id: ID!, $first: Int, $after: String, $last: Int, $before: String) {
+  job(id: $id) {
+    id
+    changes(first: $first, after: $after, last: $last, before: $before) {
+      pageInfo {
+        ...PageInfoFields
+      }
+      edges {
+        node {
+          id
+          at
+          action
+          actor {
+            subject
+            apiKeyId
+            role
+          }
+          target {
+            type
+            id
+          }
+          fields {
+            field
+            before
+            after
+            redacted
+          }
+          details
+        }
+      }
+    }
+  }
+}
+    fragment PageInfoFields on PageInfo {
+  hasNextPage
+  hasPreviousPage
+  startCursor
+  endCursor
+}`) as unknown as TypedDocumentString<JobChangesQuery, JobChangesQueryVariables>;

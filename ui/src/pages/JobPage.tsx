@@ -3,19 +3,30 @@ import type { Schedule } from '../api/types.js';
 import { Card, ConfirmButton, ErrorBanner, Labels, StatusBadge, When } from '../components.js';
 import { ExecutionsTable } from '../executionsTable.js';
 import { BackfillForm } from '../backfillForm.js';
+import { ChangeHistory } from '../changeHistory.js';
 import { absolute, cronFallback, offsetChanges, offsetOf, scheduleInWords } from '../format.js';
 import { navigate, useAction, useLive, useNow, useQuery } from '../hooks.js';
 import { useSession } from '../session.js';
+import { useState } from 'preact/hooks';
 
-/** One job: actions, its runs (and upcoming executions), settings and its next 10 occurrences. */
+/** One job: actions, its runs (and upcoming executions), settings, its next 10 occurrences and its change history. */
 export function JobPage({ id }: { id: string }) {
   const { client, canWrite } = useSession();
   const now = useNow();
   const answer = useQuery(documents.JobDocument, { id });
   useLive((event) => event.execution.jobId === id && answer.reload());
   const job = answer.data?.job;
-  const action = useAction((change: () => Promise<unknown>) => change(), answer.reload);
-  const trigger = useAction(() => client.triggerJob(id));
+  // Bumped by each action of this page, so the change history shows the change it made.
+  const [changes, setChanges] = useState(0);
+  const changed = () => setChanges((n) => n + 1);
+  const action = useAction(
+    (change: () => Promise<unknown>) => change(),
+    () => {
+      answer.reload();
+      changed();
+    },
+  );
+  const trigger = useAction(() => client.triggerJob(id), changed);
   const remove = useAction(() => client.deleteJob(id), () => navigate('/jobs'));
 
   if (answer.error && !job) return <main class="page"><ErrorBanner error={answer.error} /></main>;
@@ -76,6 +87,9 @@ export function JobPage({ id }: { id: string }) {
           <BackfillForm jobId={job.id} timeZone={job.schedule.timezone} onCreated={answer.reload} />
         </Card>
       )}
+      <Card title="Change history">
+        <ChangeHistory key={changes} jobId={job.id} />
+      </Card>
     </main>
   );
 }

@@ -25,6 +25,44 @@ export type BulkOperationStatus =
   /** Every item was handled: done + failed = total (failed ones are in errors). */
   | 'SUCCEEDED';
 
+/** The mutation that made a change (one value per mutation that records one). */
+export type ChangeAction =
+  | 'CANCEL_EXECUTION'
+  /** cancelExecutions: the bulk operation started (its filter and count), not each execution. */
+  | 'CANCEL_EXECUTIONS'
+  | 'CREATE_API_KEY'
+  | 'CREATE_CALENDAR'
+  | 'CREATE_JOB'
+  | 'DELETE_CALENDAR'
+  | 'DELETE_JOB'
+  | 'PAUSE_JOB'
+  | 'RESUME_JOB'
+  | 'RETRY_EXECUTION'
+  /** retryExecutions: the bulk operation started (its filter and count), not each execution. */
+  | 'RETRY_EXECUTIONS'
+  | 'REVOKE_API_KEY'
+  | 'REVOKE_PREVIOUS_WEBHOOK_SECRET'
+  | 'ROTATE_WEBHOOK_SECRET'
+  | 'TRIGGER_JOB'
+  | 'UPDATE_CALENDAR'
+  | 'UPDATE_JOB';
+
+export type ChangeFilter = {
+  /** One job's changes, also after the job was deleted. */
+  jobId?: string | null | undefined;
+};
+
+/** The kind of object a change was made to. */
+export type ChangeTargetType =
+  | 'API_KEY'
+  | 'BULK_OPERATION'
+  /** A named calendar of exclusion windows; the id is its name. */
+  | 'CALENDAR'
+  | 'EXECUTION'
+  | 'JOB'
+  /** The tenant's own record (its webhook signing secret); the id is the tenant id. */
+  | 'TENANT';
+
 export type CreateJobInput = {
   description?: string | null | undefined;
   /** When the job does not run: its occurrences inside any of these are recorded SKIPPED naming the exclusion, and nextRunAt and previewSchedule skip them. Replaced whole by an update (an empty list or null removes them), which reschedules the job as a schedule change does: its waiting executions the new exclusions cover are cancelled. */
@@ -274,6 +312,8 @@ export type ApiKeyFieldsFragment = { id: string, name: string, role: Role, prefi
 
 export type BulkOperationFieldsFragment = { id: string, operationId: string, kind: BulkOperationKind, status: BulkOperationStatus, reason: string | null, total: number, done: number, failed: number, createdAt: string, finishedAt: string | null, errors: Array<{ executionId: string, message: string }> };
 
+export type ChangeFieldsFragment = { id: string, at: string, action: ChangeAction, jobId: string | null, details: unknown, actor: { subject: string, apiKeyId: string | null, role: Role }, target: { type: ChangeTargetType, id: string }, fields: Array<{ field: string, before: unknown, after: unknown, redacted: boolean }> };
+
 export type CreateJobMutationVariables = Exact<{
   input: CreateJobInput;
 }>;
@@ -483,6 +523,17 @@ export type BulkOperationQueryVariables = Exact<{
 
 export type BulkOperationQuery = { bulkOperation: { id: string, operationId: string, kind: BulkOperationKind, status: BulkOperationStatus, reason: string | null, total: number, done: number, failed: number, createdAt: string, finishedAt: string | null, errors: Array<{ executionId: string, message: string }> } | null };
 
+export type ChangesQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+  filter?: ChangeFilter | null | undefined;
+}>;
+
+
+export type ChangesQuery = { changes: { edges: Array<{ cursor: string, node: { id: string, at: string, action: ChangeAction, jobId: string | null, details: unknown, actor: { subject: string, apiKeyId: string | null, role: Role }, target: { type: ChangeTargetType, id: string }, fields: Array<{ field: string, before: unknown, after: unknown, redacted: boolean }> } }>, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null } } };
+
 export type ExecutionUpdatedSubscriptionVariables = Exact<{
   jobId?: string | null | undefined;
   statuses?: Array<ExecutionStatus> | null | undefined;
@@ -678,6 +729,30 @@ export const BulkOperationFieldsFragmentDoc = new TypedDocumentString(`
   finishedAt
 }
     `, {"fragmentName":"BulkOperationFields"}) as unknown as TypedDocumentString<BulkOperationFieldsFragment, unknown>;
+export const ChangeFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ChangeFields on Change {
+  id
+  at
+  action
+  actor {
+    subject
+    apiKeyId
+    role
+  }
+  target {
+    type
+    id
+  }
+  jobId
+  fields {
+    field
+    before
+    after
+    redacted
+  }
+  details
+}
+    `, {"fragmentName":"ChangeFields"}) as unknown as TypedDocumentString<ChangeFieldsFragment, unknown>;
 export const CreateJobDocument = new TypedDocumentString(`
     mutation CreateJob($input: CreateJobInput!) {
   createJob(input: $input) {
@@ -1554,6 +1629,54 @@ export const BulkOperationDocument = new TypedDocumentString(`
   createdAt
   finishedAt
 }`) as unknown as TypedDocumentString<BulkOperationQuery, BulkOperationQueryVariables>;
+export const ChangesDocument = new TypedDocumentString(`
+    query Changes($first: Int, $after: String, $last: Int, $before: String, $filter: ChangeFilter) {
+  changes(
+    first: $first
+    after: $after
+    last: $last
+    before: $before
+    filter: $filter
+  ) {
+    edges {
+      cursor
+      node {
+        ...ChangeFields
+      }
+    }
+    pageInfo {
+      ...PageInfoFields
+    }
+  }
+}
+    fragment PageInfoFields on PageInfo {
+  hasNextPage
+  hasPreviousPage
+  startCursor
+  endCursor
+}
+fragment ChangeFields on Change {
+  id
+  at
+  action
+  actor {
+    subject
+    apiKeyId
+    role
+  }
+  target {
+    type
+    id
+  }
+  jobId
+  fields {
+    field
+    before
+    after
+    redacted
+  }
+  details
+}`) as unknown as TypedDocumentString<ChangesQuery, ChangesQueryVariables>;
 export const ExecutionUpdatedDocument = new TypedDocumentString(`
     subscription ExecutionUpdated($jobId: ID, $statuses: [ExecutionStatus!]) {
   executionUpdated(jobId: $jobId, statuses: $statuses) {

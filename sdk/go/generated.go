@@ -927,6 +927,11 @@ const (
 	ChangeActionCreateCalendar              ChangeAction = "CREATE_CALENDAR"
 	ChangeActionUpdateCalendar              ChangeAction = "UPDATE_CALENDAR"
 	ChangeActionDeleteCalendar              ChangeAction = "DELETE_CALENDAR"
+	ChangeActionBackfillJob                 ChangeAction = "BACKFILL_JOB"
+	ChangeActionCreateAlertChannel          ChangeAction = "CREATE_ALERT_CHANNEL"
+	ChangeActionDeleteAlertChannel          ChangeAction = "DELETE_ALERT_CHANNEL"
+	ChangeActionCreateAlertRule             ChangeAction = "CREATE_ALERT_RULE"
+	ChangeActionDeleteAlertRule             ChangeAction = "DELETE_ALERT_RULE"
 )
 
 var AllChangeAction = []ChangeAction{
@@ -947,6 +952,11 @@ var AllChangeAction = []ChangeAction{
 	ChangeActionCreateCalendar,
 	ChangeActionUpdateCalendar,
 	ChangeActionDeleteCalendar,
+	ChangeActionBackfillJob,
+	ChangeActionCreateAlertChannel,
+	ChangeActionDeleteAlertChannel,
+	ChangeActionCreateAlertRule,
+	ChangeActionDeleteAlertRule,
 }
 
 // ChangeFields includes the GraphQL fields of Change requested by the fragment ChangeFields.
@@ -1075,7 +1085,9 @@ const (
 	// The tenant's own record (its webhook signing secret); the id is the tenant id.
 	ChangeTargetTypeTenant ChangeTargetType = "TENANT"
 	// A named calendar of exclusion windows; the id is its name.
-	ChangeTargetTypeCalendar ChangeTargetType = "CALENDAR"
+	ChangeTargetTypeCalendar     ChangeTargetType = "CALENDAR"
+	ChangeTargetTypeAlertChannel ChangeTargetType = "ALERT_CHANNEL"
+	ChangeTargetTypeAlertRule    ChangeTargetType = "ALERT_RULE"
 )
 
 var AllChangeTargetType = []ChangeTargetType{
@@ -1085,6 +1097,8 @@ var AllChangeTargetType = []ChangeTargetType{
 	ChangeTargetTypeApiKey,
 	ChangeTargetTypeTenant,
 	ChangeTargetTypeCalendar,
+	ChangeTargetTypeAlertChannel,
+	ChangeTargetTypeAlertRule,
 }
 
 // ChangesChangesChangeConnection includes the requested fields of the GraphQL type ChangeConnection.

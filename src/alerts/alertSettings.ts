@@ -2,8 +2,17 @@ import { ObjectId } from 'mongodb';
 import { ALERT_LIMITS, type AlertChannelDoc, type AlertChannelFormat, type AlertRuleDoc, type AlertRuleKind } from '../domain/alert.js';
 import { privateLiteralHost } from '../domain/privateAddresses.js';
 import { BadUserInputError, NotFoundError, QuotaExceededError } from '../errors/index.js';
+import type { ChangeRecorder } from '../changes/changeLog.js';
+import type { ChangeAction, ChangeEntry } from '../domain/change.js';
+import { toGlobalId } from '../ids/globalId.js';
 import type { AlertSettingsStore } from '../store/alertSettingsStore.js';
 import type { JobStore } from '../store/jobStore.js';
+
+/** What the alert settings' operations use: the tenant's channels and rules, and where they record each change. */
+export interface AlertSettingsDeps {
+  settings: AlertSettingsStore;
+  changes: ChangeRecorder;
+}
 
 /** A channel as the API defines it. */
 export interface AlertChannelInput {
@@ -27,7 +36,7 @@ export interface AlertRuleInput {
  * an HTTP target; a host name is checked when the alert is delivered.
  */
 export async function createAlertChannel(
-  store: AlertSettingsStore,
+  { settings: store, changes }: AlertSettingsDeps,
   input: AlertChannelInput,
   now: Date,
   allowPrivate: boolean,
@@ -53,12 +62,38 @@ export async function createAlertChannel(
     );
   if ((await store.channels()).length >= ALERT_LIMITS.channelsPerTenant)
     throw new QuotaExceededError(`A tenant may have at most ${ALERT_LIMITS.channelsPerTenant} alert channels`);
-  return store.insertChannel({ _id: new ObjectId(), name, url: input.url, format: input.format ?? 'KAIROS', createdAt: now });
+  const channel = await store.insertChannel({
+    _id: new ObjectId(),
+    name,
+    url: input.url,
+    format: input.format ?? 'KAIROS',
+    createdAt: now,
+  });
+  await changes.record(channelChange('CREATE_ALERT_CHANNEL', null, channel, now));
+  return channel;
+}
+
+/** Deletes a channel and the rules that use it; null when the tenant has no such channel. */
+export async function deleteAlertChannel(
+  { settings, changes }: AlertSettingsDeps,
+  id: ObjectId,
+  now: Date,
+): Promise<AlertChannelDoc | null> {
+  const deleted = await settings.deleteChannel(id);
+  if (deleted) await changes.record(channelChange('DELETE_ALERT_CHANNEL', deleted, null, now));
+  return deleted;
+}
+
+/** Deletes a rule; null when the tenant has no such rule. */
+export async function deleteAlertRule({ settings, changes }: AlertSettingsDeps, id: ObjectId, now: Date): Promise<AlertRuleDoc | null> {
+  const deleted = await settings.deleteRule(id);
+  if (deleted) await changes.record(ruleChange('DELETE_ALERT_RULE', deleted, null, now));
+  return deleted;
 }
 
 /** Creates a rule after checking its channel and job exist in the tenant, its threshold and the tenant's rule count. */
 export async function createAlertRule(
-  stores: { settings: AlertSettingsStore; jobs: Pick<JobStore, 'findById'> },
+  stores: AlertSettingsDeps & { jobs: Pick<JobStore, 'findById'> },
   input: AlertRuleInput,
   ids: { channelId: string; jobId?: string | null },
   now: Date,
@@ -69,7 +104,7 @@ export async function createAlertRule(
   if (input.jobId === null || (input.jobId && !(await stores.jobs.findById(input.jobId)))) throw new NotFoundError('Job', ids.jobId ?? '');
   if ((await stores.settings.rules()).length >= ALERT_LIMITS.rulesPerTenant)
     throw new QuotaExceededError(`A tenant may have at most ${ALERT_LIMITS.rulesPerTenant} alert rules`);
-  return stores.settings.insertRule({
+  const rule = await stores.settings.insertRule({
     _id: new ObjectId(),
     channelId: input.channelId,
     jobId: input.jobId ?? null,
@@ -77,6 +112,42 @@ export async function createAlertRule(
     threshold,
     createdAt: now,
   });
+  await stores.changes.record(ruleChange('CREATE_ALERT_RULE', null, rule, now));
+  return rule;
+}
+
+/** The change entry of a channel created or deleted: its name, URL and format (ADMIN-only records, as channels are). */
+function channelChange(action: ChangeAction, before: AlertChannelDoc | null, after: AlertChannelDoc | null, at: Date): ChangeEntry {
+  const fields = (c: AlertChannelDoc | null) => c && { name: c.name, url: c.url, format: c.format };
+  const { _id } = (after ?? before)!;
+  return {
+    action,
+    target: { type: 'ALERT_CHANNEL', id: toGlobalId('AlertChannel', _id) },
+    jobId: null,
+    before: fields(before),
+    after: fields(after),
+    at,
+  };
+}
+
+/** The change entry of a rule created or deleted; in its job's history when it watches one job. */
+function ruleChange(action: ChangeAction, before: AlertRuleDoc | null, after: AlertRuleDoc | null, at: Date): ChangeEntry {
+  const fields = (r: AlertRuleDoc | null) =>
+    r && {
+      kind: r.kind,
+      threshold: r.threshold,
+      channelId: toGlobalId('AlertChannel', r.channelId),
+      jobId: r.jobId && toGlobalId('Job', r.jobId),
+    };
+  const { _id, jobId } = (after ?? before)!;
+  return {
+    action,
+    target: { type: 'ALERT_RULE', id: toGlobalId('AlertRule', _id) },
+    jobId,
+    before: fields(before),
+    after: fields(after),
+    at,
+  };
 }
 
 /** The rule's threshold, checked against its kind: failures in a row, seconds past due, or none (1) for SKIPPED. */

@@ -26,18 +26,33 @@ export const CHANGE_ACTIONS = [
   'CREATE_CALENDAR',
   'UPDATE_CALENDAR',
   'DELETE_CALENDAR',
+  'BACKFILL_JOB',
+  'CREATE_ALERT_CHANNEL',
+  'DELETE_ALERT_CHANNEL',
+  'CREATE_ALERT_RULE',
+  'DELETE_ALERT_RULE',
 ] as const;
 export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
 
 /** The kind of object a change was made to; registered as the GraphQL enum `ChangeTargetType`. */
-export const CHANGE_TARGET_TYPES = ['JOB', 'EXECUTION', 'BULK_OPERATION', 'API_KEY', 'TENANT', 'CALENDAR'] as const;
+export const CHANGE_TARGET_TYPES = [
+  'JOB',
+  'EXECUTION',
+  'BULK_OPERATION',
+  'API_KEY',
+  'TENANT',
+  'CALENDAR',
+  'ALERT_CHANNEL',
+  'ALERT_RULE',
+] as const;
 export type ChangeTargetType = (typeof CHANGE_TARGET_TYPES)[number];
 
 /**
  * Changes to these objects are read by ADMINs only, as the objects themselves are (apiKeys, the
- * webhook secret): a VIEWER or MEMBER reading the tenant's history does not see them.
+ * webhook secret, alert channels, whose URL may hold the receiver's credentials): a VIEWER or MEMBER
+ * reading the tenant's history does not see them.
  */
-export const ADMIN_ONLY_TARGETS: readonly ChangeTargetType[] = ['API_KEY', 'TENANT'];
+export const ADMIN_ONLY_TARGETS: readonly ChangeTargetType[] = ['API_KEY', 'TENANT', 'ALERT_CHANNEL'];
 
 /** Who made a change: from the request's verified credential, never from an argument. */
 export interface ChangeActor {

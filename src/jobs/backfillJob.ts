@@ -14,7 +14,10 @@ import { insertBackfilled } from '../transitions/insertBackfilled.js';
 import type { JobDeps } from './jobDeps.js';
 
 /** What backfillJob needs: the caller's stores, the queue and events, the quotas, and the backfill settings. */
-export interface BackfillDeps extends Pick<JobDeps, 'jobs' | 'executions' | 'queues' | 'events' | 'logger' | 'quotas' | 'waiting'> {
+export interface BackfillDeps extends Pick<
+  JobDeps,
+  'jobs' | 'executions' | 'queues' | 'events' | 'logger' | 'quotas' | 'waiting' | 'changes'
+> {
   /** The tenant's budget of schedule searches (previewSchedule's): each occurrence found is one. */
   searches: Pick<ScheduleSearchBudget, 'charge'>;
   /** BACKFILL_MAX_OCCURRENCES and BACKFILL_EXECUTIONS_PER_SECOND. */
@@ -93,6 +96,17 @@ export async function backfillJob(
   const { inserted } = await insertBackfilled(deps, job, wanted, (n) => backfillDueTimes(job, n, pace, now), now);
   // Those left out for having an execution already and those the insert found there alike.
   const existing = instants.length - inserted.length;
+  if (inserted.length > 0) {
+    await deps.changes.record({
+      action: 'BACKFILL_JOB',
+      target: { type: 'JOB', id: toGlobalId('Job', job._id) },
+      jobId: job._id,
+      before: null,
+      after: null,
+      details: { from, to, created: inserted.length, existing },
+      at: now,
+    });
+  }
   return {
     job,
     instants,

@@ -18,7 +18,13 @@ import type { AlertDoc } from '../domain/alert.js';
 import type { AlertEventMessage } from '../events/alertEventBus.js';
 import type { Context } from './context.type.js';
 import { scopeOf } from './auth-checker.js';
-import { createAlertChannel, createAlertRule } from '../alerts/alertSettings.js';
+import {
+  createAlertChannel,
+  createAlertRule,
+  deleteAlertChannel,
+  deleteAlertRule,
+  type AlertSettingsDeps,
+} from '../alerts/alertSettings.js';
 import { NotFoundError } from '../errors/index.js';
 import { fromGlobalId } from '../ids/globalId.js';
 import { encodeCursor } from '../pagination/cursor.js';
@@ -58,6 +64,12 @@ async function alertsRaised({
 }
 
 /** Alert channels (ADMIN: their URLs may hold a receiver's credentials), rules and the alerts raised. */
+/** The caller's alert settings and change log. */
+function settingsDeps(ctx: Context): AlertSettingsDeps {
+  const scope = scopeOf(ctx);
+  return { settings: scope.alertSettings, changes: scope.changeLog };
+}
+
 @Resolver(() => Alert)
 export class AlertResolver {
   @Authorized('ADMIN')
@@ -92,14 +104,14 @@ export class AlertResolver {
   ): Promise<AlertChannel> {
     // As for an HTTP target: a private IP literal only with ALLOW_PRIVATE_TARGETS.
     const allowPrivate = ctx.app.operations.allowPrivateTargets;
-    return toAlertChannel(await createAlertChannel(scopeOf(ctx).alertSettings, input, ctx.app.clock(), allowPrivate));
+    return toAlertChannel(await createAlertChannel(settingsDeps(ctx), input, ctx.app.clock(), allowPrivate));
   }
 
   @Authorized('ADMIN')
   @Mutation(() => AlertChannel, { description: 'ADMIN only. Deletes a channel and the rules that use it.' })
   async deleteAlertChannel(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<AlertChannel> {
     const parsed = fromGlobalId(id, 'AlertChannel');
-    const deleted = parsed && (await scopeOf(ctx).alertSettings.deleteChannel(parsed.id));
+    const deleted = parsed && (await deleteAlertChannel(settingsDeps(ctx), parsed.id, ctx.app.clock()));
     if (!deleted) throw new NotFoundError('AlertChannel', id);
     return toAlertChannel(deleted);
   }
@@ -112,7 +124,7 @@ export class AlertResolver {
   async createAlertRule(@Arg('input', () => CreateAlertRuleInput) input: CreateAlertRuleInput, @Ctx() ctx: Context): Promise<AlertRule> {
     const scope = scopeOf(ctx);
     const rule = await createAlertRule(
-      { settings: scope.alertSettings, jobs: scope.jobs },
+      { ...settingsDeps(ctx), jobs: scope.jobs },
       {
         channelId: fromGlobalId(input.channelId, 'AlertChannel')?.id ?? null,
         jobId: input.jobId ? (fromGlobalId(input.jobId, 'Job')?.id ?? null) : undefined,
@@ -139,7 +151,7 @@ export class AlertResolver {
   @Mutation(() => AlertRule, { description: 'MEMBER or ADMIN. Deletes an alert rule.' })
   async deleteAlertRule(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<AlertRule> {
     const parsed = fromGlobalId(id, 'AlertRule');
-    const deleted = parsed && (await scopeOf(ctx).alertSettings.deleteRule(parsed.id));
+    const deleted = parsed && (await deleteAlertRule(settingsDeps(ctx), parsed.id, ctx.app.clock()));
     if (!deleted) throw new NotFoundError('AlertRule', id);
     return toAlertRule(deleted);
   }

@@ -32,6 +32,11 @@ const REVOKE_KEY = `mutation($id: ID!) { revokeApiKey(id: $id) { id } }`;
 const CREATE_CALENDAR = `mutation($input: CalendarInput!) { createCalendar(input: $input) { name } }`;
 const UPDATE_CALENDAR = `mutation($input: CalendarInput!) { updateCalendar(input: $input) { jobsUpdated } }`;
 const DELETE_CALENDAR = `mutation($name: String!) { deleteCalendar(name: $name) }`;
+const BACKFILL = `mutation($id: ID!, $from: DateTime!, $to: DateTime!) { backfillJob(id: $id, from: $from, to: $to) { created } }`;
+const CREATE_CHANNEL = `mutation($input: CreateAlertChannelInput!) { createAlertChannel(input: $input) { id } }`;
+const DELETE_CHANNEL = `mutation($id: ID!) { deleteAlertChannel(id: $id) { id } }`;
+const CREATE_RULE = `mutation($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { id } }`;
+const DELETE_RULE = `mutation($id: ID!) { deleteAlertRule(id: $id) { id } }`;
 const ROTATE = `mutation($grace: Int) { rotateWebhookSecret(gracePeriodSeconds: $grace) { secret previousSecretExpiresAt } }`;
 const REVOKE_PREVIOUS = `mutation { revokePreviousWebhookSecret { previousSecretExpiresAt } }`;
 
@@ -296,6 +301,54 @@ describe('change history', () => {
     expect(deleted.change.fields.find((f) => f.field === 'name')).toMatchObject({ before: 'holidays', after: null });
   });
 
+  it("records backfillJob with its range and what it created, in the job's history", async () => {
+    const job = (
+      await recorded(() =>
+        gqlOk(k.url, alice, CREATE_JOB, {
+          input: { name: uniqueName('hourly'), schedule: { cron: '0 * * * *' }, target: { handler: 'noop' } },
+        }),
+      )
+    ).result.createJob.job;
+    const to = new Date();
+    const from = new Date(to.getTime() - 3 * 3_600_000);
+    const { result, change } = await recorded(() => gqlOk(k.url, alice, BACKFILL, { id: job.id, from, to }));
+    expect(result.backfillJob.created).toBe(3);
+    expect(change).toMatchObject({
+      action: 'BACKFILL_JOB',
+      target: { type: 'JOB', id: job.id },
+      jobId: job.id,
+      fields: [],
+      details: { from: from.toISOString(), to: to.toISOString(), created: 3, existing: 0 },
+    });
+    // A repeat creates nothing, so it records nothing.
+    const before = (await allChanges(alice)).length;
+    expect((await gqlOk(k.url, alice, BACKFILL, { id: job.id, from, to })).backfillJob.created).toBe(0);
+    expect((await allChanges(alice)).length).toBe(before);
+  });
+
+  it('records alert channels and rules as they are created and deleted; channels for ADMINs only', async () => {
+    const url = 'https://hooks.example.com/kairos?token=in-the-url';
+    const channel = await recorded(() => gqlOk(k.url, alice, CREATE_CHANNEL, { input: { name: 'ops', url } }));
+    const channelId = channel.result.createAlertChannel.id;
+    expect(channel.change).toMatchObject({ action: 'CREATE_ALERT_CHANNEL', target: { type: 'ALERT_CHANNEL', id: channelId }, jobId: null });
+    expect(channel.change.fields.find((f) => f.field === 'url')).toMatchObject({ before: null, after: url });
+    const rule = await recorded(() =>
+      gqlOk(k.url, alice, CREATE_RULE, { input: { channelId, kind: 'CONSECUTIVE_FAILURES', threshold: 3 } }),
+    );
+    const ruleId = rule.result.createAlertRule.id;
+    expect(rule.change).toMatchObject({ action: 'CREATE_ALERT_RULE', target: { type: 'ALERT_RULE', id: ruleId } });
+    expect(rule.change.fields.find((f) => f.field === 'threshold')).toMatchObject({ before: null, after: 3 });
+    const ruleGone = await recorded(() => gqlOk(k.url, alice, DELETE_RULE, { id: ruleId }));
+    expect(ruleGone.change).toMatchObject({ action: 'DELETE_ALERT_RULE', target: { id: ruleId } });
+    const channelGone = await recorded(() => gqlOk(k.url, alice, DELETE_CHANNEL, { id: channelId }));
+    expect(channelGone.change).toMatchObject({ action: 'DELETE_ALERT_CHANNEL', target: { id: channelId } });
+    // A channel's URL may hold the receiver's credentials: a VIEWER reads the rules' records, not the channels'.
+    const seen = (await allChanges(viewer)).map((c) => c.action);
+    expect(seen).toEqual(expect.arrayContaining(['CREATE_ALERT_RULE', 'DELETE_ALERT_RULE']));
+    expect(seen).not.toContain('CREATE_ALERT_CHANNEL');
+    expect(seen).not.toContain('DELETE_ALERT_CHANNEL');
+  });
+
   it('records revokeApiKey', async () => {
     const { change } = await recorded(() => gqlOk(k.url, alice, REVOKE_KEY, { id: apiKeyId }));
     expect(change).toMatchObject({
@@ -331,7 +384,7 @@ describe('change history', () => {
     expect(back.pageInfo).toMatchObject({ hasPreviousPage: true, hasNextPage: true });
     const seenByViewer = await allChanges(viewer);
     expect(seenByViewer.map((c) => c.id)).toEqual(
-      newestFirst.filter((c) => !['API_KEY', 'TENANT'].includes(c.target.type)).map((c) => c.id),
+      newestFirst.filter((c) => !['API_KEY', 'TENANT', 'ALERT_CHANNEL'].includes(c.target.type)).map((c) => c.id),
     );
   });
 

@@ -30,12 +30,17 @@ export type AlertState =
 
 /** The mutation that made a change (one value per mutation that records one). */
 export type ChangeAction =
+  | 'BACKFILL_JOB'
   | 'CANCEL_EXECUTION'
   /** cancelExecutions: the bulk operation started (its filter and count), not each execution. */
   | 'CANCEL_EXECUTIONS'
+  | 'CREATE_ALERT_CHANNEL'
+  | 'CREATE_ALERT_RULE'
   | 'CREATE_API_KEY'
   | 'CREATE_CALENDAR'
   | 'CREATE_JOB'
+  | 'DELETE_ALERT_CHANNEL'
+  | 'DELETE_ALERT_RULE'
   | 'DELETE_CALENDAR'
   | 'DELETE_JOB'
   | 'PAUSE_JOB'
@@ -52,6 +57,8 @@ export type ChangeAction =
 
 /** The kind of object a change was made to. */
 export type ChangeTargetType =
+  | 'ALERT_CHANNEL'
+  | 'ALERT_RULE'
   | 'API_KEY'
   | 'BULK_OPERATION'
   /** A named calendar of exclusion windows; the id is its name. */

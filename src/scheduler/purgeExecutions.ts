@@ -24,9 +24,9 @@ export interface PurgeOptions {
 /**
  * The leader's `purge` job: deletes each tenant's finished executions (SUCCEEDED, FAILED,
  * CANCELLED, SKIPPED) that finished more than its `executionRetentionDays` before `now`, and its
- * change records made before then (the same retention), in batches. Waiting and running executions
- * are kept whatever their age; jobs are never purged. A run stopped by `maxDeletes` (executions and
- * changes together) leaves the rest to the next, which finds the first tenants done.
+ * change records, alerts and finished bulk operations from before then (the same retention), in batches. Waiting and running executions
+ * are kept whatever their age; jobs are never purged. A run stopped by `maxDeletes` (all of them
+ * together) leaves the rest to the next, which finds the first tenants done.
  */
 export async function purgeExecutions(deps: PurgeDeps, now: Date, options: PurgeOptions = {}): Promise<{ deleted: number }> {
   const batchSize = options.batchSize ?? 500;
@@ -38,6 +38,8 @@ export async function purgeExecutions(deps: PurgeDeps, now: Date, options: Purge
     const batches: ((limit: number) => Promise<number>)[] = [
       ...FINAL_STATUSES.map((status) => (limit: number) => deps.retention.purgeBatch(tenantId, status, before, limit)),
       (limit: number) => deps.retention.purgeChanges(tenantId, before, limit),
+      (limit: number) => deps.retention.purgeAlerts(tenantId, before, limit),
+      (limit: number) => deps.retention.purgeBulkOperations(tenantId, before, limit),
     ];
     for (const batch of batches) {
       for (;;) {

@@ -1,4 +1,4 @@
-import type { Db } from 'mongodb';
+import type { Collection, Db, Filter, ObjectId } from 'mongodb';
 import { FINAL_STATUSES, type ExecutionStatus } from '../domain/execution.js';
 import { collections, type Collections } from './collections.js';
 
@@ -7,7 +7,7 @@ const DELETE_CHUNK = 20;
 
 /**
  * The purge's queries: one tenant's finished executions that ended before a cutoff, and its change
- * records made before it. Served by
+ * records, alerts and finished bulk operations from before it. Executions are served by
  * the `tenant_status_finished` index on MongoDB; on FerretDB the tenant and status equalities
  * reach PostgreSQL and the date is compared in FerretDB. Only finished statuses are ever named,
  * so a waiting or running execution is never deleted, however old. Uses the caller's connection.
@@ -41,21 +41,46 @@ export class RetentionStore {
 
   /**
    * Deletes up to `limit` of the tenant's change records made before `before`; returns how many went.
-   * Found first, then deleted by `_id`, as purgeBatch. Served by `tenant_at` on MongoDB; on FerretDB
-   * the tenant equality reaches PostgreSQL and the date is compared in FerretDB, over the tenant's
-   * changes (one per API mutation, bounded by this purge).
+   * Served by `tenant_at` on MongoDB; on FerretDB the tenant equality reaches PostgreSQL and the date
+   * is compared in FerretDB, over the tenant's changes (one per API mutation, bounded by this purge).
    */
-  async purgeChanges(tenantId: string, before: Date, limit: number): Promise<number> {
-    const rows = await this.c.changes
-      .find({ tenantId, at: { $lt: before } }, { projection: { _id: 1 } })
-      .limit(limit)
-      .batchSize(limit)
-      .toArray();
-    let deleted = 0;
-    for (let start = 0; start < rows.length; start += DELETE_CHUNK) {
-      const ops = rows.slice(start, start + DELETE_CHUNK).map((r) => ({ deleteOne: { filter: { _id: r._id, tenantId } } }));
-      deleted += (await this.c.changes.bulkWrite(ops, { ordered: false })).deletedCount;
-    }
-    return deleted;
+  purgeChanges(tenantId: string, before: Date, limit: number): Promise<number> {
+    return deleteFound(this.c.changes, { tenantId, at: { $lt: before } }, tenantId, limit);
   }
+
+  /** Deletes up to `limit` of the tenant's alerts raised before `before` (`tenant_raised`; on FerretDB as purgeChanges). */
+  purgeAlerts(tenantId: string, before: Date, limit: number): Promise<number> {
+    return deleteFound(this.c.alerts, { tenantId, raisedAt: { $lt: before } }, tenantId, limit);
+  }
+
+  /**
+   * Deletes up to `limit` of the tenant's bulk operations that finished before `before` (a RUNNING
+   * one has no finishedAt, so it is never matched). A tenant has few: read through `tenant_operation`'s tenant prefix.
+   */
+  purgeBulkOperations(tenantId: string, before: Date, limit: number): Promise<number> {
+    return deleteFound(this.c.bulkOperations, { tenantId, finishedAt: { $lt: before } }, tenantId, limit);
+  }
+}
+
+/**
+ * Finds up to `limit` documents of the tenant matching `filter`, then deletes them by `_id` in
+ * chunks, as purgeBatch does: every delete is an equality FerretDB pushes down. Returns how many went.
+ */
+async function deleteFound<T extends { _id: ObjectId; tenantId: string }>(
+  collection: Collection<T>,
+  filter: Filter<T>,
+  tenantId: string,
+  limit: number,
+): Promise<number> {
+  const rows = await collection
+    .find(filter, { projection: { _id: 1 } })
+    .limit(limit)
+    .batchSize(limit)
+    .toArray();
+  let deleted = 0;
+  for (let start = 0; start < rows.length; start += DELETE_CHUNK) {
+    const ops = rows.slice(start, start + DELETE_CHUNK).map((r) => ({ deleteOne: { filter: { _id: r._id, tenantId } as Filter<T> } }));
+    deleted += (await collection.bulkWrite(ops, { ordered: false })).deletedCount;
+  }
+  return deleted;
 }

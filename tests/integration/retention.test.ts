@@ -75,6 +75,37 @@ describe('execution retention', () => {
     expect((await purgeExecutions({ retention, tenants }, NOW, { pauseMs: 0 })).deleted).toBe(0);
   });
 
+  it("purges a tenant's alerts and finished bulk operations by the same retention, never a running operation", async () => {
+    const at = (ageDays: number) => new Date(NOW.getTime() - ageDays * DAY);
+    const alert = (tenantId: string, ageDays: number) => ({ _id: new ObjectId(), tenantId, raisedAt: at(ageDays), reason: `${ageDays}` });
+    const operation = (tenantId: string, ageDays: number, finished: boolean) => ({
+      _id: new ObjectId(),
+      tenantId,
+      operationId: `op-${new ObjectId().toHexString()}`,
+      state: finished ? 'SUCCEEDED' : 'RUNNING',
+      createdAt: at(ageDays),
+      finishedAt: finished ? at(ageDays) : null,
+    });
+    await db.collection('alerts').insertMany([alert('a', 45), alert('a', 45), alert('a', 10), alert('b', 45)]);
+    await db
+      .collection('bulkOperations')
+      .insertMany([operation('a', 45, true), operation('a', 400, false), operation('a', 10, true), operation('b', 45, true)]);
+    const tenants = async () => [
+      { tenantId: 'a', executionRetentionDays: 30 },
+      { tenantId: 'b', executionRetentionDays: 60 },
+    ];
+    const { deleted } = await purgeExecutions({ retention: new RetentionStore(db), tenants }, NOW, { pauseMs: 0 });
+    expect(deleted).toBe(3);
+    const left = async (name: string, tenantId: string) =>
+      (await db.collection(name).find({ tenantId }).toArray())
+        .map((d) => (d.finishedAt === null ? 'running' : `${Math.round((NOW.getTime() - (d.raisedAt ?? d.finishedAt).getTime()) / DAY)}`))
+        .sort();
+    expect(await left('alerts', 'a')).toEqual(['10']);
+    expect(await left('alerts', 'b')).toEqual(['45']);
+    expect(await left('bulkOperations', 'a')).toEqual(['10', 'running']);
+    expect(await left('bulkOperations', 'b')).toEqual(['45']);
+  });
+
   it('refuses to purge an unfinished status', async () => {
     await expect(new RetentionStore(db).purgeBatch('short', 'RUNNING', NOW, 10)).rejects.toThrow(/only finished/);
   });

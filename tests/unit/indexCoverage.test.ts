@@ -119,6 +119,8 @@ const QUERIES: Record<
   'jobStore.list(externalId)': { collection: 'jobs', index: 'tenant_external', fields: ['tenantId', 'externalKey'] },
   'jobStore.updateIfVersion': { collection: 'jobs', index: '_id', fields: ['_id'] },
   'retentionStore.purgeChanges': { collection: 'changes', index: 'tenant_at', fields: ['tenantId', 'at'] },
+  'retentionStore.purgeAlerts': { collection: 'alerts', index: 'tenant_raised', fields: ['tenantId', 'raisedAt'] },
+  'retentionStore.purgeBulkOperations': { collection: 'bulkOperations', index: 'tenant_operation', fields: ['tenantId'] },
   'retentionStore.purgeBatch': { collection: 'executions', index: 'tenant_status_finished', fields: ['tenantId', 'status', 'finishedAt'] },
   'runStore.endUnstarted': { collection: 'executions', index: '_id', fields: ['_id'] },
   'runStore.findJob': { collection: 'jobs', index: '_id', fields: ['_id'] },

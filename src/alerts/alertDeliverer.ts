@@ -68,7 +68,8 @@ export async function deliverAlert(deps: AlertDelivererDeps, alertId: ObjectId, 
     }
     outcome = { statusCode: response.status, error: `the channel answered ${response.status}` };
   } catch (error) {
-    outcome = { statusCode: null, error: errorMessage(error) };
+    // Every role reads `delivery.error`, and only ADMINs the channel's URL (it may hold credentials): never echo it.
+    outcome = { statusCode: null, error: errorMessage(error).split(alert.channel.url).join('<channel url>') };
   }
   const last = attempt >= attempts;
   await deps.records.recordDelivery(alert._id, { status: last ? 'FAILED' : 'PENDING', attempts: attempt, deliveredAt: null, ...outcome });

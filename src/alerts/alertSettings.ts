@@ -54,6 +54,9 @@ export async function createAlertChannel(
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw new BadUserInputError('url must start with http:// or https://', 'url');
+  // fetch refuses such a URL at every delivery, quoting it whole in the error every role reads.
+  if (parsed.username || parsed.password)
+    throw new BadUserInputError('url may not hold a user name or password (user:pass@host); put a token in its path or query', 'url');
   const privateHost = allowPrivate ? null : privateLiteralHost(input.url);
   if (privateHost)
     throw new BadUserInputError(
@@ -73,15 +76,27 @@ export async function createAlertChannel(
   return channel;
 }
 
-/** Deletes a channel and the rules that use it; null when the tenant has no such channel. */
+/** Deletes a channel and the rules that use it (each recorded, so their jobs' histories say so); null when the tenant has no such channel. */
 export async function deleteAlertChannel(
   { settings, changes }: AlertSettingsDeps,
   id: ObjectId,
   now: Date,
 ): Promise<AlertChannelDoc | null> {
+  const rules = (await settings.rules()).filter((r) => r.channelId.equals(id));
   const deleted = await settings.deleteChannel(id);
-  if (deleted) await changes.record(channelChange('DELETE_ALERT_CHANNEL', deleted, null, now));
+  if (!deleted) return null;
+  for (const rule of rules) await changes.record(ruleChange('DELETE_ALERT_RULE', rule, null, now));
+  await changes.record(channelChange('DELETE_ALERT_CHANNEL', deleted, null, now));
   return deleted;
+}
+
+/** Deletes the rules that watch a deleted job, each recorded (they would otherwise count against the tenant's rules for nothing). */
+export async function deleteRulesOfJob(
+  { settings, changes }: { settings: Pick<AlertSettingsStore, 'deleteRulesOfJob'>; changes: ChangeRecorder },
+  jobId: ObjectId,
+  now: Date,
+): Promise<void> {
+  for (const rule of await settings.deleteRulesOfJob(jobId)) await changes.record(ruleChange('DELETE_ALERT_RULE', rule, null, now));
 }
 
 /** Deletes a rule; null when the tenant has no such rule. */

@@ -1,4 +1,4 @@
-import type { ExecutionStatus } from './execution.js';
+import type { ExecutionStatus, ExecutionTrigger } from './execution.js';
 
 /** An execution's end as the transitions tell the alert evaluator. */
 export interface AlertableEnd {
@@ -20,13 +20,18 @@ export interface AlertSink {
   ended(end: AlertableEnd): void;
 }
 
-/** Tells `sink` (when there is one) about `ends`, keeping only those alert rules watch. */
+/**
+ * Tells `sink` (when there is one) about `ends`, keeping only those alert rules watch. A BACKFILL
+ * execution is left out: it replays the past, so its failure is not the job failing now, and its
+ * success must not end (RECOVERED) a failing streak of the live occurrences.
+ */
 export function reportEnds(
   sink: AlertSink | undefined,
-  ends: readonly (Omit<AlertableEnd, 'status'> & { status: ExecutionStatus })[],
+  ends: readonly (Omit<AlertableEnd, 'status'> & { status: ExecutionStatus; trigger: ExecutionTrigger | undefined })[],
 ): void {
   if (!sink) return;
-  for (const end of ends) {
+  for (const { trigger, ...end } of ends) {
+    if (trigger === 'BACKFILL') continue;
     if (end.status === 'SUCCEEDED' || end.status === 'FAILED' || end.status === 'SKIPPED') sink.ended({ ...end, status: end.status });
   }
 }

@@ -78,6 +78,8 @@ export interface ExecutionDoc {
    */
   skippedCount?: number;
   skippedUntil?: Date;
+  /** True on a SKIPPED record of occurrences inside one of the job's exclusion windows: planned, not a fault, so no SKIPPED alert. */
+  excluded?: boolean;
   /** On the first execution a materialisation pass wrote for a job, if it grouped skipped occurrences: what it decided. */
   pass?: PassRecord;
   /** The bulk retry that queued the current round, if one did: how a resumed bulk retry knows an item it already requeued. */

@@ -6,6 +6,7 @@ import { CANCEL_REASONS } from './cancelReasons.js';
 import type { JobDeps } from './jobDeps.js';
 import { errorMessage } from '../logger.js';
 import { recordJobChange } from './recordJobChange.js';
+import { deleteRulesOfJob } from '../alerts/alertSettings.js';
 
 /**
  * Deletes the job document, then cancels its SCHEDULED, QUEUED and RETRYING executions (any
@@ -19,6 +20,7 @@ export async function deleteJob(deps: JobDeps, id: ObjectId, now: Date): Promise
   if (!deleted) throw new NotFoundError('Job', toGlobalId('Job', id));
   // Its record keeps the job's id, so the history of a deleted job stays readable (changes(filter: { jobId })).
   await recordJobChange(deps.changes, 'DELETE_JOB', deleted, null, now);
+  await deleteRulesOfJob({ settings: deps.alertRules, changes: deps.changes }, id, now);
   // After the delete, so a crash in between over-counts (healed by a recount) rather than under-counts.
   await deps.jobCounter
     .release(deps.jobs.tenantId)

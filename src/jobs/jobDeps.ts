@@ -9,6 +9,7 @@ import type { TenantQuotas } from '../quotas/tenantQuotas.js';
 import type { WaitingCounts } from '../quotas/waitingQuota.js';
 import type { Logger } from '../logger.js';
 import type { ChangeRecorder } from '../changes/changeLog.js';
+import type { AlertSettingsStore } from '../store/alertSettingsStore.js';
 
 /**
  * What the job lifecycle operations need: the caller's tenant-scoped stores, the scheduling side's
@@ -37,4 +38,6 @@ export interface JobDeps {
   allowPrivateTargets: boolean;
   /** The caller's change history: each operation records what it changed (see ChangeLog). */
   changes: ChangeRecorder;
+  /** The caller's alert rules: deleteJob deletes those watching the job. */
+  alertRules: Pick<AlertSettingsStore, 'deleteRulesOfJob'>;
 }

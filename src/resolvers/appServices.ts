@@ -33,7 +33,7 @@ export interface TenantTurns {
  * `jobDeps` adds per request: built once by the api role, so no operation picks its own out of a bag.
  * The quotas, the job counter and the waiting index here also answer viewer.quota and the write budget.
  */
-export interface OperationServices extends Omit<JobDeps, 'jobs' | 'executions' | 'calendars' | 'changes'> {
+export interface OperationServices extends Omit<JobDeps, 'jobs' | 'executions' | 'calendars' | 'changes' | 'alertRules'> {
   /** Serialises each tenant's createJob calls across replicas (the maxJobs check). */
   createLock: TenantLock;
   /** Publishes cancellations of running attempts to the workers (cancelExecution, retryExecution). */

@@ -33,7 +33,8 @@ export function exclusionRecords(
   for (const [name, occurrences] of byWindow) {
     for (const group of groupSkips(job.schedule, occurrences, singly)) {
       const reason = excludedReason(name, group.count, group.first, group.last);
-      records.push({ nominal: group.first, doc: groupRecord(job, group, occurrenceKey(job._id, group.first), reason, fencingToken, now) });
+      const doc = groupRecord(job, group, occurrenceKey(job._id, group.first), reason, fencingToken, now);
+      records.push({ nominal: group.first, doc: { ...doc, excluded: true } });
     }
   }
   return records;

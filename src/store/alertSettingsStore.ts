@@ -45,6 +45,13 @@ export class AlertSettingsStore {
     return this.c.alertRules.find({ tenantId: this.tenantId }).sort({ createdAt: -1, _id: -1 }).toArray();
   }
 
+  /** Deletes the rules that watch the job (it was deleted); the rules as they were. */
+  async deleteRulesOfJob(jobId: ObjectId): Promise<AlertRuleDoc[]> {
+    const rules = await this.c.alertRules.find({ tenantId: this.tenantId, jobId }).toArray();
+    if (rules.length > 0) await this.c.alertRules.deleteMany({ tenantId: this.tenantId, jobId });
+    return rules;
+  }
+
   /** Deletes the rule; the rule as it was, or null when the tenant has none such. */
   async deleteRule(id: ObjectId): Promise<AlertRuleDoc | null> {
     return this.c.alertRules.findOneAndDelete({ _id: id, tenantId: this.tenantId });

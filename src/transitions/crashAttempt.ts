@@ -45,7 +45,15 @@ export async function crashAttempt(
   const event = statusEvent(after, 'RUNNING', after.status, now);
   await publishStatusEvents(deps.events, deps.logger, [event]);
   reportEnds(deps.alerts, [
-    { tenantId: after.tenantId, jobId: event.jobId, executionId: event.executionId, status: after.status, reason: null, at: now },
+    {
+      tenantId: after.tenantId,
+      jobId: event.jobId,
+      executionId: event.executionId,
+      status: after.status,
+      trigger: current.trigger,
+      reason: null,
+      at: now,
+    },
   ]);
   return { after, event };
 }

@@ -70,7 +70,7 @@ export async function endAttempt<R extends EntryExecution>(deps: EndAttemptDeps,
   else deps.metrics.executionFinished(end.status, run.trigger, run.tenantId);
   const event = withAttemptEnd(statusEvent(run, 'RUNNING', end.status, at), attempt, end);
   await publishStatusEvents(deps.events, deps.logger, [event]);
-  reportEnds(deps.alerts, [{ ...ids(run), status: end.status, reason: null, at }]);
+  reportEnds(deps.alerts, [{ ...ids(run), status: end.status, trigger: run.trigger, reason: null, at }]);
   const retry =
     end.status === 'RETRYING' && end.nextAttemptAt
       ? { execution: { ...run, status: 'RETRYING' as const, attempt }, dueAt: end.nextAttemptAt }

@@ -43,7 +43,15 @@ export async function endUnstarted(
   const event = statusEvent(run, run.status, status, now);
   await publishStatusEvents(deps.events, deps.logger, [event]);
   reportEnds(deps.alerts, [
-    { tenantId: run.tenantId, jobId: event.jobId, executionId: event.executionId, status, reason: end.reason, at: now },
+    {
+      tenantId: run.tenantId,
+      jobId: event.jobId,
+      executionId: event.executionId,
+      status,
+      trigger: run.trigger,
+      reason: end.reason,
+      at: now,
+    },
   ]);
   return event;
 }

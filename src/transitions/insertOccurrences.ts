@@ -47,8 +47,10 @@ export async function insertOccurrences(
   reportEnds(
     deps.alerts,
     inserted
-      .filter((e) => e.status === 'SKIPPED')
+      // An exclusion window's skip is the calendar working, not something to be told about.
+      .filter((e) => e.status === 'SKIPPED' && !e.excluded)
       .map((e) => ({
+        trigger: e.trigger,
         tenantId: e.tenantId,
         jobId: e.jobId.toHexString(),
         executionId: e._id.toHexString(),

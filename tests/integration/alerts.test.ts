@@ -54,6 +54,12 @@ describe('alerts per job', () => {
     const token = tokenFor(uniqueName('alert-input'), 'admin');
     const bad = await gql(k.url, token, CREATE_CHANNEL, { input: { name: 'x', url: 'ftp://example.com' } });
     expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    // fetch would refuse it at every delivery, quoting the URL in the error every role reads.
+    const credentials = await gql(k.url, token, CREATE_CHANNEL, {
+      input: { name: 'x', url: 'https://user:s3cr3t-in-url@example.com/hook' },
+    });
+    expect(credentials.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', field: 'url' } });
+    expect(credentials.errors?.[0]?.message).not.toContain('s3cr3t-in-url');
     const channel = (await gqlOk(k.url, token, CREATE_CHANNEL, { input: { name: 'x', url: 'https://example.com/hook', format: 'SLACK' } }))
       .createAlertChannel;
     expect(channel.format).toBe('SLACK');
@@ -62,6 +68,29 @@ describe('alerts per job', () => {
     expect(noThreshold.errors?.[0]?.message).toMatch(/threshold of 1 to 1000/);
     const unknown = await gql(k.url, token, CREATE_RULE, { input: { channelId: 'nope', kind: 'SKIPPED' } });
     expect(unknown.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  });
+
+  it("deletes a job's alert rules with the job, and records each in the change history", async () => {
+    const token = tokenFor(uniqueName('alert-delete'), 'admin');
+    const channel = (await gqlOk(k.url, token, CREATE_CHANNEL, { input: { name: 'x', url: 'https://example.com/hook' } }))
+      .createAlertChannel;
+    const job = (
+      await gqlOk(k.url, token, CREATE_JOB, {
+        input: { name: 'doomed', schedule: { intervalSeconds: 3600 }, target: { handler: 'noop' }, paused: true },
+      })
+    ).createJob.job;
+    const own = (await gqlOk(k.url, token, CREATE_RULE, { input: { channelId: channel.id, jobId: job.id, kind: 'SKIPPED' } }))
+      .createAlertRule;
+    const all = (await gqlOk(k.url, token, CREATE_RULE, { input: { channelId: channel.id, kind: 'SKIPPED' } })).createAlertRule;
+    await gqlOk(k.url, token, `mutation($id: ID!) { deleteJob(id: $id) { deletedJobId } }`, { id: job.id });
+    const rules = (await gqlOk(k.url, token, `{ alertRules { id } }`)).alertRules.map((r: { id: string }) => r.id);
+    expect(rules).toEqual([all.id]);
+    const changes = (
+      await gqlOk(k.url, token, `query($f: ChangeFilter) { changes(first: 10, filter: $f) { edges { node { action target { id } } } } }`, {
+        f: { jobId: job.id },
+      })
+    ).changes.edges.map((e: { node: { action: string; target: { id: string } } }) => e.node);
+    expect(changes).toContainEqual({ action: 'DELETE_ALERT_RULE', target: { id: own.id } });
   });
 
   it('sends one alert after 3 failed executions and one recovery when the job succeeds again, signed, none in between', async () => {

@@ -166,11 +166,22 @@ describe('the alert evaluator', () => {
 describe('reportEnds', () => {
   it('tells the sink of SUCCEEDED, FAILED and SKIPPED ends only, and does nothing without a sink', () => {
     const told: string[] = [];
-    const base = { tenantId: 'acme', jobId: JOB, executionId: EXECUTION, reason: null, at: NOW };
+    const base = { tenantId: 'acme', jobId: JOB, executionId: EXECUTION, reason: null, at: NOW, trigger: 'SCHEDULE' as const };
     const ends = (['SUCCEEDED', 'RETRYING', 'FAILED', 'CANCELLED', 'SKIPPED'] as const).map((status) => ({ ...base, status }));
     reportEnds({ ended: (e) => told.push(e.status) }, ends);
     reportEnds(undefined, ends);
     expect(told).toEqual(['SUCCEEDED', 'FAILED', 'SKIPPED']);
+  });
+
+  it('leaves out BACKFILL ends: a replay of the past neither raises FAILING nor ends a live streak', () => {
+    const told: string[] = [];
+    const base = { tenantId: 'acme', jobId: JOB, executionId: EXECUTION, reason: null, at: NOW };
+    reportEnds({ ended: (e) => told.push(`${e.status}`) }, [
+      { ...base, status: 'FAILED', trigger: 'BACKFILL' },
+      { ...base, status: 'SUCCEEDED', trigger: 'BACKFILL' },
+      { ...base, status: 'SUCCEEDED', trigger: 'MANUAL' },
+    ]);
+    expect(told).toEqual(['SUCCEEDED']);
   });
 });
 

@@ -37,6 +37,7 @@ const QUERIES: Record<
   'alertRecords.rulesOf': { collection: 'alertRules', index: 'tenant_created', fields: ['tenantId'] },
   'alertRecords.rulesOf(channels)': { collection: 'alertChannels', index: 'tenant_created', fields: ['tenantId'] },
   'alertSettingsStore.channels': { collection: 'alertChannels', index: 'tenant_created', fields: ['tenantId', 'createdAt'] },
+  'alertSettingsStore.deleteRulesOfJob': { collection: 'alertRules', index: 'tenant_created', fields: ['tenantId'] },
   'alertSettingsStore.deleteChannel': { collection: 'alertChannels', index: '_id', fields: ['_id'] },
   'alertSettingsStore.deleteChannel(rules)': { collection: 'alertRules', index: 'tenant_created', fields: ['tenantId'] },
   'alertSettingsStore.deleteRule': { collection: 'alertRules', index: '_id', fields: ['_id'] },

@@ -225,6 +225,21 @@ describe('materialise', () => {
     expect(told[0].reason).toEqual(expect.stringContaining('misfire'));
   });
 
+  it('tells the alert sink of no occurrence an exclusion window skipped: the calendar working is not a fault', async () => {
+    const day = { kind: 'DATES' as const, name: 'Closed', timezone: 'UTC', from: '2031-03-01', to: '2031-03-01' };
+    const job = jobDoc(T0, { schedule: every(10), exclusions: [day] });
+    const store = new FakeSchedulerStore([job]);
+    const told: unknown[] = [];
+    const { deps } = passDeps(store);
+
+    await materialise({ ...deps, alerts: { ended: (end) => told.push(end) } }, [job], T0, T0, 1, 5000);
+
+    const skipped = store.all().filter((e) => e.status === 'SKIPPED');
+    expect(skipped.length).toBeGreaterThan(0);
+    expect(skipped.every((e) => e.excluded === true && e.reason?.includes('"Closed"'))).toBe(true);
+    expect(told).toEqual([]);
+  });
+
   it('cancels what it queued for a job paused under it, leaves the queue and says so', async () => {
     const stale = jobDoc(T0, { schedule: every(10) });
     const store = new FakeSchedulerStore([{ ...stale, status: 'PAUSED', scheduleCursor: null, version: 2 }]);

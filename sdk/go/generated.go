@@ -1324,7 +1324,7 @@ func (v *ChangesChangesChangeConnectionPageInfo) __premarshalJSON() (*__premarsh
 
 // ChangesResponse is returned by Changes on success.
 type ChangesResponse struct {
-	// The tenant's change history, newest first: every mutation that changed something, with who and what. Changes of API keys and of the webhook secret are listed to ADMINs only. Kept as long as executions (executionRetentionDays). first/last at most 100; default first 20.
+	// The tenant's change history, newest first: every mutation that changed something, with who and what. Changes of API keys, of the webhook secret and of alert channels are listed to ADMINs only. Kept as long as executions (executionRetentionDays). first/last at most 100; default first 20.
 	Changes ChangesChangesChangeConnection `json:"changes"`
 }
 

@@ -23,7 +23,12 @@ export async function updateCalendar(
   const windows = parseCalendarWindows(input.windows, now);
   // Read first for its change record (the update returns the calendar as written).
   const before = await calendars.findByName(name);
-  const calendar = await calendars.update(name, { windows, description: parseDescription(input.description), updatedAt: now });
+  const description = parseDescription(input.description);
+  // The same windows and description again change nothing: no write, no record (as for a job).
+  if (before && before.description === description && JSON.stringify(before.windows) === JSON.stringify(windows)) {
+    return { calendar: before, jobsUpdated: 0 };
+  }
+  const calendar = await calendars.update(name, { windows, description, updatedAt: now });
   if (!calendar) throw new NotFoundError('Calendar', name);
   const jobsUpdated = await calendars.copyToJobs(name, windows, now);
   await changes.record(calendarChangeEntry('UPDATE_CALENDAR', before ?? calendar, calendar, now, { jobsUpdated }));

@@ -22,7 +22,7 @@ const EMPTY_PAGE: ChangeConnection = {
 async function listChanges(ctx: Context, args: ConnectionArgsLike, jobId: ObjectId | null): Promise<ChangeConnection> {
   const scope = scopeOf(ctx);
   const page = parsePageRequest(args);
-  // The changes of API keys and of the webhook secret are read by ADMINs only, as those objects are.
+  // The changes of API keys, of the webhook secret and of alert channels are read by ADMINs only, as those objects are.
   const rows = await scope.changes.list({ jobId, withAdminOnly: hasRole(scope.identity.role, 'ADMIN') }, page);
   return toConnection(rows, page, (d) => encodeCursor({ at: d.at, id: d._id }), toChange) as ChangeConnection;
 }
@@ -53,7 +53,7 @@ export function toChange(doc: ChangeDoc): Change {
 export class ChangeResolver {
   @Query(() => ChangeConnection, {
     description:
-      "The tenant's change history, newest first: every mutation that changed something, with who and what. Changes of API keys and of the webhook secret are listed to ADMINs only. Kept as long as executions (executionRetentionDays). first/last at most 100; default first 20.",
+      "The tenant's change history, newest first: every mutation that changed something, with who and what. Changes of API keys, of the webhook secret and of alert channels are listed to ADMINs only. Kept as long as executions (executionRetentionDays). first/last at most 100; default first 20.",
   })
   async changes(@Args(() => ChangesArgs) args: ChangesArgs, @Ctx() ctx: Context): Promise<ChangeConnection> {
     if (!args.filter?.jobId) return listChanges(ctx, args, null);

@@ -177,13 +177,19 @@ export class ExecutionStore {
   async startLags(since: Date, until: Date, jobId: ObjectId | null, limit: number): Promise<number[]> {
     const rows = await this.c.executions
       .find<Pick<ExecutionDoc, 'scheduledFor' | 'startedAt' | 'trigger'>>(
-        this.scoped({ scheduledFor: { $gte: since, $lt: until }, startedAt: { $ne: null }, ...(jobId ? { jobId } : {}) }),
+        // A backfilled execution is due at a past occurrence by design: its lag says nothing about the
+        // workers. Left out by the query, so that a large backfill does not crowd live ones out of `limit`.
+        this.scoped({
+          scheduledFor: { $gte: since, $lt: until },
+          startedAt: { $ne: null },
+          trigger: { $ne: 'BACKFILL' },
+          ...(jobId ? { jobId } : {}),
+        }),
         { projection: { _id: 0, scheduledFor: 1, startedAt: 1, trigger: 1 } },
       )
       .limit(limit)
       .toArray();
-    // A backfilled execution is due at a past occurrence by design: its lag says nothing about the workers.
-    return rows.filter((r) => r.trigger !== 'BACKFILL').map((r) => r.startedAt!.getTime() - r.scheduledFor.getTime());
+    return rows.map((r) => r.startedAt!.getTime() - r.scheduledFor.getTime());
   }
 
   /**

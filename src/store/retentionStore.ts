@@ -26,17 +26,8 @@ export class RetentionStore {
    */
   async purgeBatch(tenantId: string, status: ExecutionStatus, before: Date, limit: number): Promise<number> {
     if (!FINAL_STATUSES.includes(status)) throw new Error(`refusing to purge ${status} executions: only finished ones go`);
-    const rows = await this.c.executions
-      .find({ tenantId, status, finishedAt: { $lt: before } }, { projection: { _id: 1 } })
-      .limit(limit)
-      .batchSize(limit)
-      .toArray();
-    let deleted = 0;
-    for (let start = 0; start < rows.length; start += DELETE_CHUNK) {
-      const ops = rows.slice(start, start + DELETE_CHUNK).map((r) => ({ deleteOne: { filter: { _id: r._id, tenantId, status } } }));
-      deleted += (await this.c.executions.bulkWrite(ops, { ordered: false })).deletedCount;
-    }
-    return deleted;
+    // The status is in each delete too: an execution retried since it was found is not deleted.
+    return deleteFound(this.c.executions, { tenantId, status }, { finishedAt: { $lt: before } }, limit);
   }
 
   /**
@@ -45,12 +36,12 @@ export class RetentionStore {
    * is compared in FerretDB, over the tenant's changes (one per API mutation, bounded by this purge).
    */
   purgeChanges(tenantId: string, before: Date, limit: number): Promise<number> {
-    return deleteFound(this.c.changes, { tenantId, at: { $lt: before } }, tenantId, limit);
+    return deleteFound(this.c.changes, { tenantId }, { at: { $lt: before } }, limit);
   }
 
   /** Deletes up to `limit` of the tenant's alerts raised before `before` (`tenant_raised`; on FerretDB as purgeChanges). */
   purgeAlerts(tenantId: string, before: Date, limit: number): Promise<number> {
-    return deleteFound(this.c.alerts, { tenantId, raisedAt: { $lt: before } }, tenantId, limit);
+    return deleteFound(this.c.alerts, { tenantId }, { raisedAt: { $lt: before } }, limit);
   }
 
   /**
@@ -58,28 +49,29 @@ export class RetentionStore {
    * one has no finishedAt, so it is never matched). A tenant has few: read through `tenant_operation`'s tenant prefix.
    */
   purgeBulkOperations(tenantId: string, before: Date, limit: number): Promise<number> {
-    return deleteFound(this.c.bulkOperations, { tenantId, finishedAt: { $lt: before } }, tenantId, limit);
+    return deleteFound(this.c.bulkOperations, { tenantId }, { finishedAt: { $lt: before } }, limit);
   }
 }
 
 /**
- * Finds up to `limit` documents of the tenant matching `filter`, then deletes them by `_id` in
- * chunks, as purgeBatch does: every delete is an equality FerretDB pushes down. Returns how many went.
+ * Finds up to `limit` documents matching `equalities` and `range`, then deletes them by `_id` and
+ * `equalities` in chunks (every delete an equality FerretDB pushes down; a document that no longer
+ * has them, as an execution retried meanwhile, stays). Returns how many went.
  */
 async function deleteFound<T extends { _id: ObjectId; tenantId: string }>(
   collection: Collection<T>,
-  filter: Filter<T>,
-  tenantId: string,
+  equalities: Filter<T>,
+  range: Filter<T>,
   limit: number,
 ): Promise<number> {
   const rows = await collection
-    .find(filter, { projection: { _id: 1 } })
+    .find({ ...equalities, ...range }, { projection: { _id: 1 } })
     .limit(limit)
     .batchSize(limit)
     .toArray();
   let deleted = 0;
   for (let start = 0; start < rows.length; start += DELETE_CHUNK) {
-    const ops = rows.slice(start, start + DELETE_CHUNK).map((r) => ({ deleteOne: { filter: { _id: r._id, tenantId } as Filter<T> } }));
+    const ops = rows.slice(start, start + DELETE_CHUNK).map((r) => ({ deleteOne: { filter: { ...equalities, _id: r._id } } }));
     deleted += (await collection.bulkWrite(ops, { ordered: false })).deletedCount;
   }
   return deleted;

@@ -296,6 +296,10 @@ describe('change history', () => {
     expect(updated.change).toMatchObject({ action: 'UPDATE_CALENDAR', details: { jobsUpdated: 0 } });
     expect(updated.change.fields.map((f) => f.field)).toEqual(['windows']);
     expect(JSON.stringify(updated.change.fields[0].before)).not.toEqual(JSON.stringify(updated.change.fields[0].after));
+    // The same windows again change nothing, so they record nothing.
+    const count = (await allChanges(alice)).length;
+    await gqlOk(k.url, alice, UPDATE_CALENDAR, { input: { name: 'holidays', windows: [window('2030-12-24', '2030-12-28')] } });
+    expect((await allChanges(alice)).length).toBe(count);
     const deleted = await recorded(() => gqlOk(k.url, alice, DELETE_CALENDAR, { name: 'holidays' }));
     expect(deleted.change).toMatchObject({ action: 'DELETE_CALENDAR', target: { type: 'CALENDAR', id: 'holidays' } });
     expect(deleted.change.fields.find((f) => f.field === 'name')).toMatchObject({ before: 'holidays', after: null });

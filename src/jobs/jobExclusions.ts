@@ -52,6 +52,14 @@ export async function exclusionChange(
   return { ...fields, scheduleCursor, status: scheduleCursor ? 'ACTIVE' : 'COMPLETED' };
 }
 
+/**
+ * For a schedule change that leaves the exclusions as they are: the new schedule must still have an
+ * occurrence outside them (ExclusionSearchLimitError otherwise), as when the exclusions change.
+ */
+export function checkNewSchedule(current: JobDoc, schedule: Schedule, now: Date): void {
+  checkSearchable({ exclusions: current.exclusions ?? [], calendarWindows: current.calendarWindows ?? {} }, schedule, now);
+}
+
 /** The windows previewSchedule leaves out: `input` validated as a job's, its calendars read. */
 export async function previewExclusions(
   calendars: Pick<CalendarStore, 'findByNames'>,

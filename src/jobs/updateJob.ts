@@ -18,7 +18,7 @@ import type { JobDeps } from './jobDeps.js';
 import type { TenantLock } from '../quotas/tenantLock.js';
 import { checkFlowKeyQuota } from './flowKeyQuota.js';
 import { recordJobChange } from './recordJobChange.js';
-import { exclusionChange } from './jobExclusions.js';
+import { checkNewSchedule, exclusionChange } from './jobExclusions.js';
 import { parseDescription, parseName, parsePayload, parseTarget, parseTimeout, type JobInputFields } from './parseJobInput.js';
 
 /**
@@ -60,6 +60,7 @@ async function change(deps: JobDeps, id: ObjectId, input: JobInputFields, now: D
     let change = jobChange(current, input, now, deps);
     const excluded = input.exclusions === undefined ? null : await exclusionChange(deps.calendars, current, input.exclusions, change, now);
     if (excluded) change = { ...change, ...excluded };
+    else if (change?.schedule && input.exclusions === undefined) checkNewSchedule(current, change.schedule, now);
     const key = change?.flowControl?.key;
     if (key && key !== current.flowControl?.key) await checkFlowKeyQuota(deps.jobs, key);
     if (change?.externalId) await refuseHeldExternalId(deps, change.externalId, id);

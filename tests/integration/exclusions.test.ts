@@ -183,6 +183,14 @@ describe('named calendars through the API', () => {
       code: 'BAD_USER_INPUT',
       field: 'exclusions',
     });
+    // A schedule change alone is checked against the exclusions kept: Saturdays only, inside a weekend window, never run.
+    const { createJob } = await gqlOk(k.url, token, CREATE_JOB, {
+      input: { name: 'weekdays', schedule: { cron: '0 8 * * *' }, target: { handler: 'noop' }, exclusions: weekend, paused: true },
+    });
+    const saturdays = await gql(k.url, token, UPDATE_JOB, { input: { id: createJob.job.id, schedule: { cron: '0 8 * * 6' } } });
+    expect(saturdays.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'exclusions' });
+    const mondays = await gqlOk(k.url, token, UPDATE_JOB, { input: { id: createJob.job.id, schedule: { cron: '0 8 * * 1' } } });
+    expect(mondays.updateJob.job.id).toBe(createJob.job.id);
   });
 
   it('an exclusion added to an active job cancels its waiting executions it covers; taking it away materialises them again', async () => {

@@ -8,6 +8,9 @@ import { keysetFilter } from './keyset.js';
 import { rewriteSkips, type SkipRewrite } from './skipRewrites.js';
 import { cancelWaiting, type CancelledExecution, type WaitingSelection } from './waitingCancels.js';
 
+/** existingOccurrences' look-ups in flight at once. */
+const EXISTING_LOOKUPS = 16;
+
 export interface ExecutionListFilter {
   jobId?: ObjectId | null;
   /** Executions of any of these jobs (an `$in`; a filter by label resolves to them). */
@@ -60,16 +63,22 @@ export class ExecutionStore {
   }
 
   /**
-   * Which of these occurrence keys have an execution. One equality look-up each, in parallel, on the
-   * unique occurrence index: FerretDB evaluates an `$in` or `$or` in Go over every execution of the tenant.
+   * Which of these occurrence keys have an execution. One equality look-up each on the unique
+   * occurrence index (FerretDB evaluates an `$in` or `$or` in Go over every execution of the
+   * tenant), EXISTING_LOOKUPS at a time: a backfill's hundreds must not take the whole connection
+   * pool ahead of other requests.
    */
   async existingOccurrences(occurrenceKeys: readonly string[]): Promise<Set<string>> {
-    const rows = await Promise.all(
-      occurrenceKeys.map((occurrenceKey) =>
-        this.c.executions.findOne(this.scoped({ occurrenceKey }), { projection: { occurrenceKey: 1 } }),
-      ),
-    );
-    return new Set(rows.flatMap((r) => (r ? [r.occurrenceKey] : [])));
+    const found = new Set<string>();
+    for (let start = 0; start < occurrenceKeys.length; start += EXISTING_LOOKUPS) {
+      const rows = await Promise.all(
+        occurrenceKeys
+          .slice(start, start + EXISTING_LOOKUPS)
+          .map((occurrenceKey) => this.c.executions.findOne(this.scoped({ occurrenceKey }), { projection: { occurrenceKey: 1 } })),
+      );
+      for (const r of rows) if (r) found.add(r.occurrenceKey);
+    }
+    return found;
   }
 
   async findById(id: ObjectId): Promise<ExecutionDoc | null> {

@@ -1,5 +1,6 @@
 import { BadUserInputError } from '../errors/index.js';
 import type { JobTarget } from './job.js';
+import { isPlainText } from './plainText.js';
 
 /**
  * A job's flow control, as stored: the executions of every job of a tenant that share `key` run at
@@ -30,8 +31,6 @@ export const FLOW_LIMITS = {
   keysPerTenant: 100,
 };
 
-const CONTROL = /[\u0000-\u001f\u007f]/; // eslint-disable-line no-control-regex
-
 /** The key of a job that gives none: the URL's origin (so jobs calling one host share it), or the handler's name. */
 export function targetFlowKey(target: JobTarget): string {
   return target.kind === 'HTTP' ? new URL(target.url).origin : `handler:${target.handler}`;
@@ -50,7 +49,7 @@ export function parseFlowControl(input: FlowControlInputFields, target: JobTarge
   const given = input.key ?? null;
   if (given !== null) {
     const key = given.trim();
-    if (!key || key.length > FLOW_LIMITS.keyLength || CONTROL.test(key)) {
+    if (!key || key.length > FLOW_LIMITS.keyLength || !isPlainText(key)) {
       throw new BadUserInputError(
         `flowControl.key must be 1 to ${FLOW_LIMITS.keyLength} characters without control characters`,
         'flowControl.key',

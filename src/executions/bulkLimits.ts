@@ -3,6 +3,7 @@ import { RUNNING_STATUS, type ExecutionStatus } from '../domain/execution.js';
 import { BadUserInputError } from '../errors/index.js';
 import { PENDING } from '../transitions/cancelWaiting.js';
 import { RETRYABLE } from '../transitions/requeueExecution.js';
+import { isPlainText } from '../domain/plainText.js';
 
 /** The statuses a bulk cancel can end: waiting ones, and RUNNING ones (their attempt is aborted), as cancelExecution. */
 export const CANCELLABLE: readonly ExecutionStatus[] = [...PENDING, RUNNING_STATUS];
@@ -42,8 +43,7 @@ export function checkMatched(matched: number, max: number): void {
 /** A client's operationId, checked: 1 to OPERATION_ID_LENGTH characters, no control characters. Null when none was given. */
 export function parseOperationId(operationId: string | null | undefined): string | null {
   if (operationId === null || operationId === undefined) return null;
-  // eslint-disable-next-line no-control-regex
-  if (operationId.length === 0 || operationId.length > OPERATION_ID_LENGTH || /[\u0000-\u001f\u007f]/.test(operationId)) {
+  if (operationId.length === 0 || operationId.length > OPERATION_ID_LENGTH || !isPlainText(operationId)) {
     throw new BadUserInputError(`operationId must be 1 to ${OPERATION_ID_LENGTH} characters, without control characters`, 'operationId');
   }
   return operationId;

@@ -1,6 +1,7 @@
 import type { Exclusion, ExclusionWindow } from '../exclusion.js';
 import { BadUserInputError } from '../../errors/index.js';
 import { parseSchedule } from './parseSchedule.js';
+import { isPlainText } from '../plainText.js';
 
 /** ExclusionInput as it arrives from GraphQL (absent and null both mean "not set"). */
 export interface ExclusionInputFields {
@@ -30,9 +31,6 @@ export const EXCLUSION_LIMITS = {
 /** A calendar's name: also a key in each job that names it (JobExclusionFields.calendarWindows), so no dots or `$`. */
 export const CALENDAR_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-// Control characters in a name would end up in every SKIPPED reason, logs and UIs included.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
 
 function isSet<T>(value: T | null | undefined): value is T {
   return value !== null && value !== undefined;
@@ -124,7 +122,7 @@ export function parseCalendarWindows(inputs: readonly ExclusionInputFields[], no
 function parseWindowName(name: string | null | undefined, field: string): string | null {
   if (!isSet(name)) return null;
   const trimmed = name.trim();
-  if (trimmed === '' || trimmed.length > EXCLUSION_LIMITS.nameLength || CONTROL.test(trimmed)) {
+  if (trimmed === '' || trimmed.length > EXCLUSION_LIMITS.nameLength || !isPlainText(trimmed)) {
     throw new BadUserInputError(
       `${field}.name must be 1 to ${EXCLUSION_LIMITS.nameLength} characters without control characters`,
       `${field}.name`,

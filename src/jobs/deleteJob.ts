@@ -18,12 +18,14 @@ import { deleteRulesOfJob } from '../alerts/alertSettings.js';
 export async function deleteJob(deps: JobDeps, id: ObjectId, now: Date): Promise<void> {
   const deleted = await deps.jobs.deleteById(id);
   if (!deleted) throw new NotFoundError('Job', toGlobalId('Job', id));
-  // Its record keeps the job's id, so the history of a deleted job stays readable (changes(filter: { jobId })).
-  await recordJobChange(deps.changes, 'DELETE_JOB', deleted, null, now);
-  await deleteRulesOfJob({ settings: deps.alertRules, changes: deps.changes }, id, now);
-  // After the delete, so a crash in between over-counts (healed by a recount) rather than under-counts.
+  // Right after the delete: a crash in between over-counts (healed by a recount) rather than
+  // under-counts, and any wait in between lets a concurrent create's recount at the quota
+  // (JobCounter) see the job gone before its release, and under-count.
   await deps.jobCounter
     .release(deps.jobs.tenantId)
     .catch((error: unknown) => deps.logger.warn('could not release a job slot', { error: errorMessage(error) }));
+  // Its record keeps the job's id, so the history of a deleted job stays readable (changes(filter: { jobId })).
+  await recordJobChange(deps.changes, 'DELETE_JOB', deleted, null, now);
   await cancelWaiting({ ...deps, store: deps.executions }, { jobId: id, statuses: PENDING }, CANCEL_REASONS.deleted, now);
+  await deleteRulesOfJob({ settings: deps.alertRules, changes: deps.changes }, id, now);
 }

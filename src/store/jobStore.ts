@@ -118,9 +118,16 @@ export class JobStore {
     );
   }
 
-  /** Deletes the job; returns it as it was (for its change record), or null when there was none. */
+  /**
+   * Deletes the job; returns it as it was (for its change record), or null when there was none or a
+   * concurrent delete took it. Read, then deleteOne, whose count decides: FerretDB's findOneAndDelete
+   * answers two concurrent callers with the same document, and each would release a job slot.
+   */
   async deleteById(id: ObjectId): Promise<JobDoc | null> {
-    return this.c.jobs.findOneAndDelete(this.scoped({ _id: id }));
+    const job = await this.c.jobs.findOne(this.scoped({ _id: id }));
+    if (!job) return null;
+    const { deletedCount } = await this.c.jobs.deleteOne(this.scoped({ _id: id }));
+    return deletedCount === 1 ? job : null;
   }
 
   async count(filter: JobListFilter = {}): Promise<number> {

@@ -1,6 +1,7 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { AlertChannelDoc, AlertRuleDoc } from '../domain/alert.js';
 import { collections, type Collections } from './collections.js';
+import { deleteOnce } from './deleteOnce.js';
 
 /**
  * A tenant's alert channels and rules. Built per request with the tenant from the token; every
@@ -29,7 +30,7 @@ export class AlertSettingsStore {
 
   /** Deletes the channel and the rules that use it; the channel as it was, or null when the tenant has none such. */
   async deleteChannel(id: ObjectId): Promise<AlertChannelDoc | null> {
-    const deleted = await this.c.alertChannels.findOneAndDelete({ _id: id, tenantId: this.tenantId });
+    const deleted = await deleteOnce(this.c.alertChannels, { _id: id, tenantId: this.tenantId });
     if (deleted) await this.c.alertRules.deleteMany({ tenantId: this.tenantId, channelId: id });
     return deleted;
   }
@@ -54,6 +55,6 @@ export class AlertSettingsStore {
 
   /** Deletes the rule; the rule as it was, or null when the tenant has none such. */
   async deleteRule(id: ObjectId): Promise<AlertRuleDoc | null> {
-    return this.c.alertRules.findOneAndDelete({ _id: id, tenantId: this.tenantId });
+    return deleteOnce(this.c.alertRules, { _id: id, tenantId: this.tenantId });
   }
 }

@@ -1,6 +1,7 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { ApiKeyDoc } from '../domain/apiKey.js';
 import { collections, type Collections } from './collections.js';
+import { deleteOnce } from './deleteOnce.js';
 
 /** The fields of a key that may leave the store: everything but the secret's hash. */
 export type ApiKeyRecord = Omit<ApiKeyDoc, 'secretHash'>;
@@ -34,8 +35,7 @@ export class ApiKeyStore {
 
   /** Deletes the key (its hash goes with it); returns it as it was, or null when the tenant has no such key. */
   async delete(id: ObjectId): Promise<ApiKeyRecord | null> {
-    // No projection here: FerretDB 1.24 does not implement one on findAndModify.
-    const deleted = await this.c.apiKeys.findOneAndDelete({ _id: id, tenantId: this.tenantId });
+    const deleted = await deleteOnce(this.c.apiKeys, { _id: id, tenantId: this.tenantId });
     return deleted && withoutHash(deleted);
   }
 }

@@ -6,6 +6,7 @@ import type { PageRequest } from '../pagination/pageRequest.js';
 import { collections, type Collections } from './collections.js';
 import { isDuplicateKey } from './mongo.js';
 import { keysetFilter } from './keyset.js';
+import { deleteOnce } from './deleteOnce.js';
 
 export interface JobListFilter {
   statuses?: JobStatus[] | null;
@@ -118,16 +119,9 @@ export class JobStore {
     );
   }
 
-  /**
-   * Deletes the job; returns it as it was (for its change record), or null when there was none or a
-   * concurrent delete took it. Read, then deleteOne, whose count decides: FerretDB's findOneAndDelete
-   * answers two concurrent callers with the same document, and each would release a job slot.
-   */
+  /** Deletes the job; returns it as it was (for its change record), or null when there was none or a concurrent delete took it (deleteOnce). */
   async deleteById(id: ObjectId): Promise<JobDoc | null> {
-    const job = await this.c.jobs.findOne(this.scoped({ _id: id }));
-    if (!job) return null;
-    const { deletedCount } = await this.c.jobs.deleteOne(this.scoped({ _id: id }));
-    return deletedCount === 1 ? job : null;
+    return deleteOnce(this.c.jobs, this.scoped({ _id: id }));
   }
 
   async count(filter: JobListFilter = {}): Promise<number> {

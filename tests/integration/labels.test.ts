@@ -222,7 +222,7 @@ describe('labels, external ids and the filters by them', () => {
 
     it('upserts racing on a new external id make one job', async () => {
       const jobs = await Promise.all(
-        Array.from({ length: 4 }, (_, i) => create(a, `racer ${i}`, {}, { externalId: 'crm-race', upsert: true })),
+        Array.from({ length: 8 }, (_, i) => create(a, `racer ${i}`, {}, { externalId: 'crm-race', upsert: true })),
       );
       expect(new Set(jobs.map((job) => job.id)).size).toBe(1);
       expect((await jobNames(a, { externalId: 'crm-race' })).total).toBe(1);
